@@ -1,0 +1,153 @@
+//! Diagnostics: what every rule produces and every emitter renders.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{FileId, Span, Work};
+use crate::rules::Rule;
+
+/// How serious a finding is. Ordered: `Hint < Info < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Hint,
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Hint => "hint",
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Severity {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Severity, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "hint" => Ok(Severity::Hint),
+            "info" | "information" | "note" => Ok(Severity::Info),
+            "warning" | "warn" => Ok(Severity::Warning),
+            "error" => Ok(Severity::Error),
+            _ => Err(format!(
+                "unknown severity `{s}` (expected error, warning, info or hint)"
+            )),
+        }
+    }
+}
+
+/// Whether a fix may be applied without asking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// Shown to the user but never applied automatically.
+    DisplayOnly,
+    /// Applied with `--unsafe-fixes`: it changes what the document says.
+    Unsafe,
+    /// Applied by `--fix`: it cannot change meaning.
+    Safe,
+}
+
+/// One text replacement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    pub file: FileId,
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// A suggested change that resolves a diagnostic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fix {
+    pub applicability: Applicability,
+    /// Imperative, e.g. "replace the year with 2019".
+    pub description: String,
+    pub edits: Vec<Edit>,
+}
+
+/// A secondary place that explains a diagnostic (the first definition of a duplicate key …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Related {
+    pub file: FileId,
+    pub span: Span,
+    pub message: String,
+}
+
+/// One finding at one place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub rule: &'static Rule,
+    /// The rule's default severity until configuration overrides it.
+    pub severity: Severity,
+    pub message: String,
+    pub file: FileId,
+    pub span: Span,
+    pub fix: Option<Fix>,
+    pub related: Vec<Related>,
+    /// The citation key or marker, or the reference key, the finding is about.
+    pub key: Option<String>,
+    /// The resolved record the finding compares against.
+    pub record: Option<Box<Work>>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the rule's default severity. Rule families build these; the
+    /// message text of each rule lives in its family's module.
+    pub fn new(rule: &'static Rule, file: FileId, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            rule,
+            severity: rule.severity,
+            message: message.into(),
+            file,
+            span,
+            fix: None,
+            related: Vec::new(),
+            key: None,
+            record: None,
+        }
+    }
+
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
+    }
+
+    pub fn with_related(mut self, file: FileId, span: Span, message: impl Into<String>) -> Self {
+        self.related.push(Related {
+            file,
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn with_record(mut self, work: Work) -> Self {
+        self.record = Some(Box::new(work));
+        self
+    }
+
+    /// Sort key: file, position, then rule code.
+    pub fn sort_key(&self) -> (FileId, usize, usize, &'static str) {
+        (self.file, self.span.start, self.span.end, self.rule.code)
+    }
+}

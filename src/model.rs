@@ -1,0 +1,314 @@
+//! The document model shared by every stage: citations, references, claims and
+//! the resolved records they are checked against.
+
+use serde::{Deserialize, Serialize};
+
+/// A byte range `[start, end)` into one file's text.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        debug_assert!(start <= end, "span {start}..{end} is reversed");
+        Span { start, end }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    pub fn contains(&self, offset: usize) -> bool {
+        self.start <= offset && offset < self.end
+    }
+
+    pub fn covers(&self, other: Span) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+
+    /// Shift a span found in a slice that starts at `base`.
+    pub fn offset(self, base: usize) -> Span {
+        Span::new(self.start + base, self.end + base)
+    }
+}
+
+/// Index of a file in the run's [`crate::source::SourceMap`].
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+pub struct FileId(pub u32);
+
+impl FileId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How a citation was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CitationKind {
+    /// A bibliography key: `[@smith2020]`, `@smith2020`, `\cite{smith2020}`.
+    Key,
+    /// A citation that carries its own identifier: `[@doi:10.1/x]`, a DOI link, a bare arXiv id.
+    Identifier,
+    /// Manubot `[@tag:name]`, resolved through a `[@tag:name]: doi:…` definition.
+    Tag,
+    /// A numbered marker `[3]`, one per number of `[1, 3]` or `[1-4]`.
+    Numeric,
+    /// A Markdown footnote reference `[^1]`.
+    Footnote,
+    /// An author–year citation `(Smith et al., 2020)`.
+    AuthorYear,
+}
+
+/// A persistent identifier scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdScheme {
+    Doi,
+    Arxiv,
+    Pmid,
+    Pmcid,
+    Isbn,
+    Url,
+}
+
+impl IdScheme {
+    pub fn prefix(self) -> &'static str {
+        match self {
+            IdScheme::Doi => "doi",
+            IdScheme::Arxiv => "arxiv",
+            IdScheme::Pmid => "pmid",
+            IdScheme::Pmcid => "pmcid",
+            IdScheme::Isbn => "isbn",
+            IdScheme::Url => "url",
+        }
+    }
+}
+
+/// One citation occurrence in a document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Citation {
+    /// The key, identifier or marker as written: `smith2020`, `doi:10.1/x`, `3`,
+    /// `Smith et al., 2020`, `tag:goodfellow2016deep`, `^1`.
+    pub key: String,
+    pub kind: CitationKind,
+    pub file: FileId,
+    /// Bytes of the key or marker itself (for `[1-4]`, the whole range text).
+    pub span: Span,
+    /// Bytes of the whole citation construct (`[@a; @b]`, `\citep[p.~3]{a,b}`).
+    pub group_span: Span,
+    /// The LaTeX command (`citep`), `pandoc`, `link` …: how it was written.
+    pub command: Option<String>,
+    /// The identifier a `Identifier` citation carries (scheme, normalised value).
+    pub id: Option<(IdScheme, String)>,
+    /// Narrative/in-text form (`@key`, `\citet`), as opposed to parenthetical.
+    pub narrative: bool,
+    /// Index into [`Document::claims`] of the sentence that carries the citation
+    /// (`None` for `\nocite` and citations outside prose).
+    pub claim: Option<usize>,
+    /// Index into [`Document::references`] once linked.
+    pub reference: Option<usize>,
+}
+
+/// Where a reference came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReferenceOrigin {
+    /// An entry of a .bib file.
+    BibEntry,
+    /// An item of a CSL-JSON bibliography.
+    CslJson,
+    /// An item of a document's own reference list (`1.`, `[1]`, bullets, "Sources:").
+    ReferenceList,
+    /// A LaTeX `\bibitem` of a `thebibliography` environment.
+    BibItem,
+    /// A Markdown footnote definition `[^1]: …`.
+    Footnote,
+    /// A Manubot tag definition `[@tag:x]: doi:…`.
+    TagDefinition,
+    /// An identifier cited inline (`[@doi:…]`, a DOI link, a bare arXiv id): the
+    /// reference is made from the citation itself.
+    Inline,
+}
+
+/// A person's name split the way bibliographic records do.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Person {
+    /// Given names or initials; `None` for organisations and single names.
+    pub given: Option<String>,
+    /// Family name including particles (`van der Berg`) and suffixes.
+    pub family: String,
+}
+
+impl Person {
+    pub fn new(given: Option<&str>, family: &str) -> Person {
+        Person {
+            given: given.map(str::to_string).filter(|g| !g.is_empty()),
+            family: family.to_string(),
+        }
+    }
+}
+
+/// Bibliographic fields parsed from an entry or a formatted reference string.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct RefFields {
+    pub title: Option<String>,
+    pub authors: Vec<Person>,
+    /// The author list ends in "et al." / "and others".
+    pub authors_truncated: bool,
+    pub editors: Vec<Person>,
+    pub year: Option<i32>,
+    /// Journal, proceedings, book or repository name.
+    pub venue: Option<String>,
+    pub volume: Option<String>,
+    pub issue: Option<String>,
+    pub pages: Option<String>,
+    pub publisher: Option<String>,
+    /// Lowercase bare DOI (`10.1038/nature14539`).
+    pub doi: Option<String>,
+    /// arXiv id without version (`1706.03762`, `hep-th/9901001`).
+    pub arxiv: Option<String>,
+    pub pmid: Option<String>,
+    /// `PMC` + digits.
+    pub pmcid: Option<String>,
+    pub isbn: Option<String>,
+    pub url: Option<String>,
+}
+
+/// A bibliography entry or reference-list item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reference {
+    /// Bib key, list number (`3`), footnote label, tag name or inline identifier.
+    pub key: String,
+    pub origin: ReferenceOrigin,
+    /// BibTeX entry type (`article`) where there is one.
+    pub entry_type: Option<String>,
+    pub file: FileId,
+    /// Bytes of the whole entry or item.
+    pub span: Span,
+    /// Bytes of the key or number, where written.
+    pub key_span: Option<Span>,
+    /// The entry or item as written.
+    pub raw: String,
+    pub fields: RefFields,
+    /// Where each BibTeX field is written, so fixes can replace exactly one value.
+    pub field_spans: Vec<FieldSpan>,
+}
+
+/// Where one field of a BibTeX entry is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldSpan {
+    /// Lowercase field name.
+    pub name: String,
+    /// The value inside its delimiters (`{…}` or `"…"`), or the bare value/macro.
+    pub value: Span,
+    /// The whole `name = value` text, without the separating comma.
+    pub whole: Span,
+}
+
+impl Reference {
+    pub fn field_span(&self, name: &str) -> Option<&FieldSpan> {
+        self.field_spans.iter().find(|f| f.name == name)
+    }
+}
+
+/// The sentence that carries one or more citations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claim {
+    pub file: FileId,
+    /// Bytes of the sentence in the file, citation markers included.
+    pub span: Span,
+    /// The sentence with citation markers removed and whitespace collapsed.
+    pub text: String,
+}
+
+/// What a suppression comment asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuppressionKind {
+    /// `ignore[…]`: the comment's line and the next one.
+    Ignore,
+    /// `disable[…]`: from here until a matching `enable[…]` or the end of the file.
+    Disable,
+    /// `enable[…]`: ends a `disable[…]` range.
+    Enable,
+}
+
+/// One suppression comment, as parsed; applied by `crate::suppress`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Suppression {
+    pub file: FileId,
+    /// Bytes of the comment.
+    pub span: Span,
+    pub kind: SuppressionKind,
+    /// Rule codes or names as written; empty means every rule.
+    pub rules: Vec<String>,
+}
+
+/// A bibliography file a document asks for (`bibliography:`, `\bibliography{}`,
+/// `\addbibresource{}`, command line).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BibliographyRequest {
+    /// The path as written, relative to the requesting file's directory.
+    pub path: String,
+    /// Where the request was written (`None` for command-line files).
+    pub at: Option<(FileId, Span)>,
+}
+
+/// A work as a scholarly source (or a local corpus) records it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Work {
+    /// Which source answered (`crossref`, `openalex`, `corpus`, …).
+    pub source: String,
+    pub title: String,
+    pub authors: Vec<Person>,
+    pub year: Option<i32>,
+    pub venue: Option<String>,
+    pub work_type: Option<String>,
+    pub doi: Option<String>,
+    pub arxiv: Option<String>,
+    pub pmid: Option<String>,
+    pub pmcid: Option<String>,
+    pub url: Option<String>,
+    #[serde(rename = "abstract")]
+    pub abstract_text: Option<String>,
+    pub is_retracted: bool,
+    /// An expression of concern is attached to the record.
+    pub has_concern: bool,
+    pub oa_url: Option<String>,
+}
+
+/// One root document with everything it pulled in: included files, bibliographies,
+/// its citations, references, claims and suppressions, and the problems met reading it.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    pub root: FileId,
+    /// The root first, then included files and bibliography files in load order.
+    pub files: Vec<FileId>,
+    pub citations: Vec<Citation>,
+    pub references: Vec<Reference>,
+    pub claims: Vec<Claim>,
+    pub suppressions: Vec<Suppression>,
+    pub bibliographies: Vec<BibliographyRequest>,
+    /// Problems found while reading and parsing (malformed entries, missing files …).
+    pub problems: Vec<crate::diagnostic::Diagnostic>,
+}
+
+impl Document {
+    /// Claim–citation pairs: every citation that sits in a sentence, with that sentence.
+    pub fn pairs(&self) -> impl Iterator<Item = (&Claim, &Citation)> {
+        self.citations
+            .iter()
+            .filter_map(|c| c.claim.map(|i| (&self.claims[i], c)))
+    }
+}

@@ -1,0 +1,384 @@
+//! Persistent identifiers: recognising and normalising DOIs, arXiv ids, PMIDs,
+//! PMCIDs and ISBNs, in running text and in URLs.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::model::{IdScheme, Span};
+
+static DOI_IN_TEXT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)\b10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
+static ARXIV_NEW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:arxiv:\s?|arxiv\.org/(?:abs|pdf|html)/)(\d{4}\.\d{4,5})(v\d+)?")
+        .expect("arXiv regex")
+});
+static ARXIV_OLD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:arxiv:\s?|arxiv\.org/(?:abs|pdf)/)?((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|comp-gas|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|bayes-an|plasm-ph|supr-con|mtrl-th|ao-sci|acc-phys)(?:\.[A-Z]{2})?/\d{7})(v\d+)?")
+        .expect("old arXiv regex")
+});
+static PMID_IN_TEXT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\bPMID:?\s*(\d{1,9})\b").expect("PMID regex"));
+static PMCID_IN_TEXT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(PMC\d{4,9})\b").expect("PMCID regex"));
+
+/// Strip what commonly trails a DOI in prose or markup: punctuation, closing brackets
+/// that are not balanced inside the DOI, HTML/Markdown residue.
+fn trim_doi_tail(doi: &str) -> &str {
+    let mut doi = doi;
+    loop {
+        let before = doi.len();
+        doi = doi.trim_end_matches(['.', ',', ';', ':', '\'', '"', '*', '_', '>', '}', '\\']);
+        for (open, close) in [('(', ')'), ('[', ']')] {
+            if doi.ends_with(close) && doi.matches(open).count() < doi.matches(close).count() {
+                doi = &doi[..doi.len() - 1];
+            }
+        }
+        if doi.len() == before {
+            return doi;
+        }
+    }
+}
+
+/// Normalise a DOI given bare, as `doi:…`, or as a doi.org/dx.doi.org URL: lowercase,
+/// percent-decoded, without trailing punctuation. `None` if it is not a DOI.
+pub fn normalize_doi(raw: &str) -> Option<String> {
+    let mut s = raw.trim();
+    for prefix in [
+        "https://doi.org/",
+        "http://doi.org/",
+        "https://dx.doi.org/",
+        "http://dx.doi.org/",
+        "doi.org/",
+        "dx.doi.org/",
+        "doi:",
+        "doi ",
+        "DOI:",
+        "DOI ",
+    ] {
+        if s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix) {
+            s = s[prefix.len()..].trim_start();
+            break;
+        }
+    }
+    let decoded = percent_encoding::percent_decode_str(s).decode_utf8_lossy();
+    let m = DOI_IN_TEXT.find(&decoded)?;
+    if m.start() != 0 {
+        return None;
+    }
+    let doi = trim_doi_tail(m.as_str());
+    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| doi.to_lowercase())
+}
+
+/// Every DOI in a text, with its byte span (trailing punctuation excluded).
+pub fn find_dois(text: &str) -> Vec<(Span, String)> {
+    DOI_IN_TEXT
+        .find_iter(text)
+        .filter_map(|m| {
+            let doi = trim_doi_tail(m.as_str());
+            (doi.len() > 8).then(|| {
+                (
+                    Span::new(m.start(), m.start() + doi.len()),
+                    doi.to_lowercase(),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Normalise an arXiv id (`arXiv:1706.03762v5`, `hep-th/9901001`, an arxiv.org URL,
+/// a `10.48550/arXiv.…` DOI) to its version-less form.
+pub fn normalize_arxiv(raw: &str) -> Option<String> {
+    let s = raw.trim();
+    let lower = s.to_ascii_lowercase();
+    if let Some(rest) = lower
+        .strip_prefix("10.48550/arxiv.")
+        .or_else(|| lower.strip_prefix("https://doi.org/10.48550/arxiv."))
+    {
+        return normalize_arxiv(rest);
+    }
+    let bare = lower
+        .trim_start_matches("arxiv:")
+        .trim_start_matches("arxiv ")
+        .trim();
+    let re_new = Regex::new(r"^(\d{4}\.\d{4,5})(v\d+)?$").expect("bare arXiv regex");
+    if let Some(c) = re_new.captures(bare) {
+        return Some(c[1].to_string());
+    }
+    let prefixed = format!("arxiv:{bare}");
+    if let Some(c) = ARXIV_NEW
+        .captures(&lower)
+        .or_else(|| ARXIV_NEW.captures(&prefixed))
+    {
+        return Some(c[1].to_string());
+    }
+    let old = ARXIV_OLD.captures(s)?;
+    let id = old.get(1)?;
+    // A bare old-style id must be the whole string; inside text it needs a prefix.
+    (old.get(0)?.start() == 0).then(|| id.as_str().to_string())
+}
+
+/// Every arXiv id in a text written with an `arXiv:` prefix or as an arxiv.org URL.
+pub fn find_arxiv_ids(text: &str) -> Vec<(Span, String)> {
+    let mut out: Vec<(Span, String)> = ARXIV_NEW
+        .captures_iter(text)
+        .filter_map(|c| {
+            let m = c.get(0)?;
+            Some((Span::new(m.start(), m.end()), c[1].to_string()))
+        })
+        .collect();
+    for c in ARXIV_OLD.captures_iter(text) {
+        let m = c.get(0).expect("whole match");
+        let prefixed = m.as_str().to_ascii_lowercase().starts_with("arxiv");
+        if prefixed && !out.iter().any(|(span, _)| span.contains(m.start())) {
+            out.push((Span::new(m.start(), m.end()), c[1].to_string()));
+        }
+    }
+    out.sort_by_key(|(span, _)| span.start);
+    out
+}
+
+/// Every `PMID: 123` in a text.
+pub fn find_pmids(text: &str) -> Vec<(Span, String)> {
+    PMID_IN_TEXT
+        .captures_iter(text)
+        .map(|c| {
+            let m = c.get(0).expect("whole match");
+            (Span::new(m.start(), m.end()), c[1].to_string())
+        })
+        .collect()
+}
+
+/// Every `PMC123456` in a text (uppercase-normalised).
+pub fn find_pmcids(text: &str) -> Vec<(Span, String)> {
+    PMCID_IN_TEXT
+        .captures_iter(text)
+        .map(|c| {
+            let m = c.get(1).expect("group");
+            (
+                Span::new(m.start(), m.end()),
+                m.as_str().to_ascii_uppercase(),
+            )
+        })
+        .collect()
+}
+
+/// Normalise an ISBN-10/13 to its digits (and a final `X`), validating the checksum.
+pub fn normalize_isbn(raw: &str) -> Option<String> {
+    let digits: String = raw
+        .trim()
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == 'X' || *c == 'x')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    let valid = match digits.len() {
+        10 => {
+            let sum: u32 = digits
+                .chars()
+                .enumerate()
+                .map(|(i, c)| (10 - i as u32) * c.to_digit(10).unwrap_or(10))
+                .sum();
+            sum % 11 == 0
+        }
+        13 if !digits.contains('X') => {
+            let sum: u32 = digits
+                .chars()
+                .enumerate()
+                .map(|(i, c)| c.to_digit(10).unwrap_or(0) * if i % 2 == 0 { 1 } else { 3 })
+                .sum();
+            sum % 10 == 0
+        }
+        _ => false,
+    };
+    valid.then_some(digits)
+}
+
+/// Normalise a PMID (digits only).
+pub fn normalize_pmid(raw: &str) -> Option<String> {
+    let s = raw
+        .trim()
+        .trim_start_matches("PMID:")
+        .trim_start_matches("pmid:")
+        .trim();
+    (!s.is_empty() && s.len() <= 9 && s.chars().all(|c| c.is_ascii_digit()))
+        .then(|| s.trim_start_matches('0').to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// Normalise a PMCID to `PMC` + digits (accepts bare digits).
+pub fn normalize_pmcid(raw: &str) -> Option<String> {
+    let s = raw.trim();
+    let digits = if s.len() > 3 && s[..3].eq_ignore_ascii_case("pmc") {
+        &s[3..]
+    } else {
+        s
+    };
+    (!digits.is_empty() && digits.len() <= 9 && digits.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("PMC{digits}"))
+}
+
+/// The identifier a URL points to: doi.org links, arxiv.org abs/pdf pages, PubMed,
+/// PMC and Europe PMC article pages. Other URLs are not identifiers.
+pub fn identifier_from_url(url: &str) -> Option<(IdScheme, String)> {
+    let lower = url.trim().to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))?;
+    let rest = rest.strip_prefix("www.").unwrap_or(rest);
+    if rest.starts_with("doi.org/") || rest.starts_with("dx.doi.org/") {
+        return normalize_doi(url.trim()).map(|d| (IdScheme::Doi, d));
+    }
+    if rest.starts_with("arxiv.org/") || rest.starts_with("export.arxiv.org/") {
+        let path = rest.split_once('/')?.1;
+        let id = path
+            .strip_prefix("abs/")
+            .or_else(|| path.strip_prefix("pdf/"))
+            .or_else(|| path.strip_prefix("html/"))?;
+        let id = id.trim_end_matches(".pdf").trim_end_matches('/');
+        return normalize_arxiv(id).map(|a| (IdScheme::Arxiv, a));
+    }
+    let path_after = |prefix: &str| rest.strip_prefix(prefix).map(|p| p.trim_end_matches('/'));
+    if let Some(p) = path_after("pubmed.ncbi.nlm.nih.gov/")
+        .or_else(|| path_after("ncbi.nlm.nih.gov/pubmed/"))
+        .or_else(|| path_after("europepmc.org/article/med/"))
+        .or_else(|| path_after("europepmc.org/abstract/med/"))
+    {
+        let id = p.split(['/', '?', '#']).next()?;
+        return normalize_pmid(id).map(|p| (IdScheme::Pmid, p));
+    }
+    if let Some(p) = path_after("ncbi.nlm.nih.gov/pmc/articles/")
+        .or_else(|| path_after("pmc.ncbi.nlm.nih.gov/articles/"))
+        .or_else(|| path_after("europepmc.org/article/pmc/"))
+    {
+        let id = p.split(['/', '?', '#']).next()?;
+        return normalize_pmcid(id).map(|p| (IdScheme::Pmcid, p));
+    }
+    None
+}
+
+/// Interpret a prefixed identifier as Manubot/pandoc write it: `doi:10.1/x`,
+/// `arxiv:1706.03762`, `pmid:123`, `pmcid:PMC123`, `isbn:…`, `url:https://…`.
+pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
+    let (prefix, value) = raw.split_once(':')?;
+    match prefix.to_ascii_lowercase().as_str() {
+        "doi" => normalize_doi(value).map(|v| (IdScheme::Doi, v)),
+        "arxiv" => normalize_arxiv(value).map(|v| (IdScheme::Arxiv, v)),
+        "pmid" | "pubmed" => normalize_pmid(value).map(|v| (IdScheme::Pmid, v)),
+        "pmcid" | "pmc" => normalize_pmcid(value).map(|v| (IdScheme::Pmcid, v)),
+        "isbn" => normalize_isbn(value).map(|v| (IdScheme::Isbn, v)),
+        "url" | "http" | "https" => {
+            let url = if prefix.eq_ignore_ascii_case("url") {
+                value.to_string()
+            } else {
+                raw.to_string()
+            };
+            Some(identifier_from_url(&url).unwrap_or((IdScheme::Url, url)))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dois_are_normalised_from_every_spelling() {
+        for raw in [
+            "10.1038/Nature14539",
+            "doi:10.1038/nature14539",
+            "https://doi.org/10.1038/nature14539.",
+            "http://dx.doi.org/10.1038%2Fnature14539",
+            "DOI: 10.1038/nature14539",
+        ] {
+            assert_eq!(
+                normalize_doi(raw).as_deref(),
+                Some("10.1038/nature14539"),
+                "{raw}"
+            );
+        }
+        assert_eq!(normalize_doi("not a doi"), None);
+        assert_eq!(
+            normalize_doi("10.1016/s2352-4642(25)00103-8").as_deref(),
+            Some("10.1016/s2352-4642(25)00103-8")
+        );
+    }
+
+    #[test]
+    fn dois_in_text_lose_trailing_punctuation() {
+        let text = "see (doi:10.1000/xyz123). And https://doi.org/10.5555/abc(1)2, too";
+        let found: Vec<String> = find_dois(text).into_iter().map(|(_, d)| d).collect();
+        assert_eq!(found, vec!["10.1000/xyz123", "10.5555/abc(1)2"]);
+    }
+
+    #[test]
+    fn arxiv_ids_new_old_and_urls() {
+        assert_eq!(
+            normalize_arxiv("arXiv:1706.03762v5").as_deref(),
+            Some("1706.03762")
+        );
+        assert_eq!(
+            normalize_arxiv("hep-th/9901001v2").as_deref(),
+            Some("hep-th/9901001")
+        );
+        assert_eq!(
+            normalize_arxiv("10.48550/arXiv.2505.17051").as_deref(),
+            Some("2505.17051")
+        );
+        assert_eq!(normalize_arxiv("banana"), None);
+        let found =
+            find_arxiv_ids("see arXiv:2104.12255v1 and https://arxiv.org/abs/quant-ph/0201082");
+        assert_eq!(found[0].1, "2104.12255");
+        assert_eq!(found[1].1, "quant-ph/0201082");
+    }
+
+    #[test]
+    fn urls_map_to_identifiers() {
+        assert_eq!(
+            identifier_from_url("https://pubmed.ncbi.nlm.nih.gov/27797938/"),
+            Some((IdScheme::Pmid, "27797938".into()))
+        );
+        assert_eq!(
+            identifier_from_url("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC8435807/"),
+            Some((IdScheme::Pmcid, "PMC8435807".into()))
+        );
+        assert_eq!(
+            identifier_from_url("https://arxiv.org/pdf/1605.08386v1.pdf"),
+            Some((IdScheme::Arxiv, "1605.08386".into()))
+        );
+        assert_eq!(identifier_from_url("https://example.org/paper"), None);
+    }
+
+    #[test]
+    fn isbn_checksums() {
+        assert_eq!(
+            normalize_isbn("ISBN 978-0-262-03561-3").as_deref(),
+            Some("9780262035613")
+        );
+        assert_eq!(
+            normalize_isbn("0-306-40615-2").as_deref(),
+            Some("0306406152")
+        );
+        assert_eq!(normalize_isbn("978-0-262-03561-4"), None);
+    }
+
+    #[test]
+    fn prefixed_identifiers() {
+        assert_eq!(
+            parse_prefixed("doi:10.1371/journal.pbio.1002195"),
+            Some((IdScheme::Doi, "10.1371/journal.pbio.1002195".into()))
+        );
+        assert_eq!(
+            parse_prefixed("url:http://research.google.com/archive/x.html"),
+            Some((
+                IdScheme::Url,
+                "http://research.google.com/archive/x.html".into()
+            ))
+        );
+        assert_eq!(
+            parse_prefixed("pmcid:PMC4425999"),
+            Some((IdScheme::Pmcid, "PMC4425999".into()))
+        );
+    }
+}

@@ -1,0 +1,90 @@
+//! Parsers: pure functions from one file's text to what it contains. They never
+//! touch the filesystem or the network and never fail: what cannot be read becomes a
+//! problem diagnostic and parsing goes on.
+
+pub mod answer;
+pub mod bibtex;
+pub mod csljson;
+pub mod ids;
+pub mod latex;
+pub mod markdown;
+pub mod refstring;
+pub mod sentence;
+
+use crate::diagnostic::Diagnostic;
+use crate::model::{BibliographyRequest, Citation, Claim, Reference, Span, Suppression};
+
+/// LaTeX citation commands recognised by default (natbib and biblatex); capitalised
+/// and starred forms are accepted for each.
+pub const DEFAULT_CITE_COMMANDS: &[&str] = &[
+    "cite",
+    "citep",
+    "citet",
+    "citealp",
+    "citealt",
+    "citeauthor",
+    "citeyear",
+    "citeyearpar",
+    "citetitle",
+    "citenum",
+    "citeurl",
+    "parencite",
+    "textcite",
+    "autocite",
+    "footcite",
+    "footcitetext",
+    "smartcite",
+    "supercite",
+    "fullcite",
+    "nocite",
+    "cites",
+    "parencites",
+    "textcites",
+    "autocites",
+    "footcites",
+    "smartcites",
+    "supercites",
+];
+
+/// Options every parser may consult.
+#[derive(Debug, Clone)]
+pub struct ParseOptions {
+    /// LaTeX citation command names without the backslash.
+    pub cite_commands: Vec<String>,
+    /// Files larger than this many bytes are not read.
+    pub max_file_size: u64,
+}
+
+impl Default for ParseOptions {
+    fn default() -> ParseOptions {
+        ParseOptions {
+            cite_commands: DEFAULT_CITE_COMMANDS
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
+            max_file_size: 50 * 1024 * 1024,
+        }
+    }
+}
+
+/// A file another file asks to include (`\input`, `\include`, `\subfile`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct IncludeRequest {
+    /// The path as written (no extension added).
+    pub path: String,
+    pub command: String,
+    /// Where the request was written.
+    pub at: Span,
+}
+
+/// What one file contains. `Citation::claim` indexes `claims` of the same `Parsed`.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    pub citations: Vec<Citation>,
+    pub references: Vec<Reference>,
+    pub claims: Vec<Claim>,
+    pub suppressions: Vec<Suppression>,
+    pub bibliographies: Vec<BibliographyRequest>,
+    pub includes: Vec<IncludeRequest>,
+    pub problems: Vec<Diagnostic>,
+}

@@ -1,0 +1,164 @@
+//! The one rule table. Every diagnostic refers to a [`Rule`] from [`RULES`]; each
+//! family module builds the diagnostics (and their message text) for its rules.
+
+pub mod input;
+pub mod links;
+pub mod meta;
+
+use serde::Serialize;
+
+use crate::diagnostic::Severity;
+
+/// Which pipeline stage a rule belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Reading and parsing input files.
+    Input,
+    /// Citations against the document's own bibliography (no network).
+    Links,
+    /// Cited works against the scholarly record.
+    Resolution,
+    /// Claims against the cited works' text.
+    Verification,
+    /// Suppression comments and configuration.
+    Meta,
+}
+
+/// A rule: stable code and name, default severity, one-line summary and docs.
+#[derive(Debug, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub family: Family,
+    pub severity: Severity,
+    pub summary: &'static str,
+    /// Longer explanation with an example, printed by `citeproof explain`.
+    pub docs: &'static str,
+}
+
+macro_rules! rules {
+    ($( $ident:ident = $code:literal $name:literal $family:ident $severity:ident $summary:literal $docs:literal; )*) => {
+        $( pub static $ident: Rule = Rule {
+            code: $code,
+            name: $name,
+            family: Family::$family,
+            severity: Severity::$severity,
+            summary: $summary,
+            docs: $docs,
+        }; )*
+        /// Every rule, in code order.
+        pub static RULES: &[&Rule] = &[ $( &$ident ),* ];
+    };
+}
+
+rules! {
+    UNREADABLE_FILE = "CP001" "unreadable-file" Input Error
+        "An input, included or bibliography file is missing, unreadable, binary, not UTF-8 or too large."
+        "A document names a file that cannot be read: `\\input{intro}` with no intro.tex, \
+`bibliography: refs.bib` with no refs.bib, a file that is not UTF-8 text, or a file over the size \
+limit (`max-file-size`, default 50 MB). Everything else in the project is still checked; citations \
+whose entries would have come from the missing file are reported as undefined.\n\n\
+Example:\n\n    \\addbibresource{refs.bib}   % refs.bib does not exist";
+    MALFORMED_ENTRY = "CP002" "malformed-entry" Input Error
+        "A bibliography entry cannot be parsed; the other entries are still used."
+        "A BibTeX/BibLaTeX entry has a syntax error: an unbalanced brace, a missing comma between \
+fields, a field without a value, an undefined @string macro. The entry is reported at the place of \
+the error and skipped; the rest of the file is read normally.\n\n\
+Example:\n\n    @article{smith2020,\n      title = {Deep learning,\n      year = 2020\n    }";
+    UNTERMINATED = "CP003" "unterminated-construct" Input Warning
+        "A brace group, environment or comment is never closed."
+        "An unbalanced `{` in a LaTeX command argument, a `\\begin{verbatim}` without `\\end`, an \
+`\\iffalse` without `\\fi`, or an HTML comment without `-->`. Parsing continues after the \
+construct as far as it can.\n\nExample:\n\n    \\cite{smith2020";
+    INCLUDE_CYCLE = "CP004" "include-cycle" Input Error
+        "An \\input/\\include chain includes a file that is already being read."
+        "LaTeX files that include each other would recurse forever; the repeated include is \
+reported and not followed.\n\nExample:\n\n    % a.tex\n    \\input{b}\n    % b.tex\n    \\input{a}";
+    UNDEFINED_CITATION = "CP101" "undefined-citation" Links Error
+        "A citation key has no entry in any bibliography of the document."
+        "The key is cited in the text but defined in none of the document's bibliography files \
+(or its `[@tag:…]` has no definition). LaTeX would print `[?]`; pandoc would warn.\n\n\
+Example:\n\n    As shown by [@smith2020].   <- no @…{smith2020, in references.bib";
+    UNUSED_ENTRY = "CP102" "unused-entry" Links Hint
+        "A bibliography entry is never cited."
+        "An entry of a bibliography file that the document uses is never cited. Harmless for \
+most styles, but often a sign of a citation that was deleted or mistyped.\n\n\
+Example:\n\n    @article{lee2021, …}   <- no [@lee2021] or \\cite{lee2021} anywhere";
+    DUPLICATE_KEY = "CP103" "duplicate-key" Links Error
+        "The same key is defined twice."
+        "Two bibliography entries (or two reference-list items) carry the same key; BibTeX keeps \
+one of them silently.\n\nExample:\n\n    @article{smith2020, …}\n    @book{smith2020, …}";
+    DUPLICATE_WORK = "CP104" "duplicate-work" Links Warning
+        "The same work is in the bibliography under two keys (same DOI or same title)."
+        "Two entries describe one work: they carry the same DOI, or their normalised titles are \
+equal. Readers see the work listed twice.\n\nExample:\n\n    @article{vaswani2017, doi = {10.48550/arXiv.1706.03762}}\n    @misc{attention, doi = {10.48550/arxiv.1706.03762}}";
+    ORPHAN_MARKER = "CP105" "orphan-marker" Links Error
+        "A numbered or footnote citation marker has no reference-list entry."
+        "A marker such as `[7]` or `[^7]` points to a reference-list item or footnote that does \
+not exist. Common in LLM answers that cite more sources than they list.\n\n\
+Example:\n\n    … as shown before [7].\n\n    References\n    1. …  (only six items)";
+    UNCITED_REFERENCE = "CP106" "uncited-reference" Links Warning
+        "A reference-list item is never cited in the text."
+        "A document with its own numbered or bulleted reference list has an item that no marker \
+points to.\n\nExample:\n\n    Text citing [1] only.\n\n    References\n    1. …\n    2. …   <- never cited";
+    MISSING_FIELD = "CP107" "missing-field" Links Warning
+        "An entry lacks a title, an author/editor or a year."
+        "Without these fields a reference cannot be checked against the scholarly record, and \
+most styles print it incompletely.\n\nExample:\n\n    @article{smith2020, title = {…}}   <- no author, no year";
+    DOI_AS_URL = "CP108" "doi-as-url" Links Hint
+        "A DOI is written as a doi.org URL instead of a DOI field."
+        "`url = {https://doi.org/10.1/x}` carries a DOI that tools can only use once it is a DOI. \
+The safe fix adds `doi = {10.1/x}`.\n\nExample:\n\n    url = {https://doi.org/10.1038/nature14539}";
+    UNUSED_SUPPRESSION = "CP901" "unused-suppression" Meta Warning
+        "A suppression comment suppresses nothing."
+        "A `citeproof: ignore[…]` or `disable[…]` comment whose rules report nothing in its range. \
+Remove it so that it does not hide a future problem.\n\nExample:\n\n    <!-- citeproof: ignore[CP101] -->\n    A sentence with no citation.";
+    INVALID_SUPPRESSION = "CP902" "invalid-suppression" Meta Error
+        "A suppression comment names an unknown rule or is malformed."
+        "The rule list of a suppression comment must hold rule codes (`CP101`) or names \
+(`undefined-citation`).\n\nExample:\n\n    % citeproof: ignore[CP999]";
+}
+
+/// Look a rule up by code (`CP101`, case-insensitive) or name (`undefined-citation`).
+pub fn find(code_or_name: &str) -> Option<&'static Rule> {
+    let wanted = code_or_name.trim();
+    RULES
+        .iter()
+        .copied()
+        .find(|rule| rule.code.eq_ignore_ascii_case(wanted) || rule.name == wanted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_and_names_are_unique_and_well_formed() {
+        let mut codes = HashSet::new();
+        let mut names = HashSet::new();
+        for rule in RULES {
+            assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
+            assert!(names.insert(rule.name), "duplicate name {}", rule.name);
+            assert!(rule.code.starts_with("CP") && rule.code.len() == 5);
+            assert!(
+                rule.name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-')
+            );
+            assert!(
+                rule.docs.contains("Example"),
+                "{} has no example",
+                rule.code
+            );
+        }
+    }
+
+    #[test]
+    fn find_accepts_codes_and_names() {
+        assert_eq!(find("cp101").unwrap().name, "undefined-citation");
+        assert_eq!(find("unused-entry").unwrap().code, "CP102");
+        assert!(find("CP999").is_none());
+    }
+}
