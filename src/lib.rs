@@ -3,9 +3,14 @@
 //! Pipeline: parse → resolve → verify → rules → emit (see DESIGN.md). The CLI, the
 //! language server and the HTTP server are thin shells over this library.
 
+pub mod check;
 pub mod diagnostic;
+pub mod link;
+pub mod load;
 pub mod model;
+pub mod output;
 pub mod parse;
 pub mod rules;
 pub mod source;
 pub mod suppress;
+pub mod walk;

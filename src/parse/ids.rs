@@ -179,7 +179,7 @@ pub fn normalize_isbn(raw: &str) -> Option<String> {
                 .enumerate()
                 .map(|(i, c)| (10 - i as u32) * c.to_digit(10).unwrap_or(10))
                 .sum();
-            sum % 11 == 0
+            sum.is_multiple_of(11)
         }
         13 if !digits.contains('X') => {
             let sum: u32 = digits
@@ -187,7 +187,7 @@ pub fn normalize_isbn(raw: &str) -> Option<String> {
                 .enumerate()
                 .map(|(i, c)| c.to_digit(10).unwrap_or(0) * if i % 2 == 0 { 1 } else { 3 })
                 .sum();
-            sum % 10 == 0
+            sum.is_multiple_of(10)
         }
         _ => false,
     };

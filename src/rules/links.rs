@@ -1,1 +1,281 @@
+//! Local rules: citations against the document's own bibliography. No network.
 
+use std::collections::HashMap;
+
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+use crate::model::{CitationKind, Document, Reference, ReferenceOrigin};
+use crate::parse::ids;
+use crate::rules::{
+    DOI_AS_URL, DUPLICATE_KEY, DUPLICATE_WORK, MISSING_FIELD, ORPHAN_MARKER, UNCITED_REFERENCE,
+    UNDEFINED_CITATION, UNUSED_ENTRY,
+};
+use crate::source::SourceMap;
+
+/// Entry types that are not works (BibLaTeX data containers).
+const NON_WORK_TYPES: &[&str] = &["xdata", "set", "string", "preamble", "comment"];
+
+/// Run every local rule on a linked document.
+pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let has_text = sources.get(doc.root).kind.is_document();
+    let cited = cited_references(doc);
+    let has_bibliography = doc
+        .references
+        .iter()
+        .any(|r| r.origin != ReferenceOrigin::Inline);
+    for citation in doc.citations.iter().filter(|c| c.reference.is_none()) {
+        let message = match citation.kind {
+            CitationKind::Key if citation.key == "*" => continue,
+            CitationKind::Key => format!("undefined citation key `{}`", citation.key),
+            CitationKind::Tag => format!(
+                "`@{}` has no definition (`[@{}]: doi:…`)",
+                citation.key, citation.key
+            ),
+            CitationKind::AuthorYear if has_bibliography => format!(
+                "no reference matches the author–year citation `{}`",
+                citation.key
+            ),
+            CitationKind::Numeric | CitationKind::Footnote => {
+                out.push(
+                    Diagnostic::new(
+                        &ORPHAN_MARKER,
+                        citation.file,
+                        citation.span,
+                        format!(
+                            "citation marker `[{}]` has no reference-list entry",
+                            citation.key
+                        ),
+                    )
+                    .with_key(&citation.key),
+                );
+                continue;
+            }
+            _ => continue,
+        };
+        out.push(
+            Diagnostic::new(&UNDEFINED_CITATION, citation.file, citation.span, message)
+                .with_key(&citation.key),
+        );
+    }
+    for (i, reference) in doc.references.iter().enumerate() {
+        if cited[i] || !has_text {
+            continue;
+        }
+        let at = reference.key_span.unwrap_or(reference.span);
+        match reference.origin {
+            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson => out.push(
+                Diagnostic::new(
+                    &UNUSED_ENTRY,
+                    reference.file,
+                    at,
+                    format!("bibliography entry `{}` is never cited", reference.key),
+                )
+                .with_key(&reference.key),
+            ),
+            ReferenceOrigin::ReferenceList | ReferenceOrigin::BibItem => out.push(
+                Diagnostic::new(
+                    &UNCITED_REFERENCE,
+                    reference.file,
+                    at,
+                    format!("reference `{}` is never cited in the text", reference.key),
+                )
+                .with_key(&reference.key),
+            ),
+            _ => {}
+        }
+    }
+    duplicates(doc, &mut out);
+    for reference in &doc.references {
+        missing_fields(reference, &mut out);
+        doi_as_url(sources, reference, &mut out);
+    }
+    out
+}
+
+/// Which references some citation points to (`\nocite{*}` cites every entry).
+fn cited_references(doc: &Document) -> Vec<bool> {
+    let mut cited = vec![false; doc.references.len()];
+    let cite_all = doc
+        .citations
+        .iter()
+        .any(|c| c.kind == CitationKind::Key && c.key == "*");
+    for citation in &doc.citations {
+        if let Some(r) = citation.reference {
+            cited[r] = true;
+        }
+    }
+    if cite_all {
+        for (i, reference) in doc.references.iter().enumerate() {
+            if matches!(
+                reference.origin,
+                ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson
+            ) {
+                cited[i] = true;
+            }
+        }
+    }
+    cited
+}
+
+/// Same key twice (CP103); same work under two keys: same DOI or same title (CP104).
+fn duplicates(doc: &Document, out: &mut Vec<Diagnostic>) {
+    let mut keys: HashMap<(bool, &str), &Reference> = HashMap::new();
+    let mut dois: HashMap<&str, &Reference> = HashMap::new();
+    let mut titles: HashMap<String, &Reference> = HashMap::new();
+    for reference in doc
+        .references
+        .iter()
+        .filter(|r| r.origin != ReferenceOrigin::Inline)
+    {
+        let at = reference.key_span.unwrap_or(reference.span);
+        // Reference-list numbers and bibliography keys live in separate namespaces.
+        let namespace = matches!(reference.origin, ReferenceOrigin::ReferenceList);
+        if let Some(first) = keys.insert((namespace, &reference.key), reference) {
+            keys.insert((namespace, &first.key), first);
+            out.push(
+                Diagnostic::new(
+                    &DUPLICATE_KEY,
+                    reference.file,
+                    at,
+                    format!("key `{}` is defined twice", reference.key),
+                )
+                .with_key(&reference.key)
+                .with_related(
+                    first.file,
+                    first.key_span.unwrap_or(first.span),
+                    "first defined here",
+                ),
+            );
+            continue;
+        }
+        let by_doi = reference
+            .fields
+            .doi
+            .as_deref()
+            .and_then(|doi| dois.get(doi).copied());
+        let title_key = reference
+            .fields
+            .title
+            .as_deref()
+            .map(title_key)
+            .filter(|t| t.len() >= 12);
+        let by_title = title_key.as_ref().and_then(|t| titles.get(t).copied());
+        if let Some((first, why)) = by_doi
+            .map(|f| (f, "the same DOI"))
+            .or(by_title.map(|f| (f, "the same title")))
+        {
+            out.push(
+                Diagnostic::new(
+                    &DUPLICATE_WORK,
+                    reference.file,
+                    at,
+                    format!(
+                        "`{}` and `{}` are the same work ({why})",
+                        reference.key, first.key
+                    ),
+                )
+                .with_key(&reference.key)
+                .with_related(
+                    first.file,
+                    first.key_span.unwrap_or(first.span),
+                    "the other entry",
+                ),
+            );
+            continue;
+        }
+        if let Some(doi) = reference.fields.doi.as_deref() {
+            dois.insert(doi, reference);
+        }
+        if let Some(title) = title_key {
+            titles.insert(title, reference);
+        }
+    }
+}
+
+/// Lowercase alphanumeric words of a title, for duplicate detection.
+fn title_key(title: &str) -> String {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A bibliography entry without title, author/editor or year (CP107).
+fn missing_fields(reference: &Reference, out: &mut Vec<Diagnostic>) {
+    if !matches!(
+        reference.origin,
+        ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson
+    ) {
+        return;
+    }
+    if reference
+        .entry_type
+        .as_deref()
+        .is_some_and(|t| NON_WORK_TYPES.contains(&t))
+    {
+        return;
+    }
+    let fields = &reference.fields;
+    let mut missing = Vec::new();
+    if fields.title.as_deref().is_none_or(|t| t.trim().is_empty()) {
+        missing.push("title");
+    }
+    if fields.authors.is_empty() && fields.editors.is_empty() {
+        missing.push("author or editor");
+    }
+    if fields.year.is_none() {
+        missing.push("year");
+    }
+    if missing.is_empty() {
+        return;
+    }
+    out.push(
+        Diagnostic::new(
+            &MISSING_FIELD,
+            reference.file,
+            reference.key_span.unwrap_or(reference.span),
+            format!("entry `{}` has no {}", reference.key, missing.join(", no ")),
+        )
+        .with_key(&reference.key),
+    );
+}
+
+/// `url = {https://doi.org/…}` without a `doi` field (CP108), with a safe fix.
+fn doi_as_url(sources: &SourceMap, reference: &Reference, out: &mut Vec<Diagnostic>) {
+    if reference.origin != ReferenceOrigin::BibEntry || reference.field_span("doi").is_some() {
+        return;
+    }
+    let Some(url) = reference.field_span("url") else {
+        return;
+    };
+    let written = sources.get(reference.file).slice(url.value);
+    let is_doi_link = ids::identifier_from_url(written)
+        .is_some_and(|(scheme, _)| scheme == crate::model::IdScheme::Doi);
+    let Some(doi) = ids::normalize_doi(written).filter(|_| is_doi_link) else {
+        return;
+    };
+    let fix = Fix {
+        applicability: Applicability::Safe,
+        description: format!("replace the doi.org URL with `doi = {{{doi}}}`"),
+        edits: vec![Edit {
+            file: reference.file,
+            span: url.whole,
+            replacement: format!("doi = {{{doi}}}"),
+        }],
+    };
+    out.push(
+        Diagnostic::new(
+            &DOI_AS_URL,
+            reference.file,
+            url.whole,
+            format!(
+                "`{}` gives its DOI as a URL; use a `doi` field",
+                reference.key
+            ),
+        )
+        .with_key(&reference.key)
+        .with_fix(fix),
+    );
+}

@@ -1,0 +1,49 @@
+//! The local checking pipeline: link every document, run the local rules, apply
+//! suppressions, and return the diagnostics in a stable order.
+
+use std::collections::HashSet;
+
+use crate::diagnostic::Diagnostic;
+use crate::link;
+use crate::load::Project;
+use crate::model::Suppression;
+use crate::rules;
+use crate::suppress;
+
+/// Link citations to references in every document of the project.
+pub fn link_all(project: &mut Project) {
+    for doc in &mut project.documents {
+        link::link(doc);
+    }
+}
+
+/// Every local finding of a linked project, suppressions applied, sorted and
+/// de-duplicated (a bibliography shared by two documents is reported once).
+pub fn local_diagnostics(project: &Project) -> Vec<Diagnostic> {
+    let mut diagnostics: Vec<Diagnostic> = project.problems.clone();
+    for doc in &project.documents {
+        diagnostics.extend(doc.problems.iter().cloned());
+        diagnostics.extend(rules::links::check(&project.sources, doc));
+    }
+    finish(project, diagnostics)
+}
+
+/// Apply suppressions, de-duplicate and sort any set of diagnostics of the project.
+pub fn finish(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = HashSet::new();
+    let diagnostics: Vec<Diagnostic> = diagnostics
+        .into_iter()
+        .filter(|d| seen.insert((d.rule.code, d.file, d.span, d.message.clone())))
+        .collect();
+    let mut seen_suppressions = HashSet::new();
+    let suppressions: Vec<Suppression> = project
+        .documents
+        .iter()
+        .flat_map(|d| d.suppressions.iter())
+        .filter(|s| seen_suppressions.insert((s.file, s.span)))
+        .cloned()
+        .collect();
+    let mut out = suppress::apply(&project.sources, &suppressions, diagnostics);
+    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    out
+}

@@ -1,0 +1,91 @@
+//! Command-line arguments and dispatch to one module per command.
+
+mod check;
+mod extract;
+mod rules;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use citeproof::load::LoadOptions;
+use citeproof::parse::ParseOptions;
+
+/// Check citations in manuscripts and LLM answers: undefined keys, fabricated or
+/// mis-cited references, retracted work, unsupported claims.
+#[derive(Debug, Parser)]
+#[command(name = "citeproof", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check documents and report diagnostics.
+    Check(check::CheckArgs),
+    /// Print what was parsed: documents, references, claim–citation pairs (JSON).
+    Extract(extract::ExtractArgs),
+    /// List every rule.
+    Rules(rules::RulesArgs),
+    /// Explain one rule (by code or name).
+    Explain(rules::ExplainArgs),
+}
+
+/// Input options shared by the commands that read documents.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Files or directories (directories are searched for .md, .tex and .bib files).
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// A bibliography file every document uses (repeatable).
+    #[arg(long = "bib", value_name = "FILE")]
+    pub bibliographies: Vec<PathBuf>,
+    /// Files larger than this are not read (bytes; suffixes K, M, G allowed).
+    #[arg(long, value_name = "SIZE", default_value = "50M", value_parser = parse_size)]
+    pub max_file_size: u64,
+    /// LaTeX citation commands in addition to the defaults (repeatable; no backslash).
+    #[arg(long = "cite-command", value_name = "NAME")]
+    pub cite_commands: Vec<String>,
+}
+
+impl InputArgs {
+    pub fn load_options(&self) -> LoadOptions {
+        let mut parse = ParseOptions {
+            max_file_size: self.max_file_size,
+            ..ParseOptions::default()
+        };
+        parse
+            .cite_commands
+            .extend(self.cite_commands.iter().cloned());
+        LoadOptions {
+            parse,
+            bibliographies: self.bibliographies.clone(),
+        }
+    }
+}
+
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, factor) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .map(|n| n.saturating_mul(factor))
+        .map_err(|_| format!("`{text}` is not a size (e.g. 50M, 2048K, 1000000)"))
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Extract(args) => extract::run(args),
+        Command::Rules(args) => rules::list(args),
+        Command::Explain(args) => rules::explain(args),
+    }
+}

@@ -1,0 +1,44 @@
+//! `citeproof rules` and `citeproof explain`.
+
+use std::process::ExitCode;
+
+use clap::Args;
+
+use citeproof::rules::{self, RULES};
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// Print the rule table as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A rule code (CP101) or name (undefined-citation).
+    pub rule: String,
+}
+
+pub fn list(args: RulesArgs) -> anyhow::Result<ExitCode> {
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(RULES)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for rule in RULES {
+        println!(
+            "{}  {:<24} {:<8} {}",
+            rule.code, rule.name, rule.severity, rule.summary
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+    let Some(rule) = rules::find(&args.rule) else {
+        anyhow::bail!("unknown rule `{}` (see `citeproof rules`)", args.rule);
+    };
+    println!("{} {} ({})\n", rule.code, rule.name, rule.severity);
+    println!("{}\n", rule.summary);
+    println!("{}", rule.docs);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,197 @@
+//! Linking citations to references within one document: keys to bibliography
+//! entries, numbered markers to reference-list items, tags to their definitions,
+//! author–year citations to entries by first author and year, and inline identifiers
+//! to references made from the citation itself.
+
+use std::collections::HashMap;
+
+use crate::model::{CitationKind, Document, IdScheme, RefFields, Reference, ReferenceOrigin, Span};
+use unicode_normalization::UnicodeNormalization;
+
+/// Set `Citation::reference` for every citation that can be linked; add one
+/// `Inline` reference per distinct identifier cited inline.
+pub fn link(doc: &mut Document) {
+    let mut by_key: HashMap<String, usize> = HashMap::new();
+    let mut by_folded_key: HashMap<String, usize> = HashMap::new();
+    for (i, reference) in doc.references.iter().enumerate() {
+        // The first definition wins, as in BibTeX; duplicates are reported elsewhere.
+        by_key.entry(reference.key.clone()).or_insert(i);
+        by_folded_key
+            .entry(reference.key.to_lowercase())
+            .or_insert(i);
+    }
+    let mut inline: HashMap<(IdScheme, String), usize> = HashMap::new();
+    for c in 0..doc.citations.len() {
+        let citation = &doc.citations[c];
+        let target = match citation.kind {
+            CitationKind::Key
+            | CitationKind::Tag
+            | CitationKind::Numeric
+            | CitationKind::Footnote => by_key
+                .get(&citation.key)
+                .or_else(|| by_folded_key.get(&citation.key.to_lowercase()))
+                .copied()
+                .filter(|&r| accepts(citation.kind, doc.references[r].origin)),
+            CitationKind::AuthorYear => author_year_target(&doc.references, &citation.key),
+            CitationKind::Identifier => match &citation.id {
+                Some((scheme, value)) => {
+                    // A bibliography entry may define the identifier as its key
+                    // (Manubot's manual references use `url:…` ids).
+                    match by_key.get(&citation.key) {
+                        Some(&r) => Some(r),
+                        None => {
+                            let key = (*scheme, value.clone());
+                            let next = doc.references.len();
+                            let r = *inline.entry(key).or_insert(next);
+                            if r == next {
+                                let reference = inline_reference(
+                                    &citation.key,
+                                    *scheme,
+                                    value,
+                                    citation.file,
+                                    citation.span,
+                                );
+                                doc.references.push(reference);
+                            }
+                            Some(r)
+                        }
+                    }
+                }
+                None => None,
+            },
+        };
+        doc.citations[c].reference = target;
+    }
+}
+
+/// Which reference origins a citation kind may point to.
+fn accepts(kind: CitationKind, origin: ReferenceOrigin) -> bool {
+    use ReferenceOrigin::*;
+    match kind {
+        CitationKind::Key => matches!(origin, BibEntry | CslJson | BibItem),
+        CitationKind::Tag => matches!(origin, TagDefinition | CslJson | BibEntry),
+        CitationKind::Numeric => matches!(origin, ReferenceList | BibItem),
+        CitationKind::Footnote => origin == Footnote,
+        CitationKind::AuthorYear | CitationKind::Identifier => true,
+    }
+}
+
+/// The reference whose first author's family name and year match an author–year
+/// citation (`Smith et al., 2020a` → Smith, 2020, suffix a). With a year suffix the
+/// n-th such reference in bibliography order is taken.
+fn author_year_target(references: &[Reference], key: &str) -> Option<usize> {
+    let (family, year, suffix) = author_year_parts(key)?;
+    let candidates: Vec<usize> = references
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.fields.year == Some(year))
+        .filter(|(_, r)| {
+            r.fields
+                .authors
+                .first()
+                .or(r.fields.editors.first())
+                .is_some_and(|p| {
+                    fold(&p.family) == family || fold(&p.family).ends_with(&format!(" {family}"))
+                })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match suffix {
+        Some(letter) => candidates
+            .get((letter as u8).wrapping_sub(b'a') as usize)
+            .copied(),
+        None => candidates.first().copied(),
+    }
+}
+
+fn inline_reference(
+    key: &str,
+    scheme: IdScheme,
+    value: &str,
+    file: crate::model::FileId,
+    span: Span,
+) -> Reference {
+    let mut fields = RefFields::default();
+    match scheme {
+        IdScheme::Doi => fields.doi = Some(value.to_string()),
+        IdScheme::Arxiv => fields.arxiv = Some(value.to_string()),
+        IdScheme::Pmid => fields.pmid = Some(value.to_string()),
+        IdScheme::Pmcid => fields.pmcid = Some(value.to_string()),
+        IdScheme::Isbn => fields.isbn = Some(value.to_string()),
+        IdScheme::Url => fields.url = Some(value.to_string()),
+    }
+    Reference {
+        key: key.to_string(),
+        origin: ReferenceOrigin::Inline,
+        entry_type: None,
+        file,
+        span,
+        key_span: Some(span),
+        raw: key.to_string(),
+        fields,
+        field_spans: Vec::new(),
+    }
+}
+
+/// Lowercase without accents, for comparing family names.
+fn fold(name: &str) -> String {
+    name.nfkd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// First author's folded family name, year and year suffix of an author–year key:
+/// `Smith et al., 2020a` → (`smith`, 2020, Some('a')); `van der Berg & Lee 2019`
+/// → (`van der berg`, 2019, None).
+fn author_year_parts(key: &str) -> Option<(String, i32, Option<char>)> {
+    let year_at = key
+        .char_indices()
+        .find(|&(i, c)| {
+            c.is_ascii_digit()
+                && key[i..]
+                    .chars()
+                    .take(4)
+                    .filter(char::is_ascii_digit)
+                    .count()
+                    == 4
+        })?
+        .0;
+    let year: i32 = key[year_at..year_at + 4].parse().ok()?;
+    let suffix = key[year_at + 4..]
+        .chars()
+        .next()
+        .filter(|c| c.is_ascii_lowercase());
+    let names = &key[..year_at];
+    let first = names
+        .split(" et al")
+        .next()?
+        .split(['&', ',', '('])
+        .next()?
+        .split(" and ")
+        .next()?
+        .trim();
+    (!first.is_empty()).then(|| (fold(first), year, suffix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn author_year_keys_split() {
+        assert_eq!(
+            author_year_parts("Smith et al., 2020a"),
+            Some(("smith".into(), 2020, Some('a')))
+        );
+        assert_eq!(
+            author_year_parts("van der Berg & Lee 2019"),
+            Some(("van der berg".into(), 2019, None))
+        );
+        assert_eq!(
+            author_year_parts("Müller and Jones (2018)"),
+            Some(("muller".into(), 2018, None))
+        );
+        assert_eq!(author_year_parts("no year here"), None);
+    }
+}

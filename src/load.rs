@@ -1,0 +1,315 @@
+//! Reading a project from disk: expanding directories, reading files safely, parsing
+//! each with the right parser, following includes and bibliography requests, and
+//! grouping everything into [`Document`]s. The only part of parsing that touches the
+//! filesystem.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::Diagnostic;
+use crate::model::{BibliographyRequest, Document, FileId, Span};
+use crate::parse::{self, ParseOptions, Parsed};
+use crate::rules::input;
+use crate::source::{FileKind, SourceMap};
+
+/// How to load a project.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    pub parse: ParseOptions,
+    /// Bibliography files given on the command line (`--bib`); every document uses them.
+    pub bibliographies: Vec<PathBuf>,
+}
+
+/// Everything read in one run.
+#[derive(Debug, Default)]
+pub struct Project {
+    pub sources: SourceMap,
+    pub documents: Vec<Document>,
+    /// Problems not tied to one document (a command-line path that does not exist).
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Read the given files and directories into documents. Never fails: unreadable
+/// inputs become `unreadable-file` diagnostics and the rest is still loaded.
+pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
+    let mut loader = Loader {
+        project: Project::default(),
+        options,
+        parsed: HashMap::new(),
+    };
+    let mut roots: Vec<PathBuf> = Vec::new();
+    let mut found_bibs: Vec<PathBuf> = Vec::new();
+    let mut explicit_bibs: Vec<PathBuf> = options.bibliographies.clone();
+    for input in inputs {
+        if input.is_dir() {
+            for path in crate::walk::supported_files(input) {
+                match FileKind::from_path(&path) {
+                    Some(kind) if kind.is_document() => roots.push(path),
+                    Some(FileKind::Bibtex) => found_bibs.push(path),
+                    _ => {}
+                }
+            }
+        } else {
+            match FileKind::from_path(input) {
+                Some(FileKind::Bibtex | FileKind::CslJson) => explicit_bibs.push(input.clone()),
+                _ => roots.push(input.clone()),
+            }
+        }
+    }
+    for group in crate::walk::group_manubot(roots) {
+        let bibs: Vec<PathBuf> = explicit_bibs
+            .iter()
+            .chain(&group.bibliographies)
+            .cloned()
+            .collect();
+        loader.load_document(&group.parts, &bibs);
+    }
+    loader.drop_included_roots();
+    // Bibliographies no document uses are checked on their own.
+    let used: HashSet<FileId> = loader
+        .project
+        .documents
+        .iter()
+        .flat_map(|d| d.files.iter().copied())
+        .collect();
+    let standalone: Vec<PathBuf> = if loader.project.documents.is_empty() {
+        explicit_bibs.into_iter().chain(found_bibs).collect()
+    } else {
+        found_bibs
+    };
+    for path in standalone {
+        if loader
+            .project
+            .sources
+            .find(&path)
+            .is_some_and(|id| used.contains(&id))
+        {
+            continue;
+        }
+        loader.load_document(&[path], &[]);
+    }
+    loader.project
+}
+
+struct Loader<'a> {
+    project: Project,
+    options: &'a LoadOptions,
+    /// Parse results per file, so a bibliography shared by documents is parsed once.
+    parsed: HashMap<FileId, Parsed>,
+}
+
+impl Loader<'_> {
+    /// Load one document made of `parts` (several only for Manubot content folders).
+    fn load_document(&mut self, parts: &[PathBuf], extra_bibs: &[PathBuf]) {
+        let Some(root) = self.read(&parts[0], None) else {
+            return;
+        };
+        let mut doc = Document {
+            root,
+            ..Document::default()
+        };
+        let base_dir = parent_dir(&parts[0]);
+        let mut stack = Vec::new();
+        self.add_file(&mut doc, root, &base_dir, &mut stack);
+        for part in &parts[1..] {
+            if let Some(id) = self.read(part, None) {
+                self.add_file(&mut doc, id, &base_dir, &mut stack);
+            }
+        }
+        let requests = std::mem::take(&mut doc.bibliographies);
+        for request in &requests {
+            let dir = match request.at {
+                Some((file, _)) => parent_dir(&self.project.sources.get(file).path),
+                None => base_dir.clone(),
+            };
+            self.add_bibliography(&mut doc, &dir, request);
+        }
+        for path in extra_bibs {
+            let request = BibliographyRequest {
+                path: path.to_string_lossy().into_owned(),
+                at: None,
+            };
+            self.add_bibliography(&mut doc, Path::new(""), &request);
+        }
+        doc.bibliographies = requests;
+        self.project.documents.push(doc);
+    }
+
+    /// Merge one file's parse into the document and follow its includes.
+    fn add_file(&mut self, doc: &mut Document, id: FileId, base: &Path, stack: &mut Vec<FileId>) {
+        if doc.files.contains(&id) && stack.contains(&id) {
+            return;
+        }
+        doc.files.push(id);
+        stack.push(id);
+        let parsed = self.parse(id);
+        let includes = parsed.includes.clone();
+        merge(doc, parsed);
+        let here = parent_dir(&self.project.sources.get(id).path);
+        for include in includes {
+            let candidates = include_candidates(&include.path, base, &here);
+            let found = candidates.iter().find(|p| p.is_file()).cloned();
+            let Some(path) = found else {
+                let shown = candidates[0].to_string_lossy().into_owned();
+                doc.problems.push(input::unreadable_file(
+                    id,
+                    include.at,
+                    &shown,
+                    &format!("not found (\\{} at this place)", include.command),
+                ));
+                continue;
+            };
+            if let Some(existing) = self.project.sources.find(&path)
+                && stack.contains(&existing)
+            {
+                doc.problems.push(input::include_cycle(
+                    id,
+                    include.at,
+                    &path.to_string_lossy(),
+                ));
+                continue;
+            }
+            if let Some(child) = self.read(&path, Some((id, include.at, &mut doc.problems))) {
+                self.add_file(doc, child, base, stack);
+            }
+        }
+        stack.pop();
+    }
+
+    fn add_bibliography(&mut self, doc: &mut Document, dir: &Path, request: &BibliographyRequest) {
+        let written = Path::new(&request.path);
+        let mut candidates = vec![dir.join(written)];
+        if written.extension().is_none() {
+            candidates.push(dir.join(format!("{}.bib", request.path)));
+        }
+        let found = candidates.iter().find(|p| p.is_file()).cloned();
+        let id = match (found, request.at) {
+            (Some(path), Some((file, span))) => {
+                self.read(&path, Some((file, span, &mut doc.problems)))
+            }
+            (Some(path), None) => self.read(&path, None),
+            (None, Some((file, span))) => {
+                let shown = candidates.last().map(|p| p.to_string_lossy().into_owned());
+                doc.problems.push(input::unreadable_file(
+                    file,
+                    span,
+                    &shown.unwrap_or_default(),
+                    "bibliography file not found",
+                ));
+                None
+            }
+            // A command-line bibliography that does not exist is reported on itself.
+            (None, None) => self.read(&candidates[0], None),
+        };
+        let Some(id) = id else {
+            return;
+        };
+        if doc.files.contains(&id) {
+            return;
+        }
+        doc.files.push(id);
+        let parsed = self.parse(id);
+        merge(doc, parsed);
+    }
+
+    /// Read and register a file. Problems go to `at` (the requesting place) when
+    /// given, else to the file itself (registered with empty text).
+    fn read(
+        &mut self,
+        path: &Path,
+        at: Option<(FileId, Span, &mut Vec<Diagnostic>)>,
+    ) -> Option<FileId> {
+        if let Some(id) = self.project.sources.find(path) {
+            return Some(id);
+        }
+        let kind = FileKind::from_path(path).unwrap_or(FileKind::Text);
+        match crate::walk::read_text(path, self.options.parse.max_file_size) {
+            Ok(text) => Some(self.project.sources.add(path.to_path_buf(), kind, text)),
+            Err(why) => {
+                let shown = path.to_string_lossy().into_owned();
+                match at {
+                    Some((file, span, problems)) => {
+                        problems.push(input::unreadable_file(file, span, &shown, &why))
+                    }
+                    None => {
+                        let id = self
+                            .project
+                            .sources
+                            .add(path.to_path_buf(), kind, String::new());
+                        self.project.problems.push(input::unreadable_file(
+                            id,
+                            Span::default(),
+                            &shown,
+                            &why,
+                        ));
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    fn parse(&mut self, id: FileId) -> Parsed {
+        if let Some(parsed) = self.parsed.get(&id) {
+            return parsed.clone();
+        }
+        let file = self.project.sources.get(id);
+        let options = &self.options.parse;
+        let parsed = match file.kind {
+            FileKind::Markdown => parse::markdown::parse(id, &file.text, options),
+            FileKind::Latex => parse::latex::parse(id, &file.text, options),
+            FileKind::Bibtex => parse::bibtex::parse(id, &file.text, options),
+            FileKind::Text => parse::answer::parse(id, &file.text, options),
+            FileKind::CslJson => parse::csljson::parse(id, &file.text, options),
+        };
+        self.parsed.insert(id, parsed.clone());
+        parsed
+    }
+
+    /// A LaTeX file that another document includes is not a document of its own.
+    fn drop_included_roots(&mut self) {
+        let included: HashSet<FileId> = self
+            .project
+            .documents
+            .iter()
+            .flat_map(|d| d.files.iter().skip(1).copied())
+            .collect();
+        self.project
+            .documents
+            .retain(|d| !included.contains(&d.root));
+    }
+}
+
+/// Append one file's parse to a document, re-basing claim indices.
+fn merge(doc: &mut Document, parsed: Parsed) {
+    let claim_base = doc.claims.len();
+    doc.citations
+        .extend(parsed.citations.into_iter().map(|mut citation| {
+            citation.claim = citation.claim.map(|c| c + claim_base);
+            citation
+        }));
+    doc.claims.extend(parsed.claims);
+    doc.references.extend(parsed.references);
+    doc.suppressions.extend(parsed.suppressions);
+    doc.bibliographies.extend(parsed.bibliographies);
+    doc.problems.extend(parsed.problems);
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    path.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// Where `\input{path}` may live: TeX resolves against the main file's folder; we
+/// also accept the including file's folder. `.tex` is added when missing.
+fn include_candidates(written: &str, base: &Path, here: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in [base, here] {
+        if Path::new(written).extension().is_none() {
+            out.push(dir.join(format!("{written}.tex")));
+        }
+        out.push(dir.join(written));
+        out.push(dir.join(format!("{written}.tex")));
+    }
+    out.dedup();
+    out
+}

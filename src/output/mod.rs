@@ -1,0 +1,4 @@
+//! Emitters: render diagnostics and extraction results.
+
+pub mod extract;
+pub mod text;

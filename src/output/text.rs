@@ -1,0 +1,149 @@
+//! rustc/ruff-style terminal output with source excerpts.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::{SourceFile, SourceMap};
+
+/// Whether to colour the output.
+pub fn use_colour(is_terminal: bool) -> bool {
+    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Render every diagnostic followed by a summary line.
+pub fn render(sources: &SourceMap, diagnostics: &[Diagnostic], colour: bool) -> String {
+    let renderer = if colour {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        out.push_str(&render_one(&renderer, sources, diagnostic));
+        out.push_str("\n\n");
+    }
+    out.push_str(&summary(diagnostics));
+    out.push('\n');
+    out
+}
+
+fn level(severity: Severity) -> Level<'static> {
+    match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+        Severity::Hint => Level::HELP.with_name("hint"),
+    }
+}
+
+/// The lines a span touches, as (first line number, text, span relative to the text).
+fn excerpt(file: &SourceFile, start: usize, end: usize) -> (usize, &str, std::ops::Range<usize>) {
+    let first = file.index.line_of(start);
+    let last = file.index.line_of(end.saturating_sub(1).max(start));
+    let from = file.index.line_start(first);
+    let to = file.index.line_span(&file.text, last).end;
+    (
+        first + 1,
+        &file.text[from..to],
+        start - from..end.min(to).max(start) - from,
+    )
+}
+
+fn render_one(renderer: &Renderer, sources: &SourceMap, d: &Diagnostic) -> String {
+    let file = sources.get(d.file);
+    let path = file.display_path();
+    let title = level(d.severity)
+        .primary_title(d.message.as_str())
+        .id(d.rule.code);
+    let mut groups: Vec<Group> = Vec::new();
+    // Related places on the diagnostic's own lines are labelled in its excerpt; the
+    // others get an excerpt of their own.
+    let (same_lines, elsewhere): (Vec<_>, Vec<_>) = d.related.iter().partition(|r| {
+        r.file == d.file
+            && file.index.line_of(r.span.start) == file.index.line_of(d.span.start)
+            && !file.text.is_empty()
+    });
+    if file.text.is_empty() {
+        groups.push(title.element(Origin::path(path)));
+    } else {
+        let (line_start, text, range) = excerpt(file, d.span.start, d.span.end);
+        let base = d.span.start - range.start;
+        let mut snippet = Snippet::source(text)
+            .line_start(line_start)
+            .path(path)
+            .annotation(AnnotationKind::Primary.span(range).label(d.rule.name));
+        for related in same_lines {
+            let range = related.span.start - base..related.span.end.min(base + text.len()) - base;
+            snippet = snippet.annotation(
+                AnnotationKind::Context
+                    .span(range)
+                    .label(related.message.as_str()),
+            );
+        }
+        groups.push(title.element(snippet));
+    }
+    for related in elsewhere {
+        let other = sources.get(related.file);
+        if other.text.is_empty() {
+            continue;
+        }
+        let (line, text, range) = excerpt(other, related.span.start, related.span.end);
+        groups.push(
+            Level::NOTE
+                .secondary_title(related.message.as_str())
+                .element(
+                    Snippet::source(text)
+                        .line_start(line)
+                        .path(other.display_path())
+                        .annotation(AnnotationKind::Context.span(range)),
+                ),
+        );
+    }
+    if let Some(fix) = &d.fix {
+        let label = match fix.applicability {
+            crate::diagnostic::Applicability::Safe => "fix",
+            crate::diagnostic::Applicability::Unsafe => "unsafe fix",
+            crate::diagnostic::Applicability::DisplayOnly => "suggestion",
+        };
+        groups.push(Group::with_title(
+            Level::HELP
+                .with_name(label)
+                .secondary_title(fix.description.as_str()),
+        ));
+    }
+    renderer.render(&groups)
+}
+
+/// "Found 2 errors and 1 warning." / "No problems found."
+pub fn summary(diagnostics: &[Diagnostic]) -> String {
+    if diagnostics.is_empty() {
+        return "No problems found.".to_string();
+    }
+    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+    let parts: Vec<String> = [
+        (Severity::Error, "error"),
+        (Severity::Warning, "warning"),
+        (Severity::Info, "info"),
+        (Severity::Hint, "hint"),
+    ]
+    .into_iter()
+    .filter_map(|(s, word)| {
+        let n = count(s);
+        (n > 0).then(|| {
+            format!(
+                "{n} {word}{}",
+                if n == 1 || word == "info" { "" } else { "s" }
+            )
+        })
+    })
+    .collect();
+    format!("Found {}.", join_words(&parts))
+}
+
+fn join_words(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
