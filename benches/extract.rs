@@ -1,0 +1,131 @@
+//! Extraction throughput next to the bare parsers it builds on.
+//!
+//! Inputs are built by concatenating the repository's fixtures (and the real
+//! manuscripts in ../shared when present) up to a few megabytes per format.
+//! Run: `cargo bench --bench extract`; divan prints bytes/s per benchmark.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use citeproof::model::FileId;
+use citeproof::parse::{self, ParseOptions};
+use divan::Bencher;
+use divan::counter::BytesCount;
+
+const TARGET_BYTES: usize = 8 << 20;
+
+fn main() {
+    divan::main();
+}
+
+/// Every file with one of `extensions` under the given roots.
+fn files(roots: &[PathBuf], extensions: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut pending: Vec<PathBuf> = roots.iter().filter(|r| r.exists()).cloned().collect();
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            if let Ok(entries) = fs::read_dir(&path) {
+                pending.extend(entries.filter_map(|e| e.ok().map(|e| e.path())));
+            }
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+        {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Concatenate the inputs (separated by blank lines) until `TARGET_BYTES`.
+fn corpus(subdirs: &[&str], extensions: &[&str]) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut roots: Vec<PathBuf> = subdirs
+        .iter()
+        .map(|d| root.join("fixtures").join(d))
+        .collect();
+    roots.push(root.join("../shared/data/manuscripts"));
+    roots.push(root.join("../shared/bench/docs"));
+    let texts: Vec<String> = files(&roots, extensions)
+        .iter()
+        .filter_map(|p| fs::read_to_string(p).ok())
+        .collect();
+    assert!(!texts.is_empty(), "no inputs for {extensions:?}");
+    let mut out = String::with_capacity(TARGET_BYTES + (1 << 20));
+    while out.len() < TARGET_BYTES {
+        for text in &texts {
+            out.push_str(text);
+            out.push_str("\n\n");
+        }
+    }
+    out
+}
+
+static MARKDOWN: LazyLock<String> = LazyLock::new(|| corpus(&["markdown", "answers"], &["md"]));
+static LATEX: LazyLock<String> = LazyLock::new(|| corpus(&["latex"], &["tex"]));
+static BIBTEX: LazyLock<String> = LazyLock::new(|| corpus(&["bibtex"], &["bib"]));
+
+fn markdown_options() -> pulldown_cmark::Options {
+    use pulldown_cmark::Options;
+    Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_TABLES
+        | Options::ENABLE_MATH
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+}
+
+#[divan::bench]
+fn markdown_pulldown_cmark_bare(bencher: Bencher) {
+    let input = &*MARKDOWN;
+    bencher.counter(BytesCount::of_str(input)).bench(|| {
+        pulldown_cmark::Parser::new_ext(input, markdown_options())
+            .into_offset_iter()
+            .count()
+    });
+}
+
+#[divan::bench]
+fn markdown_citeproof_extract(bencher: Bencher) {
+    let input = &*MARKDOWN;
+    let options = ParseOptions::default();
+    bencher.counter(BytesCount::of_str(input)).bench(|| {
+        parse::markdown::parse(FileId(0), input, &options)
+            .citations
+            .len()
+    });
+}
+
+#[divan::bench]
+fn latex_citeproof_extract(bencher: Bencher) {
+    let input = &*LATEX;
+    let options = ParseOptions::default();
+    bencher.counter(BytesCount::of_str(input)).bench(|| {
+        parse::latex::parse(FileId(0), input, &options)
+            .citations
+            .len()
+    });
+}
+
+#[divan::bench]
+fn bibtex_biblatex_bare(bencher: Bencher) {
+    let input = &*BIBTEX;
+    bencher.counter(BytesCount::of_str(input)).bench(|| {
+        biblatex::Bibliography::parse(input)
+            .map(|b| b.len())
+            .unwrap_or(0)
+    });
+}
+
+#[divan::bench]
+fn bibtex_citeproof_extract(bencher: Bencher) {
+    let input = &*BIBTEX;
+    let options = ParseOptions::default();
+    bencher.counter(BytesCount::of_str(input)).bench(|| {
+        parse::bibtex::parse(FileId(0), input, &options)
+            .references
+            .len()
+    });
+}
