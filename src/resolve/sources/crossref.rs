@@ -14,7 +14,7 @@ use super::text::{finish, person, strip_markup};
 use super::{
     BatchResult, Endpoint, Lookup, LookupResult, SourceError, SourceSettings, batches, encode_path,
 };
-use crate::model::Work;
+use crate::model::{Person, Work};
 use crate::net::{HttpReply, HttpRequest, Net};
 use crate::parse::ids::normalize_doi;
 
@@ -291,7 +291,15 @@ pub fn work_from_json(v: &Value, source: &str) -> Work {
         .iter()
         .filter_map(|a| {
             let s = |k: &str| a.get(k).and_then(Value::as_str);
-            person(s("given"), s("family"), s("name").or(s("literal")))
+            match (s("given"), s("family")) {
+                // `name` (Crossref) and `literal` (CSL) hold organisations.
+                (None, None) => s("name")
+                    .or(s("literal"))
+                    .map(strip_markup)
+                    .filter(|n| !n.is_empty())
+                    .map(|n| Person::new(None, &n)),
+                (given, family) => person(given, family, None),
+            }
         })
         .collect();
     let year = [

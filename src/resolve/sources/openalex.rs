@@ -121,8 +121,12 @@ pub fn parse_work(reply: &HttpReply) -> LookupResult {
     match reply.status {
         200 => {
             let v = parse_body(reply)?;
-            if v.get("id").and_then(Value::as_str).is_none() {
-                return Err(SourceError::Malformed("OpenAlex work without `id`".into()));
+            let id = v.get("id").and_then(Value::as_str).unwrap_or("");
+            let local = id.rsplit('/').next().unwrap_or("");
+            if !local.starts_with('W') {
+                return Err(SourceError::Malformed(format!(
+                    "expected an OpenAlex work, got entity `{id}`"
+                )));
             }
             Ok(Lookup::Found(work_from_json(&v)))
         }
