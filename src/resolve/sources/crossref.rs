@@ -62,6 +62,11 @@ impl CrossrefClient {
     pub async fn lookup_dois(&self, dois: &[String]) -> BatchResult {
         let mut answers: HashMap<String, LookupResult> = HashMap::new();
         for chunk in batches(dois, self.batch_size, &[',']) {
+            // One DOI (or one the filter syntax cannot carry) goes to the single-work path.
+            if let [doi] = chunk.as_slice() {
+                answers.insert((*doi).clone(), self.lookup_doi(doi).await);
+                continue;
+            }
             let filter = chunk
                 .iter()
                 .map(|d| format!("doi:{d}"))

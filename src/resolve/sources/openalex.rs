@@ -64,6 +64,11 @@ impl OpenAlexClient {
         let size = self.batch_size.clamp(1, MAX_BATCH);
         let mut answers: HashMap<String, LookupResult> = HashMap::new();
         for chunk in batches(dois, size, &[',', '|']) {
+            // One DOI (or one the filter syntax cannot carry) goes to the single-work path.
+            if let [doi] = chunk.as_slice() {
+                answers.insert((*doi).clone(), self.lookup_doi(doi).await);
+                continue;
+            }
             let filter = format!(
                 "doi:{}",
                 chunk
