@@ -2,15 +2,18 @@
 //! `search_query=ti:"…"` title search. The Atom feed is read by namespace: an empty
 //! feed means not found, the error entry (HTTP 400 for a malformed id) is a failure.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use futures::future::join_all;
 use regex::Regex;
 
 use super::json::{body_is_html, snippet, status_error};
 use super::text::{collapse_whitespace, finish, split_name, year_in};
 use super::xml::{self, Element};
-use super::{BatchResult, Endpoint, Lookup, LookupResult, SourceError, SourceSettings, batches};
+use super::{
+    BatchResult, ChunkAnswers, Endpoint, Lookup, LookupResult, SourceError, SourceSettings,
+    batches, fail_all, in_order, match_ids,
+};
 use crate::model::Work;
 use crate::net::{HttpReply, HttpRequest, Net};
 
@@ -56,51 +59,33 @@ impl ArxivClient {
     /// `GET /api/query?id_list=a,b&max_results=n`. Versions are accepted and ignored in
     /// matching. A batch arXiv rejects (one malformed id) is retried one id at a time.
     pub async fn lookup_ids(&self, ids: &[String]) -> BatchResult {
-        let mut answers: HashMap<String, LookupResult> = HashMap::new();
-        for chunk in batches(ids, self.batch_size, &[',']) {
-            let id_list = chunk
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(",");
-            let max = chunk.len().to_string();
-            match self
-                .query(&[("id_list", &id_list), ("max_results", &max)])
-                .await
-            {
-                Ok(works) => {
-                    let by_id: HashMap<String, Work> = works
-                        .into_iter()
-                        .filter_map(|w| Some((w.arxiv.clone()?.to_lowercase(), w)))
-                        .collect();
-                    for id in chunk {
-                        let answer = by_id
-                            .get(&base_id(id))
-                            .cloned()
-                            .map_or(Lookup::NotFound, Lookup::Found);
-                        answers.insert(id.clone(), Ok(answer));
-                    }
-                }
-                Err(SourceError::Api(_)) if chunk.len() > 1 => {
-                    for id in chunk {
-                        answers.insert(id.clone(), self.lookup_id(id).await);
-                    }
-                }
-                Err(e) => {
-                    for id in chunk {
-                        answers.insert(id.clone(), Err(e.clone()));
-                    }
-                }
+        let chunks = batches(ids, self.batch_size, &[',']);
+        let answers = join_all(chunks.into_iter().map(|c| self.lookup_chunk(c))).await;
+        in_order(ids, answers)
+    }
+
+    async fn lookup_chunk(&self, chunk: Vec<&String>) -> ChunkAnswers {
+        let id_list = chunk
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        let max = chunk.len().to_string();
+        match self
+            .query(&[("id_list", &id_list), ("max_results", &max)])
+            .await
+        {
+            Ok(works) => match_ids(&chunk, works, base_id, |w| {
+                w.arxiv.as_deref().map(str::to_lowercase)
+            }),
+            Err(SourceError::Api(_)) if chunk.len() > 1 => {
+                let singles = chunk
+                    .iter()
+                    .map(|id| async move { ((*id).clone(), self.lookup_id(id).await) });
+                join_all(singles).await
             }
+            Err(e) => fail_all(&chunk, &e),
         }
-        ids.iter()
-            .map(|id| {
-                (
-                    id.clone(),
-                    answers.remove(id).unwrap_or(Ok(Lookup::NotFound)),
-                )
-            })
-            .collect()
     }
 
     /// One id (`GET /api/query?id_list={id}&max_results=1`).

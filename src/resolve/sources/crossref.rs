@@ -3,8 +3,9 @@
 //! Retractions and expressions of concern come from `updated-by` (publisher or
 //! Retraction Watch), `update-to` and `relation`, and from `RETRACTED:` title prefixes.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
+
+use futures::future::join_all;
 
 use regex::Regex;
 use serde_json::Value;
@@ -12,7 +13,8 @@ use serde_json::Value;
 use super::json::{date_parts_year, first_str, is_html, list, parse_body, status_error, str_of};
 use super::text::{finish, person, strip_markup};
 use super::{
-    BatchResult, Endpoint, Lookup, LookupResult, SourceError, SourceSettings, batches, encode_path,
+    BatchResult, ChunkAnswers, Endpoint, Lookup, LookupResult, SourceError, SourceSettings,
+    batches, doi_key, encode_path, fail_all, in_order, match_ids,
 };
 use crate::model::{Person, Work};
 use crate::net::{HttpReply, HttpRequest, Net};
@@ -60,58 +62,39 @@ impl CrossrefClient {
     /// `GET /works?filter=doi:a,doi:b&rows=n`, in batches of [`Self::batch_size`]. A
     /// batch the API rejects (4xx) is retried one DOI at a time.
     pub async fn lookup_dois(&self, dois: &[String]) -> BatchResult {
-        let mut answers: HashMap<String, LookupResult> = HashMap::new();
-        for chunk in batches(dois, self.batch_size, &[',']) {
-            // One DOI (or one the filter syntax cannot carry) goes to the single-work path.
-            if let [doi] = chunk.as_slice() {
-                answers.insert((*doi).clone(), self.lookup_doi(doi).await);
-                continue;
-            }
-            let filter = chunk
-                .iter()
-                .map(|d| format!("doi:{d}"))
-                .collect::<Vec<_>>()
-                .join(",");
-            let rows = chunk.len().to_string();
-            let outcome = match self.request("/works", &[("filter", &filter), ("rows", &rows)]) {
-                Ok(request) => match self.ep.send(request).await {
-                    Ok(reply) => parse_list(&reply),
-                    Err(e) => Err(e),
-                },
-                Err(e) => Err(e),
-            };
-            match outcome {
-                Ok(works) => {
-                    let by_doi: HashMap<String, Work> = works
-                        .into_iter()
-                        .filter_map(|w| Some((w.doi.clone()?, w)))
-                        .collect();
-                    for doi in chunk {
-                        let key = normalize_doi(doi).unwrap_or_else(|| doi.to_lowercase());
-                        let found = by_doi.get(&key).cloned();
-                        answers.insert(
-                            doi.clone(),
-                            Ok(found.map_or(Lookup::NotFound, Lookup::Found)),
-                        );
-                    }
-                }
-                Err(SourceError::Status { status, .. })
-                    if chunk.len() > 1 && (400..500).contains(&status) && status != 429 =>
-                {
-                    for doi in chunk {
-                        answers.insert(doi.clone(), self.lookup_doi(doi).await);
-                    }
-                }
-                Err(e) => {
-                    for doi in chunk {
-                        answers.insert(doi.clone(), Err(e.clone()));
-                    }
-                }
-            }
+        let chunks = batches(dois, self.batch_size, &[',']);
+        let answers = join_all(chunks.into_iter().map(|c| self.lookup_chunk(c))).await;
+        in_order(dois, answers)
+    }
+
+    async fn lookup_chunk(&self, chunk: Vec<&String>) -> ChunkAnswers {
+        // One DOI (or one the filter syntax cannot carry) goes to the single-work path.
+        if let [doi] = chunk.as_slice() {
+            return vec![((*doi).clone(), self.lookup_doi(doi).await)];
         }
-        dois.iter()
-            .map(|d| (d.clone(), answers.remove(d).unwrap_or(Ok(Lookup::NotFound))))
-            .collect()
+        let filter = chunk
+            .iter()
+            .map(|d| format!("doi:{d}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let rows = chunk.len().to_string();
+        let outcome = async {
+            let request = self.request("/works", &[("filter", &filter), ("rows", &rows)])?;
+            parse_list(&self.ep.send(request).await?)
+        }
+        .await;
+        match outcome {
+            Ok(works) => match_ids(&chunk, works, doi_key, |w| w.doi.clone()),
+            Err(SourceError::Status { status, .. })
+                if (400..500).contains(&status) && status != 429 =>
+            {
+                let singles = chunk
+                    .iter()
+                    .map(|d| async move { ((*d).clone(), self.lookup_doi(d).await) });
+                join_all(singles).await
+            }
+            Err(e) => fail_all(&chunk, &e),
+        }
     }
 
     /// `GET /works?query.bibliographic={q}&rows={k}`: best matches first.

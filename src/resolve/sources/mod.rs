@@ -25,8 +25,6 @@ pub mod text;
 pub mod unpaywall;
 pub mod xml;
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 use url::Url;
 
@@ -156,7 +154,7 @@ pub struct Sources {
 }
 
 impl Sources {
-    pub fn new(net: &Arc<Net>, settings: &SourcesSettings) -> Sources {
+    pub fn new(net: &Net, settings: &SourcesSettings) -> Sources {
         let get = |n: SourceName| settings.get(n).clone();
         Sources {
             crossref: crossref::CrossrefClient::new(net, get(SourceName::Crossref)),
@@ -185,6 +183,61 @@ pub(crate) fn batches<'a>(
     let mut out: Vec<Vec<&String>> = plain.chunks(size.max(1)).map(<[_]>::to_vec).collect();
     out.extend(odd.into_iter().map(|id| vec![id]));
     out
+}
+
+/// Answers for one chunk of a batch.
+pub(crate) type ChunkAnswers = Vec<(String, LookupResult)>;
+
+/// The answers of all chunks, in the order the ids were asked. An id no chunk answered
+/// is a failure, never "not found".
+pub(crate) fn in_order(ids: &[String], chunks: Vec<ChunkAnswers>) -> BatchResult {
+    let mut answers: std::collections::HashMap<String, LookupResult> =
+        chunks.into_iter().flatten().collect();
+    ids.iter()
+        .map(|id| {
+            let answer = answers
+                .remove(id)
+                .unwrap_or_else(|| Err(SourceError::Malformed(format!("no answer for {id}"))));
+            (id.clone(), answer)
+        })
+        .collect()
+}
+
+/// Match the works of a list answer to the ids of a chunk: found where the keys agree,
+/// not found otherwise (the source answered for all of them).
+pub(crate) fn match_ids(
+    chunk: &[&String],
+    works: Vec<Work>,
+    id_key: impl Fn(&str) -> String,
+    work_key: impl Fn(&Work) -> Option<String>,
+) -> ChunkAnswers {
+    let by_key: std::collections::HashMap<String, Work> = works
+        .into_iter()
+        .filter_map(|w| Some((work_key(&w)?, w)))
+        .collect();
+    chunk
+        .iter()
+        .map(|id| {
+            let found = by_key.get(&id_key(id)).cloned();
+            (
+                (*id).clone(),
+                Ok(found.map_or(Lookup::NotFound, Lookup::Found)),
+            )
+        })
+        .collect()
+}
+
+/// The same failure for every id of a chunk.
+pub(crate) fn fail_all(chunk: &[&String], error: &SourceError) -> ChunkAnswers {
+    chunk
+        .iter()
+        .map(|id| ((*id).clone(), Err(error.clone())))
+        .collect()
+}
+
+/// A DOI as the sources' records carry it, for matching.
+pub(crate) fn doi_key(doi: &str) -> String {
+    crate::parse::ids::normalize_doi(doi).unwrap_or_else(|| doi.to_lowercase())
 }
 
 #[cfg(test)]

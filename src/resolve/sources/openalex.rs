@@ -2,18 +2,18 @@
 //! most 50, and `search`. Abstracts come as an inverted index and are rebuilt; open
 //! access links come from `open_access` / `best_oa_location`.
 
-use std::collections::HashMap;
-
+use futures::future::join_all;
 use serde_json::Value;
 
 use super::json::{is_html, list, parse_body, status_error, str_of, year_of};
 use super::text::{finish, split_name, strip_markup};
 use super::{
-    BatchResult, Endpoint, Lookup, LookupResult, SourceError, SourceSettings, batches, encode_path,
+    BatchResult, ChunkAnswers, Endpoint, Lookup, LookupResult, SourceError, SourceSettings,
+    batches, doi_key, encode_path, fail_all, in_order, match_ids,
 };
 use crate::model::Work;
 use crate::net::{HttpReply, HttpRequest, Net};
-use crate::parse::ids::{normalize_arxiv, normalize_doi};
+use crate::parse::ids::normalize_arxiv;
 
 /// The API's maximum for `per-page` and for ids in one `filter`.
 pub const MAX_BATCH: usize = 50;
@@ -62,55 +62,35 @@ impl OpenAlexClient {
     /// `GET /works?filter=doi:a|b|…&per-page=50`, at most 50 DOIs per request.
     pub async fn lookup_dois(&self, dois: &[String]) -> BatchResult {
         let size = self.batch_size.clamp(1, MAX_BATCH);
-        let mut answers: HashMap<String, LookupResult> = HashMap::new();
-        for chunk in batches(dois, size, &[',', '|']) {
-            // One DOI (or one the filter syntax cannot carry) goes to the single-work path.
-            if let [doi] = chunk.as_slice() {
-                answers.insert((*doi).clone(), self.lookup_doi(doi).await);
-                continue;
-            }
-            let filter = format!(
-                "doi:{}",
-                chunk
-                    .iter()
-                    .map(|d| d.as_str())
-                    .collect::<Vec<_>>()
-                    .join("|")
-            );
-            let per_page = MAX_BATCH.to_string();
-            let outcome =
-                match self.request("/works", &[("filter", &filter), ("per-page", &per_page)]) {
-                    Ok(request) => match self.ep.send(request).await {
-                        Ok(reply) => parse_list(&reply),
-                        Err(e) => Err(e),
-                    },
-                    Err(e) => Err(e),
-                };
-            match outcome {
-                Ok(works) => {
-                    let by_doi: HashMap<String, Work> = works
-                        .into_iter()
-                        .filter_map(|w| Some((w.doi.clone()?, w)))
-                        .collect();
-                    for doi in chunk {
-                        let key = normalize_doi(doi).unwrap_or_else(|| doi.to_lowercase());
-                        let answer = by_doi
-                            .get(&key)
-                            .cloned()
-                            .map_or(Lookup::NotFound, Lookup::Found);
-                        answers.insert(doi.clone(), Ok(answer));
-                    }
-                }
-                Err(e) => {
-                    for doi in chunk {
-                        answers.insert(doi.clone(), Err(e.clone()));
-                    }
-                }
-            }
+        let chunks = batches(dois, size, &[',', '|']);
+        let answers = join_all(chunks.into_iter().map(|c| self.lookup_chunk(c))).await;
+        in_order(dois, answers)
+    }
+
+    async fn lookup_chunk(&self, chunk: Vec<&String>) -> ChunkAnswers {
+        // One DOI (or one the filter syntax cannot carry) goes to the single-work path.
+        if let [doi] = chunk.as_slice() {
+            return vec![((*doi).clone(), self.lookup_doi(doi).await)];
         }
-        dois.iter()
-            .map(|d| (d.clone(), answers.remove(d).unwrap_or(Ok(Lookup::NotFound))))
-            .collect()
+        let filter = format!(
+            "doi:{}",
+            chunk
+                .iter()
+                .map(|d| d.as_str())
+                .collect::<Vec<_>>()
+                .join("|")
+        );
+        let per_page = MAX_BATCH.to_string();
+        let outcome = async {
+            let request =
+                self.request("/works", &[("filter", &filter), ("per-page", &per_page)])?;
+            parse_list(&self.ep.send(request).await?)
+        }
+        .await;
+        match outcome {
+            Ok(works) => match_ids(&chunk, works, doi_key, |w| w.doi.clone()),
+            Err(e) => fail_all(&chunk, &e),
+        }
     }
 
     /// `GET /works?search={q}&per-page={k}`.

@@ -4,15 +4,17 @@
 //! `esummary` as a fallback when an efetch answer cannot be read. `api_key`, `email` and
 //! `tool` are sent when configured.
 
-use std::collections::HashMap;
+use futures::future::join_all;
 
 use super::json::{body_is_html, snippet, status_error};
 use super::text::{finish, medline_name, person, year_in};
 use super::xml::{self, Element};
-use super::{BatchResult, Endpoint, Lookup, LookupResult, SourceError, SourceSettings};
+use super::{
+    BatchResult, ChunkAnswers, Endpoint, Lookup, LookupResult, SourceError, SourceSettings,
+    doi_key, fail_all, in_order, match_ids,
+};
 use crate::model::{Person, Work};
 use crate::net::{HttpReply, HttpRequest, Net};
-use crate::parse::ids::normalize_doi;
 
 /// PMIDs per efetch request.
 pub const DEFAULT_FETCH_BATCH: usize = 200;
@@ -74,38 +76,25 @@ impl PubmedClient {
     /// `efetch.fcgi?db=pubmed&id=a,b&retmode=xml` for some PMIDs, falling back to
     /// `esummary` for a chunk whose efetch answer is unreadable.
     pub async fn lookup_pmids(&self, pmids: &[String]) -> BatchResult {
-        let mut answers: HashMap<String, LookupResult> = HashMap::new();
-        for chunk in pmids.chunks(self.fetch_batch.max(1)) {
-            let outcome = match self.efetch(chunk).await {
-                Err(SourceError::Malformed(_) | SourceError::Api(_)) => self.esummary(chunk).await,
-                other => other,
-            };
-            match outcome {
-                Ok(works) => {
-                    let by_pmid: HashMap<String, Work> = works
-                        .into_iter()
-                        .filter_map(|w| Some((w.pmid.clone()?, w)))
-                        .collect();
-                    for pmid in chunk {
-                        let key = pmid.trim().trim_start_matches('0');
-                        let answer = by_pmid
-                            .get(key)
-                            .cloned()
-                            .map_or(Lookup::NotFound, Lookup::Found);
-                        answers.insert(pmid.clone(), Ok(answer));
-                    }
-                }
-                Err(e) => {
-                    for pmid in chunk {
-                        answers.insert(pmid.clone(), Err(e.clone()));
-                    }
-                }
-            }
+        let chunks: Vec<Vec<&String>> = pmids
+            .chunks(self.fetch_batch.max(1))
+            .map(|c| c.iter().collect())
+            .collect();
+        let answers = join_all(chunks.into_iter().map(|c| self.pmid_chunk(c))).await;
+        in_order(pmids, answers)
+    }
+
+    async fn pmid_chunk(&self, chunk: Vec<&String>) -> ChunkAnswers {
+        let ids: Vec<String> = chunk.iter().map(|s| s.to_string()).collect();
+        let outcome = match self.efetch(&ids).await {
+            Err(SourceError::Malformed(_) | SourceError::Api(_)) => self.esummary(&ids).await,
+            other => other,
+        };
+        let pmid_key = |p: &str| p.trim().trim_start_matches('0').to_string();
+        match outcome {
+            Ok(works) => match_ids(&chunk, works, pmid_key, |w| w.pmid.clone()),
+            Err(e) => fail_all(&chunk, &e),
         }
-        pmids
-            .iter()
-            .map(|p| (p.clone(), answers.remove(p).unwrap_or(Ok(Lookup::NotFound))))
-            .collect()
     }
 
     pub async fn lookup_pmid(&self, pmid: &str) -> LookupResult {
@@ -140,43 +129,32 @@ impl PubmedClient {
     /// Records for DOIs: one esearch per [`Self::search_batch`] DOIs (`"a"[doi] OR
     /// "b"[doi]`), then efetch, matched back by DOI.
     pub async fn lookup_dois(&self, dois: &[String]) -> BatchResult {
-        let mut answers: HashMap<String, LookupResult> = HashMap::new();
-        for chunk in dois.chunks(self.search_batch.max(1)) {
-            let term = chunk
-                .iter()
-                .map(|d| format!("\"{}\"[doi]", d.replace('"', "")))
-                .collect::<Vec<_>>()
-                .join(" OR ");
-            let outcome = async {
-                let pmids = self.esearch(&term, chunk.len() * 2).await?;
-                if pmids.is_empty() {
-                    return Ok(Vec::new());
-                }
-                self.efetch(&pmids).await
+        let chunks: Vec<Vec<&String>> = dois
+            .chunks(self.search_batch.max(1))
+            .map(|c| c.iter().collect())
+            .collect();
+        let answers = join_all(chunks.into_iter().map(|c| self.doi_chunk(c))).await;
+        in_order(dois, answers)
+    }
+
+    async fn doi_chunk(&self, chunk: Vec<&String>) -> ChunkAnswers {
+        let term = chunk
+            .iter()
+            .map(|d| format!("\"{}\"[doi]", d.replace('"', "")))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let outcome = async {
+            let pmids = self.esearch(&term, chunk.len() * 2).await?;
+            if pmids.is_empty() {
+                return Ok(Vec::new());
             }
-            .await;
-            match outcome {
-                Ok(works) => {
-                    for doi in chunk {
-                        let key = normalize_doi(doi).unwrap_or_else(|| doi.to_lowercase());
-                        let hit = works
-                            .iter()
-                            .find(|w| w.doi.as_deref() == Some(key.as_str()))
-                            .cloned();
-                        answers
-                            .insert(doi.clone(), Ok(hit.map_or(Lookup::NotFound, Lookup::Found)));
-                    }
-                }
-                Err(e) => {
-                    for doi in chunk {
-                        answers.insert(doi.clone(), Err(e.clone()));
-                    }
-                }
-            }
+            self.efetch(&pmids).await
         }
-        dois.iter()
-            .map(|d| (d.clone(), answers.remove(d).unwrap_or(Ok(Lookup::NotFound))))
-            .collect()
+        .await;
+        match outcome {
+            Ok(works) => match_ids(&chunk, works, doi_key, |w| w.doi.clone()),
+            Err(e) => fail_all(&chunk, &e),
+        }
     }
 
     pub async fn lookup_doi(&self, doi: &str) -> LookupResult {

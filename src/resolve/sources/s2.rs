@@ -3,14 +3,14 @@
 //! (404 "Title match not found") and `/paper/search`. The key goes in `x-api-key`.
 //! Its 429 carries no Retry-After, so the network layer's backoff applies.
 
-use std::collections::HashMap;
-
+use futures::future::join_all;
 use serde_json::{Value, json};
 
 use super::json::{first_str, is_html, list, parse_body, status_error, str_of, year_of};
 use super::text::{finish, split_name, strip_markup};
 use super::{
-    BatchResult, Endpoint, Lookup, LookupResult, SourceError, SourceSettings, encode_path,
+    BatchResult, ChunkAnswers, Endpoint, Lookup, LookupResult, SourceError, SourceSettings,
+    encode_path, fail_all, in_order,
 };
 use crate::model::{IdScheme, Work};
 use crate::net::{HttpReply, HttpRequest, Net};
@@ -79,40 +79,33 @@ impl S2Client {
     /// writes them), at most 500 per request.
     pub async fn lookup_batch(&self, ids: &[String]) -> BatchResult {
         let size = self.batch_size.clamp(1, MAX_BATCH);
-        let mut answers: HashMap<String, LookupResult> = HashMap::new();
-        for chunk in ids.chunks(size) {
-            let outcome = async {
-                let url = self
-                    .ep
-                    .url("/graph/v1/paper/batch", &[("fields", FIELDS)])?;
-                let request = HttpRequest::post_json(url, &json!({ "ids": chunk }));
-                parse_batch(&self.ep.send(self.with_key(request)).await?, chunk.len())
-            }
-            .await;
-            match outcome {
-                Ok(papers) => {
-                    for (id, paper) in chunk.iter().zip(papers) {
-                        answers.insert(
-                            id.clone(),
-                            Ok(paper.map_or(Lookup::NotFound, Lookup::Found)),
-                        );
-                    }
-                }
-                Err(e) => {
-                    for id in chunk {
-                        answers.insert(id.clone(), Err(e.clone()));
-                    }
-                }
-            }
+        let chunks: Vec<Vec<&String>> = ids.chunks(size).map(|c| c.iter().collect()).collect();
+        let answers = join_all(chunks.into_iter().map(|c| self.batch_chunk(c))).await;
+        in_order(ids, answers)
+    }
+
+    async fn batch_chunk(&self, chunk: Vec<&String>) -> ChunkAnswers {
+        let outcome = async {
+            let url = self
+                .ep
+                .url("/graph/v1/paper/batch", &[("fields", FIELDS)])?;
+            let request = HttpRequest::post_json(url, &json!({ "ids": chunk }));
+            parse_batch(&self.ep.send(self.with_key(request)).await?, chunk.len())
         }
-        ids.iter()
-            .map(|id| {
-                (
-                    id.clone(),
-                    answers.remove(id).unwrap_or(Ok(Lookup::NotFound)),
-                )
-            })
-            .collect()
+        .await;
+        match outcome {
+            Ok(papers) => chunk
+                .iter()
+                .zip(papers)
+                .map(|(id, paper)| {
+                    (
+                        (*id).clone(),
+                        Ok(paper.map_or(Lookup::NotFound, Lookup::Found)),
+                    )
+                })
+                .collect(),
+            Err(e) => fail_all(&chunk, &e),
+        }
     }
 
     /// `GET /graph/v1/paper/search/match?query=…&fields=…`: the single best title match.
