@@ -356,13 +356,15 @@ impl SourceHandle {
 
     async fn attempt_once(&self, request: &HttpRequest) -> Result<Attempt, NetError> {
         let gate = &self.gate;
-        gate.wait_for_pause().await;
-        gate.limiter.until_ready().await;
+        // The slot first, then the pause and the rate token: a token taken while waiting
+        // for a slot would let queued requests leave in a burst when slots free up.
         let _permit = gate
             .in_flight
             .acquire()
             .await
             .map_err(|e| NetError::Request(e.to_string()))?;
+        gate.wait_for_pause().await;
+        gate.limiter.until_ready().await;
         gate.counters.requests.fetch_add(1, Ordering::Relaxed);
         let timeout = gate.policy.timeout;
         match tokio::time::timeout(timeout, self.exchange(request)).await {

@@ -341,3 +341,42 @@ async fn user_agent_headers_and_post_bodies_are_sent() {
         ("test", 1, 2)
     );
 }
+
+#[tokio::test]
+async fn queued_requests_do_not_burst_when_a_slot_frees() {
+    // The first answer is slow; the others wait for the single slot. Each must still
+    // take its own rate token after getting the slot, so they stay spaced.
+    let server = MockServer::start(|_, n| {
+        let canned = Canned::text(200, "ok");
+        if n == 0 {
+            canned.delayed(Duration::from_millis(900))
+        } else {
+            canned
+        }
+    })
+    .await;
+    let (_net, src) = source(SourcePolicy {
+        rate: Rate::every(Duration::from_millis(300)),
+        max_concurrency: 1,
+        ..policy(0, 5)
+    });
+    let requests: Vec<_> = (0..4)
+        .map(|i| {
+            let (src, req) = (src.clone(), get(&server, &format!("/{i}")));
+            tokio::spawn(async move { src.send(&req).await })
+        })
+        .collect();
+    for r in requests {
+        r.await.unwrap().unwrap();
+    }
+    let mut arrivals: Vec<Instant> = server.seen().iter().map(|s| s.at).collect();
+    arrivals.sort();
+    for pair in arrivals.windows(2).skip(1) {
+        // 300 ms apart by the limiter; a wide margin for arrival latency.
+        assert!(
+            pair[1].duration_since(pair[0]) >= Duration::from_millis(200),
+            "{:?}",
+            pair[1].duration_since(pair[0])
+        );
+    }
+}
