@@ -337,3 +337,26 @@ async fn disabled_sources_send_nothing_and_all_sources_share_one_base() {
     let names: Vec<String> = net.stats().into_iter().map(|s| s.source).collect();
     assert!(names.contains(&"datacite".to_string()) && names.contains(&"unpaywall".to_string()));
 }
+
+#[tokio::test]
+async fn pubmed_accepts_the_single_hit_for_one_doi_even_when_the_record_omits_it() {
+    let article = r#"<?xml version="1.0" ?><PubmedArticleSet><PubmedArticle><MedlineCitation Status="MEDLINE" Owner="NLM"><PMID Version="1">12091962</PMID><Article><Journal><JournalIssue><PubDate><Year>1990</Year></PubDate></JournalIssue><Title>Social justice</Title></Journal><ArticleTitle>The treatment of AIDS behind the walls of correctional facilities.</ArticleTitle></Article></MedlineCitation><PubmedData><ArticleIdList><ArticleId IdType="pubmed">12091962</ArticleId></ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>"#;
+    let server = MockServer::start(move |seen, _| match seen.path.as_str() {
+        "/entrez/eutils/esearch.fcgi" => Canned::new(200, "text/xml", esearch(&["12091962"])),
+        _ => Canned::new(200, "text/xml", article),
+    })
+    .await;
+    let client = PubmedClient::new(&net(), settings(SourceName::Pubmed, &server.base));
+    let w = client
+        .lookup_doi("10.5555/listed-elsewhere")
+        .await
+        .unwrap()
+        .found()
+        .unwrap();
+    assert_eq!(w.pmid.as_deref(), Some("12091962"));
+    // Two DOIs asked at once: only DOI matches count.
+    let answers = client
+        .lookup_dois(&["10.5555/a".into(), "10.5555/b".into()])
+        .await;
+    assert!(answers.iter().all(|(_, a)| a == &Ok(Lookup::NotFound)));
+}

@@ -152,6 +152,11 @@ impl PubmedClient {
         }
         .await;
         match outcome {
+            // PubMed matched the one DOI asked to one record that does not list it
+            // (the DOI sits elsewhere in the record): that record is the answer.
+            Ok(works) if chunk.len() == 1 && works.len() == 1 && works[0].doi.is_none() => {
+                vec![(chunk[0].clone(), Ok(Lookup::Found(works[0].clone())))]
+            }
             Ok(works) => match_ids(&chunk, works, doi_key, |w| w.doi.clone()),
             Err(e) => fail_all(&chunk, &e),
         }
