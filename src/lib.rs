@@ -3,13 +3,16 @@
 //! Pipeline: parse → resolve → verify → rules → emit (see DESIGN.md). The CLI, the
 //! language server and the HTTP server are thin shells over this library.
 
+pub mod cache;
 pub mod check;
 pub mod diagnostic;
 pub mod link;
 pub mod load;
 pub mod model;
+pub mod net;
 pub mod output;
 pub mod parse;
+pub mod resolve;
 pub mod rules;
 pub mod source;
 pub mod suppress;
