@@ -219,12 +219,22 @@ pub struct Net {
 
 impl Net {
     pub fn new(config: &NetConfig) -> Result<Net, NetError> {
+        Net::with_client_options(config, |builder| builder)
+    }
+
+    /// [`Net::new`] with extra client options (a DNS resolver, a redirect policy) added
+    /// by `customize` to the standard builder.
+    pub fn with_client_options(
+        config: &NetConfig,
+        customize: impl FnOnce(reqwest::ClientBuilder) -> reqwest::ClientBuilder,
+    ) -> Result<Net, NetError> {
         ensure_crypto_provider();
         let user_agent = user_agent(config.mailto.as_deref());
-        let client = reqwest::Client::builder()
+        let builder = reqwest::Client::builder()
             .user_agent(user_agent.clone())
             .connect_timeout(config.connect_timeout)
-            .pool_idle_timeout(config.pool_idle_timeout)
+            .pool_idle_timeout(config.pool_idle_timeout);
+        let client = customize(builder)
             .build()
             .map_err(|e| NetError::Client(e.to_string()))?;
         Ok(Net {

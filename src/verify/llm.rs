@@ -1,0 +1,417 @@
+//! A client for any OpenAI-compatible server (hosted APIs, Ollama, vLLM, llama.cpp):
+//! `POST {base}/chat/completions` and `POST {base}/embeddings`, where the base URL
+//! includes `/v1` as in the OpenAI SDKs.
+//!
+//! Requests go through [`crate::net`] (timeouts, retries on 429/5xx, body cap) after a
+//! [`Limiter`] grant (rolling-window budget, concurrency cap); every request is
+//! recorded in the [`UsageTracker`]. Structured output is asked for with a JSON-schema
+//! `response_format`; a server that rejects it with a 400 is remembered and asked
+//! again without it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use url::Url;
+
+use super::usage::{BudgetExhausted, Limiter, Prices, UsageLimits, UsageTracker};
+use crate::net::{HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy};
+
+/// Environment variable holding the API key unless another name is configured.
+pub const DEFAULT_API_KEY_ENV: &str = "CITEPROOF_LLM_API_KEY";
+
+/// One model endpoint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelConfig {
+    /// Everything before `/chat/completions` (e.g. `http://localhost:11434/v1`).
+    pub base_url: String,
+    pub model: String,
+    /// Name of the environment variable that holds the API key (none: no key sent).
+    pub api_key_env: Option<String>,
+    /// Total time for one attempt.
+    pub timeout: Duration,
+    /// Transport retries (timeouts, 429, 5xx) per request.
+    pub retry: RetryPolicy,
+    /// Completion tokens asked for at most.
+    pub max_tokens: u32,
+    pub prices: Option<Prices>,
+    pub limits: UsageLimits,
+    /// Ask for JSON-schema structured output (falls back automatically when refused).
+    pub structured_output: bool,
+}
+
+impl ModelConfig {
+    pub fn new(base_url: &str, model: &str) -> ModelConfig {
+        ModelConfig {
+            base_url: base_url.trim().trim_end_matches('/').to_string(),
+            model: model.to_string(),
+            api_key_env: Some(DEFAULT_API_KEY_ENV.to_string()),
+            timeout: Duration::from_secs(120),
+            retry: RetryPolicy {
+                max_retries: 2,
+                retry_timeouts: false,
+                ..RetryPolicy::default()
+            },
+            max_tokens: 512,
+            prices: None,
+            limits: UsageLimits::default(),
+            structured_output: true,
+        }
+    }
+
+    /// `CITEPROOF_LLM_URL` and `CITEPROOF_LLM_MODEL` (both needed), read through `get`.
+    pub fn from_env_with(get: impl Fn(&str) -> Option<String>) -> Option<ModelConfig> {
+        let value = |k: &str| {
+            get(k)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        Some(ModelConfig::new(
+            &value("CITEPROOF_LLM_URL")?,
+            &value("CITEPROOF_LLM_MODEL")?,
+        ))
+    }
+}
+
+/// Why a model request gave no usable answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LlmError {
+    #[error(transparent)]
+    Budget(#[from] BudgetExhausted),
+    #[error("model server unreachable: {0}")]
+    Net(#[from] NetError),
+    #[error("model server answered HTTP {status}: {body}")]
+    Status { status: u16, body: String },
+    #[error("model server reply not understood: {0}")]
+    Malformed(String),
+    #[error("bad model configuration: {0}")]
+    Config(String),
+}
+
+/// A chat message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChatMessage {
+    pub role: &'static str,
+    pub content: String,
+}
+
+impl ChatMessage {
+    pub fn system(content: impl Into<String>) -> ChatMessage {
+        ChatMessage {
+            role: "system",
+            content: content.into(),
+        }
+    }
+
+    pub fn user(content: impl Into<String>) -> ChatMessage {
+        ChatMessage {
+            role: "user",
+            content: content.into(),
+        }
+    }
+
+    pub fn assistant(content: impl Into<String>) -> ChatMessage {
+        ChatMessage {
+            role: "assistant",
+            content: content.into(),
+        }
+    }
+}
+
+/// The text of a chat reply and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Completion {
+    pub content: String,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+/// A client for one model. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct LlmClient {
+    config: ModelConfig,
+    http: SourceHandle,
+    chat_url: Url,
+    embeddings_url: Url,
+    api_key: Option<String>,
+    limiter: Limiter,
+    usage: UsageTracker,
+    /// The server refused a JSON-schema `response_format`; stop sending it.
+    schema_refused: Arc<AtomicBool>,
+}
+
+impl LlmClient {
+    /// A client sharing `limiter` (the server's budget) and `usage` (the run's ledger).
+    /// The API key is read from the configured environment variable now.
+    pub fn new(
+        net: &Net,
+        config: ModelConfig,
+        limiter: Limiter,
+        usage: UsageTracker,
+    ) -> Result<LlmClient, LlmError> {
+        let parse = |path: &str| {
+            Url::parse(&format!("{}{path}", config.base_url))
+                .ok()
+                .filter(|u| matches!(u.scheme(), "http" | "https"))
+                .ok_or_else(|| LlmError::Config(format!("bad base URL `{}`", config.base_url)))
+        };
+        let chat_url = parse("/chat/completions")?;
+        let embeddings_url = parse("/embeddings")?;
+        let policy = SourcePolicy {
+            // The rolling-window limiter governs the pace; this only caps bursts.
+            rate: Rate {
+                requests: 1000,
+                per: Duration::from_secs(1),
+                burst: 1000,
+            },
+            max_concurrency: config.limits.max_concurrency.max(1),
+            timeout: config.timeout,
+            retry: config.retry.clone(),
+            max_body_bytes: 8 * 1024 * 1024,
+        };
+        let http = net.source(&format!("llm {}", config.base_url), policy);
+        let api_key = config
+            .api_key_env
+            .as_deref()
+            .and_then(|var| std::env::var(var).ok())
+            .filter(|k| !k.trim().is_empty());
+        Ok(LlmClient {
+            config,
+            http,
+            chat_url,
+            embeddings_url,
+            api_key,
+            limiter,
+            usage,
+            schema_refused: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    pub fn model(&self) -> &str {
+        &self.config.model
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.config
+    }
+
+    pub fn limiter(&self) -> &Limiter {
+        &self.limiter
+    }
+
+    /// Whether structured output is (still) asked for.
+    pub fn uses_schema(&self) -> bool {
+        self.config.structured_output && !self.schema_refused.load(Ordering::Relaxed)
+    }
+
+    fn request(&self, url: &Url, body: &Value) -> HttpRequest {
+        let request = HttpRequest::post_json(url.clone(), body);
+        match &self.api_key {
+            Some(key) => request.header("authorization", &format!("Bearer {key}")),
+            None => request,
+        }
+    }
+
+    /// One POST under the limiter, recorded in the ledger. Returns the status and body.
+    async fn post(&self, url: &Url, body: &Value, estimate: u64) -> Result<(u16, Value), LlmError> {
+        let grant = self.limiter.acquire(estimate).await?;
+        let reply = match self.http.send(&self.request(url, body)).await {
+            Ok(reply) => reply,
+            Err(e) => {
+                self.usage
+                    .record(&self.config.model, self.config.prices, None);
+                return Err(e.into());
+            }
+        };
+        let parsed: Option<Value> = serde_json::from_slice(&reply.body).ok();
+        let tokens = parsed.as_ref().and_then(|v| v.get("usage")).map(|u| {
+            let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+            (n("prompt_tokens"), n("completion_tokens"))
+        });
+        let ok = reply.status == 200 && parsed.is_some();
+        let tokens = match (ok, tokens) {
+            (true, Some(t)) => Some(t),
+            (true, None) => Some((estimate, 0)),
+            (false, _) => None,
+        };
+        grant.settle(tokens.map_or(estimate, |(p, c)| p + c));
+        self.usage
+            .record(&self.config.model, self.config.prices, tokens);
+        match parsed {
+            Some(v) if reply.status == 200 => Ok((200, v)),
+            _ if reply.status == 200 => Err(LlmError::Malformed(format!(
+                "not JSON: {}",
+                snippet(&reply.text())
+            ))),
+            _ => Ok((
+                reply.status,
+                parsed.unwrap_or(Value::String(snippet(&reply.text()))),
+            )),
+        }
+    }
+
+    /// A chat completion at temperature 0. With `schema`, a JSON-schema
+    /// `response_format` is sent while the server accepts it.
+    pub async fn chat(
+        &self,
+        messages: &[ChatMessage],
+        schema: Option<&Value>,
+    ) -> Result<Completion, LlmError> {
+        let chars: usize = messages.iter().map(|m| m.content.len()).sum();
+        let estimate = (chars / 4) as u64 + u64::from(self.config.max_tokens);
+        loop {
+            let mut body = json!({
+                "model": self.config.model,
+                "messages": messages,
+                "temperature": 0,
+                "max_tokens": self.config.max_tokens,
+            });
+            let with_schema = schema.filter(|_| self.uses_schema());
+            if let Some(schema) = with_schema {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": "verdict", "strict": true, "schema": schema},
+                });
+            }
+            let (status, reply) = self.post(&self.chat_url, &body, estimate).await?;
+            if status == 200 {
+                return completion(&reply);
+            }
+            if with_schema.is_some() && rejects_response_format(status, &reply) {
+                self.schema_refused.store(true, Ordering::Relaxed);
+                continue;
+            }
+            return Err(LlmError::Status {
+                status,
+                body: snippet(&reply.to_string()),
+            });
+        }
+    }
+
+    /// Embeddings of `inputs`, in order.
+    pub async fn embed(&self, inputs: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
+        let chars: usize = inputs.iter().map(String::len).sum();
+        let body = json!({"model": self.config.model, "input": inputs});
+        let (status, reply) = self
+            .post(&self.embeddings_url, &body, (chars / 4) as u64)
+            .await?;
+        if status != 200 {
+            return Err(LlmError::Status {
+                status,
+                body: snippet(&reply.to_string()),
+            });
+        }
+        let data = reply
+            .get("data")
+            .and_then(Value::as_array)
+            .ok_or_else(|| LlmError::Malformed("embeddings reply without `data`".into()))?;
+        let mut out: Vec<(usize, Vec<f32>)> = Vec::with_capacity(data.len());
+        for (i, item) in data.iter().enumerate() {
+            let index = item
+                .get("index")
+                .and_then(Value::as_u64)
+                .map_or(i, |n| n as usize);
+            let vector = item
+                .get("embedding")
+                .and_then(Value::as_array)
+                .ok_or_else(|| LlmError::Malformed("embedding without a vector".into()))?
+                .iter()
+                .map(|x| x.as_f64().map(|f| f as f32))
+                .collect::<Option<Vec<f32>>>()
+                .ok_or_else(|| LlmError::Malformed("embedding with a non-number".into()))?;
+            out.push((index, vector));
+        }
+        out.sort_by_key(|(i, _)| *i);
+        if out.len() != inputs.len() {
+            return Err(LlmError::Malformed(format!(
+                "{} embeddings for {} inputs",
+                out.len(),
+                inputs.len()
+            )));
+        }
+        Ok(out.into_iter().map(|(_, v)| v).collect())
+    }
+}
+
+/// The first choice's message text.
+fn completion(reply: &Value) -> Result<Completion, LlmError> {
+    let content = reply
+        .pointer("/choices/0/message/content")
+        .and_then(Value::as_str)
+        .ok_or_else(|| LlmError::Malformed("reply without choices[0].message.content".into()))?;
+    let n = |k: &str| {
+        reply
+            .pointer(&format!("/usage/{k}"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    };
+    Ok(Completion {
+        content: content.to_string(),
+        prompt_tokens: n("prompt_tokens"),
+        completion_tokens: n("completion_tokens"),
+    })
+}
+
+/// A 400/422 that complains about the structured-output request.
+fn rejects_response_format(status: u16, body: &Value) -> bool {
+    if !matches!(status, 400 | 422) {
+        return false;
+    }
+    let text = body.to_string().to_ascii_lowercase();
+    ["response_format", "json_schema", "structured", "schema"]
+        .iter()
+        .any(|w| text.contains(w))
+}
+
+fn snippet(text: &str) -> String {
+    let trimmed = text.trim();
+    match trimmed.char_indices().nth(300) {
+        Some((i, _)) => format!("{}…", &trimmed[..i]),
+        None => trimmed.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_400_about_the_schema_is_a_rejection_of_response_format() {
+        let body = json!({"error": {"message": "Unsupported parameter: 'response_format' of type json_schema"}});
+        assert!(rejects_response_format(400, &body));
+        assert!(!rejects_response_format(
+            400,
+            &json!({"error": "context too long"})
+        ));
+        assert!(!rejects_response_format(500, &body));
+    }
+
+    #[test]
+    fn completion_text_and_tokens() {
+        let reply = json!({
+            "choices": [{"message": {"role": "assistant", "content": "{}"}}],
+            "usage": {"prompt_tokens": 12, "completion_tokens": 3}
+        });
+        let c = completion(&reply).unwrap();
+        assert_eq!(
+            (c.content.as_str(), c.prompt_tokens, c.completion_tokens),
+            ("{}", 12, 3)
+        );
+        assert!(completion(&json!({"choices": []})).is_err());
+    }
+
+    #[test]
+    fn config_from_env_needs_url_and_model() {
+        let env = |k: &str| match k {
+            "CITEPROOF_LLM_URL" => Some("http://localhost:11434/v1/".to_string()),
+            "CITEPROOF_LLM_MODEL" => Some("qwen2.5:7b".to_string()),
+            _ => None,
+        };
+        let c = ModelConfig::from_env_with(env).unwrap();
+        assert_eq!(c.base_url, "http://localhost:11434/v1");
+        assert_eq!(c.api_key_env.as_deref(), Some(DEFAULT_API_KEY_ENV));
+        assert!(ModelConfig::from_env_with(|_| None).is_none());
+    }
+}
