@@ -9,3 +9,4 @@ pub mod parse;
 pub mod rules;
 pub mod source;
 pub mod suppress;
+pub mod verify;

@@ -1,0 +1,436 @@
+//! Scientific tokenisation for lexical verification and passage ranking.
+//!
+//! Text is folded (lowercase, accents stripped, Greek letters spelled out so `TNF-α`
+//! meets `TNF-alpha`), numbers keep their decimals, percent signs and p-value
+//! comparisons (`3.5`, `95%`, `p<0.05`), hyphenated compounds yield both the joined
+//! compound and their parts (`non-coding` → `noncoding`, `non`, `coding`), plain
+//! words are stemmed (Snowball English) and stop words dropped. Words that look like
+//! gene or protein names (`p53`, `miR-211`, `lncRNA`), acronyms (`COVID`, `RNA`)
+//! and drug names (`remdesivir`) are kept unstemmed and marked, and negation cues
+//! (`not`, `no`, `without`, `n't`, …) are reported apart from the content terms.
+
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+/// Bumped whenever tokenisation changes, so embedded tables built with an older
+/// tokeniser are detected (the background table records the version it was built with).
+pub const TOKENIZER_VERSION: u32 = 1;
+
+/// What a token is; entities, acronyms and numbers weigh as evidence of topic identity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// A stemmed content word.
+    Word,
+    /// A number, percentage or p-value comparison.
+    Number,
+    /// An all-capitals abbreviation (`RNA`, `COVID`, `ICU`).
+    Acronym,
+    /// A gene, protein, strain or chemical-like name (`p53`, `IL-6`, `lncRNA`, `remdesivir`).
+    Entity,
+    /// A negation cue (`not`, `no`, `never`, `without`, `n't`, `lack`, …); not content.
+    Negation,
+}
+
+/// One token: its normalised term, its kind and the bytes of the word it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    pub term: String,
+    pub kind: TokenKind,
+    /// Byte range in the original text of the word (compound parts share it).
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Token {
+    /// Whether the token carries topic content (everything but negation cues).
+    pub fn is_content(&self) -> bool {
+        self.kind != TokenKind::Negation
+    }
+
+    /// Entities, acronyms and numbers: the specific tokens that identify a topic.
+    pub fn is_specific(&self) -> bool {
+        matches!(
+            self.kind,
+            TokenKind::Entity | TokenKind::Acronym | TokenKind::Number
+        )
+    }
+}
+
+/// English stop words plus citation and figure boilerplate.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
+    "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
+    "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "eg",
+    "either", "et", "al", "etc", "few", "fig", "figs", "figure", "for", "from", "further", "had",
+    "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his",
+    "how", "i", "ie", "if", "in", "into", "is", "it", "its", "itself", "just", "may", "me",
+    "might", "more", "most", "must", "my", "myself", "of", "off", "on", "once", "only", "or",
+    "other", "our", "ours", "ourselves", "out", "over", "own", "per", "same", "she", "should",
+    "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then",
+    "there", "these", "they", "this", "those", "through", "thus", "to", "too", "under", "until",
+    "up", "upon", "us", "very", "via", "vs", "was", "we", "were", "what", "when", "where",
+    "whereas", "which", "while", "who", "whom", "why", "will", "with", "within", "would", "you",
+    "your", "yours", "yourself", "table", "tab", "ref", "refs", "respectively", "however",
+    "therefore", "furthermore", "moreover", "although", "though", "whether", "yet", "since",
+];
+
+/// Words that negate what follows (compared after folding, before stemming).
+const NEGATION_CUES: &[&str] = &[
+    "not", "no", "never", "none", "nor", "neither", "without", "cannot", "lack", "lacks",
+    "lacked", "lacking", "absence", "absent", "fail", "fails", "failed", "unable", "nothing",
+    "nobody", "nowhere", "negative",
+];
+
+/// Unit suffixes split off a glued number (`30min` → `30`, `min`).
+const UNITS: &[&str] = &[
+    "mg", "kg", "g", "ug", "ng", "ml", "l", "ul", "mm", "cm", "nm", "um", "m", "km", "min", "h",
+    "hr", "hrs", "s", "ms", "d", "kb", "mb", "bp", "kda", "da", "mol", "mmol", "umol", "nmol",
+    "mmhg", "y", "yr", "yrs", "wk", "wks", "x", "fold",
+];
+
+/// Suffixes of drug and chemical names (INN stems and common chemical endings).
+const CHEMICAL_SUFFIXES: &[&str] = &[
+    "mab", "nib", "vir", "statin", "mycin", "cillin", "azole", "pril", "olol", "sartan",
+    "dronate", "tide", "parin", "oxacin", "cycline", "platin", "taxel", "quine", "setron",
+    "lukast", "tinib", "zumab", "ximab", "afil", "azepam", "barbital", "caine", "profen",
+];
+
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// Whether a folded word is a stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.contains(&word)
+}
+
+/// Whether a folded word is a negation cue (including contractions like `didn't`).
+pub fn is_negation_cue(word: &str) -> bool {
+    NEGATION_CUES.contains(&word) || word.ends_with("n't")
+}
+
+/// Stem a folded word with the Snowball English stemmer.
+pub fn stem(word: &str) -> String {
+    STEMMER.stem(word).into_owned()
+}
+
+/// The name a Greek letter is spelled with (`α` → `alpha`), lowercase letters only.
+fn greek_name(c: char) -> Option<&'static str> {
+    Some(match c {
+        'α' => "alpha",
+        'β' | 'ϐ' => "beta",
+        'γ' => "gamma",
+        'δ' => "delta",
+        'ε' | 'ϵ' => "epsilon",
+        'ζ' => "zeta",
+        'η' => "eta",
+        'θ' | 'ϑ' => "theta",
+        'ι' => "iota",
+        'κ' | 'ϰ' => "kappa",
+        'λ' => "lambda",
+        'μ' | 'µ' => "mu",
+        'ν' => "nu",
+        'ξ' => "xi",
+        'ο' => "omicron",
+        'π' | 'ϖ' => "pi",
+        'ρ' | 'ϱ' => "rho",
+        'σ' | 'ς' => "sigma",
+        'τ' => "tau",
+        'υ' => "upsilon",
+        'φ' | 'ϕ' => "phi",
+        'χ' => "chi",
+        'ψ' => "psi",
+        'ω' => "omega",
+        _ => return None,
+    })
+}
+
+/// Lowercase, strip accents and spell out Greek letters. A micro sign before a unit
+/// letter becomes `u` (`µg` → `ug`), as authors write it in ASCII.
+pub fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &raw) in chars.iter().enumerate() {
+        for c in raw.to_lowercase() {
+            if matches!(c, 'μ' | 'µ') && chars.get(i + 1).is_some_and(|n| "gmlLMsVAU".contains(*n))
+            {
+                out.push('u');
+            } else if let Some(name) = greek_name(c) {
+                out.push_str(name);
+            } else if c.is_ascii() {
+                out.push(c);
+            } else {
+                out.extend(c.to_string().nfkd().filter(|d| !is_combining_mark(*d)));
+            }
+        }
+    }
+    out
+}
+
+fn is_hyphen(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}')
+}
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '\u{2019}')
+}
+
+fn is_comparator(c: char) -> bool {
+    matches!(c, '<' | '>' | '=' | '≤' | '≥')
+}
+
+/// Split `text` into raw words: alphanumeric runs joined by inner hyphens, apostrophes,
+/// or decimal points and thousands separators between digits, with a trailing `%`,
+/// and `p < 0.05` glued into one word. Returns byte ranges.
+fn raw_words(text: &str) -> Vec<(usize, usize)> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let byte_at = |i: usize| chars.get(i).map_or(text.len(), |&(b, _)| b);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i].1;
+        // A leading decimal point: ".05".
+        let starts_number = c == '.'
+            && chars.get(i + 1).is_some_and(|n| n.1.is_ascii_digit())
+            && (i == 0 || !chars[i - 1].1.is_alphanumeric());
+        if !c.is_alphanumeric() && !starts_number {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut j = i + 1;
+        while j < chars.len() {
+            let c = chars[j].1;
+            let prev = chars[j - 1].1;
+            let next = chars.get(j + 1).map(|n| n.1);
+            if c.is_alphanumeric() {
+                j += 1;
+            } else if (is_hyphen(c) || is_apostrophe(c)) && next.is_some_and(char::is_alphanumeric)
+            {
+                j += 1;
+            } else if matches!(c, '.' | ',')
+                && prev.is_ascii_digit()
+                && next.is_some_and(|n| n.is_ascii_digit())
+            {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        if j < chars.len() && chars[j].1 == '%' && chars[j - 1].1.is_ascii_digit() {
+            j += 1;
+        }
+        // p-values: "p<0.05", "P = .01", "p ≤ 0.001".
+        let word = &text[byte_at(start)..byte_at(j)];
+        if word.eq_ignore_ascii_case("p") {
+            let mut k = j;
+            while k < chars.len() && chars[k].1.is_whitespace() && chars[k].1 != '\n' {
+                k += 1;
+            }
+            if k < chars.len() && is_comparator(chars[k].1) {
+                let mut m = k + 1;
+                while m < chars.len() && chars[m].1.is_whitespace() && chars[m].1 != '\n' {
+                    m += 1;
+                }
+                let num_start = m;
+                while m < chars.len()
+                    && (chars[m].1.is_ascii_digit()
+                        || (chars[m].1 == '.'
+                            && chars.get(m + 1).is_some_and(|n| n.1.is_ascii_digit())))
+                {
+                    m += 1;
+                }
+                if m > num_start {
+                    j = m;
+                }
+            }
+        }
+        out.push((byte_at(start), byte_at(j)));
+        i = j;
+    }
+    out
+}
+
+/// Normalise a numeric word: drop thousands separators, add a leading zero, trim
+/// trailing decimal zeros (`3,199` → `3199`, `.05` → `0.05`, `1.50` → `1.5`).
+fn normalise_number(word: &str) -> String {
+    let (body, percent) = match word.strip_suffix('%') {
+        Some(body) => (body, "%"),
+        None => (word, ""),
+    };
+    let mut n: String = body.chars().filter(|&c| c != ',').collect();
+    if n.starts_with('.') {
+        n.insert(0, '0');
+    }
+    if n.contains('.') {
+        while n.ends_with('0') {
+            n.pop();
+        }
+        if n.ends_with('.') {
+            n.pop();
+        }
+    }
+    n + percent
+}
+
+fn is_numeric(word: &str) -> bool {
+    let body = word.strip_suffix('%').unwrap_or(word);
+    !body.is_empty()
+        && body.chars().any(|c| c.is_ascii_digit())
+        && body.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+}
+
+/// Normalise a p-value word (`P = .01` → `p=0.01`).
+fn normalise_p_value(folded: &str) -> String {
+    let compact: String = folded.chars().filter(|c| !c.is_whitespace()).collect();
+    let split = compact
+        .char_indices()
+        .find(|&(_, c)| c.is_ascii_digit() || c == '.')
+        .map_or(compact.len(), |(at, _)| at);
+    let (head, number) = compact.split_at(split);
+    format!("{head}{}", normalise_number(number))
+}
+
+/// Classify an original-case word that is not a number.
+fn classify(original: &str, folded: &str) -> TokenKind {
+    let letters: Vec<char> = original.chars().filter(|c| c.is_alphabetic()).collect();
+    let has_digit = original.chars().any(|c| c.is_ascii_digit());
+    let upper = letters.iter().filter(|c| c.is_uppercase()).count();
+    let greek = original.chars().any(|c| greek_name(c.to_lowercase().next().unwrap_or(c)).is_some());
+    if has_digit || greek {
+        return TokenKind::Entity;
+    }
+    // Capitals beyond the first letter (plural "s" aside): RNA, COVID, lncRNA, miR.
+    let inner_upper = letters.iter().skip(1).filter(|c| c.is_uppercase()).count();
+    if letters.len() >= 2 && upper == letters.len() {
+        return TokenKind::Acronym;
+    }
+    if letters.len() >= 3
+        && upper + 1 == letters.len()
+        && letters.last() == Some(&'s')
+        && letters[..letters.len() - 1].iter().all(|c| c.is_uppercase())
+    {
+        return TokenKind::Acronym;
+    }
+    if inner_upper >= 1 {
+        return TokenKind::Entity;
+    }
+    if folded.len() >= 7 && CHEMICAL_SUFFIXES.iter().any(|s| folded.ends_with(s)) {
+        return TokenKind::Entity;
+    }
+    TokenKind::Word
+}
+
+/// Fold an entity or acronym: drop hyphens, plural "s" of an acronym (`RNAs` → `rna`).
+fn entity_term(original: &str, folded: &str, kind: TokenKind) -> String {
+    let joined: String = folded
+        .chars()
+        .filter(|&c| !is_hyphen(c) && !is_apostrophe(c))
+        .collect();
+    let plural = original.ends_with('s')
+        && original.len() >= 3
+        && original[..original.len() - 1]
+            .chars()
+            .last()
+            .is_some_and(char::is_uppercase);
+    if plural && matches!(kind, TokenKind::Acronym | TokenKind::Entity) {
+        joined[..joined.len() - 1].to_string()
+    } else {
+        joined
+    }
+}
+
+/// Split a glued number and unit (`30min` → `30`, `min`).
+fn split_number_unit(folded: &str) -> Option<(&str, &str)> {
+    let at = folded.find(|c: char| c.is_alphabetic())?;
+    let (number, unit) = folded.split_at(at);
+    (is_numeric(number) && UNITS.contains(&unit)).then_some((number, unit))
+}
+
+/// Tokenise scientific text into content tokens and negation cues (stop words dropped).
+pub fn tokenize(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    for (start, end) in raw_words(text) {
+        let original = &text[start..end];
+        let mut push = |term: String, kind: TokenKind| {
+            if !term.is_empty() {
+                out.push(Token {
+                    term,
+                    kind,
+                    start,
+                    end,
+                });
+            }
+        };
+        let folded = fold(original);
+        if folded.starts_with('p') && folded.len() > 1 && folded[1..].trim_start().starts_with(is_comparator) {
+            push(normalise_p_value(&folded), TokenKind::Number);
+            continue;
+        }
+        if is_numeric(&folded) {
+            push(normalise_number(&folded), TokenKind::Number);
+            continue;
+        }
+        if let Some((number, unit)) = split_number_unit(&folded) {
+            push(normalise_number(number), TokenKind::Number);
+            push(unit.to_string(), TokenKind::Word);
+            continue;
+        }
+        // Possessive "'s" goes; "n't" stays for the negation check.
+        let folded = folded
+            .strip_suffix("'s")
+            .or_else(|| folded.strip_suffix("\u{2019}s"))
+            .map_or(folded.clone(), str::to_string)
+            .replace('\u{2019}', "'");
+        if is_negation_cue(&folded) {
+            push(folded, TokenKind::Negation);
+            continue;
+        }
+        let kind = classify(original, &folded);
+        let compound = folded.contains(is_hyphen);
+        if kind != TokenKind::Word {
+            push(entity_term(original, &folded, kind), kind);
+        } else if compound {
+            let joined: String = folded.chars().filter(|&c| !is_hyphen(c)).collect();
+            push(stem(&joined), TokenKind::Word);
+        } else if !is_stop_word(&folded) && folded.chars().count() >= 2 {
+            push(stem(&folded), TokenKind::Word);
+            continue;
+        } else {
+            continue;
+        }
+        // Parts of a compound: alphabetic parts only ("sars-cov-2" → sars, cov).
+        if compound {
+            for part in folded.split(is_hyphen) {
+                if part.chars().count() >= 2
+                    && part.chars().all(char::is_alphabetic)
+                    && !is_stop_word(part)
+                {
+                    push(stem(part), TokenKind::Word);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Content terms of `text` (no negation cues), in order.
+pub fn terms(text: &str) -> Vec<String> {
+    tokenize(text)
+        .into_iter()
+        .filter(Token::is_content)
+        .map(|t| t.term)
+        .collect()
+}
+
+/// Number of negation cues in `text`.
+pub fn negation_count(text: &str) -> usize {
+    tokenize(text)
+        .iter()
+        .filter(|t| t.kind == TokenKind::Negation)
+        .count()
+}
