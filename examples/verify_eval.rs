@@ -132,8 +132,8 @@ fn share(count: usize, total: usize) -> String {
 fn swap_row(name: &str, scorer: &EmbeddedScorer, items: &[Item], partners: &[usize]) -> usize {
     let (mut su, mut ou, mut sr, mut or) = (0, 0, 0, 0);
     for (item, &partner) in items.iter().zip(partners) {
-        let original = scorer.assess(&item.claim, &item.evidence).relation;
-        let swapped = scorer.assess(&item.claim, &items[partner].evidence).relation;
+        let original = scorer.assess(&item.claim, &item.work_text()).relation;
+        let swapped = scorer.assess(&item.claim, &items[partner].work_text()).relation;
         su += usize::from(swapped == Relation::Unrelated);
         ou += usize::from(original == Relation::Unrelated);
         sr += usize::from(swapped == Relation::Related);

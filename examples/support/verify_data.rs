@@ -16,6 +16,8 @@ pub struct Item {
     pub doc: String,
     /// The evidence document as a list of sentences.
     pub evidence: Vec<String>,
+    /// The evidence document's title, when the dataset has one.
+    pub title: Option<String>,
     /// Indices of gold evidence sentences (empty when the claim has none).
     pub gold: Vec<usize>,
     /// The dataset's label (ACCURATE, NOT_ACCURATE, NEI / SUPPORT, REFUTE, NOTENOUGHINFO).
@@ -57,6 +59,13 @@ pub fn strip_markers(claim: &str) -> String {
     citeproof::parse::sentence::claim_text(&without)
 }
 
+impl Item {
+    /// What the verifier sees of the cited work: its title (when known) and its text.
+    pub fn work_text(&self) -> Vec<String> {
+        self.title.iter().chain(&self.evidence).cloned().collect()
+    }
+}
+
 /// Citation-Integrity split (`train`, `dev`, `test`): claims with their cited evidence.
 pub fn citation_integrity(dir: &Path, split: &str) -> Vec<Item> {
     let base = dir.join("citation_integrity");
@@ -86,6 +95,7 @@ pub fn citation_integrity(dir: &Path, split: &str) -> Vec<Item> {
                 claim: text.clone(),
                 doc,
                 evidence: evidence.clone(),
+                title: None,
                 gold,
                 label,
             });
@@ -98,15 +108,17 @@ pub fn citation_integrity(dir: &Path, split: &str) -> Vec<Item> {
 /// abstract they were written against.
 pub fn check_covid(dir: &Path, split: &str) -> Vec<Item> {
     let base = dir.join("check_covid");
-    let corpus: HashMap<String, Vec<String>> = read_jsonl(&base.join("corpus.json"))
-        .iter()
-        .map(|d| {
-            (
-                d["cord_id"].as_str().unwrap_or_default().to_string(),
-                sentences_of(&d["abstract"]),
-            )
-        })
-        .collect();
+    let corpus: HashMap<String, (Vec<String>, Option<String>)> =
+        read_jsonl(&base.join("corpus.json"))
+            .iter()
+            .map(|d| {
+                let title = d["title"].as_str().filter(|t| !t.trim().is_empty());
+                (
+                    d["cord_id"].as_str().unwrap_or_default().to_string(),
+                    (sentences_of(&d["abstract"]), title.map(str::to_string)),
+                )
+            })
+            .collect();
     let files: &[&str] = match split {
         "train" => &["covidCheck_train_composed+extracted.json"],
         "dev" => &["covidCheck_dev_composed+extracted.json"],
@@ -117,7 +129,7 @@ pub fn check_covid(dir: &Path, split: &str) -> Vec<Item> {
     for file in files {
         for claim in read_jsonl(&base.join(file)) {
             let doc = claim["cord_id"].as_str().unwrap_or_default().to_string();
-            let Some(evidence) = corpus.get(&doc) else { continue };
+            let Some((evidence, title)) = corpus.get(&doc) else { continue };
             let gold = claim["evidence_set"]
                 .as_array()
                 .into_iter()
@@ -128,6 +140,7 @@ pub fn check_covid(dir: &Path, split: &str) -> Vec<Item> {
                 claim: claim["claim"].as_str().unwrap_or_default().trim().to_string(),
                 doc,
                 evidence: evidence.clone(),
+                title: title.clone(),
                 gold,
                 label: claim["label"].as_str().unwrap_or_default().to_string(),
             });

@@ -4,8 +4,8 @@
 use super::embedded::Calibration;
 
 pub const EMBEDDED: Calibration = Calibration {
-    weights: [3.6544, 5.8708, -0.2979, -0.5366, -0.7649, 2.775, -1.163, -1.162],
-    bias: 4.6481,
-    unrelated_below: 0.0417,
-    related_from: 0.9427,
+    weights: [6.2373, 7.7445, -0.0749, -0.4764, 0.0225, 2.0282, -1.1233, -0.7944, -31.2826],
+    bias: 4.4481,
+    unrelated_below: 0.0477,
+    related_from: 0.9517,
 };

@@ -9,6 +9,7 @@
 //! can show a work is about something else, not that it agrees.
 
 use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
 
 use serde::Serialize;
@@ -20,7 +21,7 @@ use super::text::{Token, TokenKind, tokenize};
 use crate::parse::sentence::sentences;
 
 /// Number of features the logistic model reads.
-pub const FEATURES: usize = 8;
+pub const FEATURES: usize = 9;
 
 /// The lexical signals measured for one claim–evidence pair.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
@@ -41,6 +42,9 @@ pub struct Features {
     pub evidence_size: f64,
     /// ln(1 + number of distinct content terms in the claim).
     pub claim_size: f64,
+    /// The coverage a typical background document would give by chance: the
+    /// IDF-weighted mean of the claim terms' background document frequencies.
+    pub chance_coverage: f64,
 }
 
 impl Features {
@@ -55,6 +59,7 @@ impl Features {
             self.matched_weight,
             self.evidence_size,
             self.claim_size,
+            self.chance_coverage,
         ]
     }
 }
@@ -143,12 +148,48 @@ struct EvidenceSentence {
     negated: bool,
 }
 
-fn content_bigrams(tokens: &[Token]) -> HashSet<(String, String)> {
+/// Adjacent content-term pairs, hashed (a collision only risks a spurious match).
+fn content_bigrams(tokens: &[Token]) -> HashSet<u64> {
     let content: Vec<&Token> = tokens.iter().filter(|t| t.is_content()).collect();
     content
         .windows(2)
-        .map(|w| (w[0].term.clone(), w[1].term.clone()))
+        .map(|w| {
+            let mut hasher = DefaultHasher::new();
+            (&w[0].term, &w[1].term).hash(&mut hasher);
+            hasher.finish()
+        })
         .collect()
+}
+
+/// Credit for a term that occurs only as a near form (same first letters, e.g.
+/// `transmit`/`transmiss`, `diagnos`/`diagnosi`): derivations the stemmer keeps apart.
+const NEAR_FORM_CREDIT: f64 = 0.5;
+const NEAR_FORM_PREFIX: usize = 5;
+
+/// 1 for a term present in `terms`, [`NEAR_FORM_CREDIT`] for one that shares a long
+/// prefix with a present term, else 0.
+fn match_factor(term: &str, terms: &HashSet<String>) -> f64 {
+    if terms.contains(term) {
+        return 1.0;
+    }
+    let len = term.chars().count();
+    if len < NEAR_FORM_PREFIX || term.starts_with(|c: char| c.is_ascii_digit()) {
+        return 0.0;
+    }
+    let head = &term.as_bytes()[..NEAR_FORM_PREFIX.min(term.len())];
+    let near = terms.iter().any(|other| {
+        if !other.as_bytes().starts_with(head) {
+            return false;
+        }
+        let common = term
+            .chars()
+            .zip(other.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let shorter = len.min(other.chars().count());
+        common >= NEAR_FORM_PREFIX && 4 * common >= 3 * shorter
+    });
+    if near { NEAR_FORM_CREDIT } else { 0.0 }
 }
 
 impl<'a> EmbeddedScorer<'a> {
@@ -196,9 +237,12 @@ impl<'a> EmbeddedScorer<'a> {
     ) -> (Features, Option<BestSentence>, bool, bool) {
         let claim_tokens = tokenize(claim);
         let mut claim_terms: Vec<(&str, f64, bool)> = Vec::new();
+        let mut chance = 0.0;
+        let docs = f64::from(self.background.docs().max(1));
         for token in claim_tokens.iter().filter(|t| t.is_content()) {
             if claim_terms.iter().all(|(t, _, _)| *t != token.term) {
                 let idf = self.background.idf(&token.term);
+                chance += idf * f64::from(self.background.df(&token.term)) / docs;
                 claim_terms.push((&token.term, idf, token.is_specific()));
             }
         }
@@ -207,7 +251,7 @@ impl<'a> EmbeddedScorer<'a> {
 
         let mut sentences_seen = Vec::new();
         let mut evidence_terms: HashSet<String> = HashSet::new();
-        let mut evidence_bigrams: HashSet<(String, String)> = HashSet::new();
+        let mut evidence_bigrams: HashSet<u64> = HashSet::new();
         let mut evidence_tokens = 0usize;
         for (index, passage) in evidence.iter().enumerate() {
             let passage = passage.as_ref();
@@ -235,16 +279,14 @@ impl<'a> EmbeddedScorer<'a> {
         let judgeable = total > 0.0 && !sentences_seen.is_empty();
         let matched: f64 = claim_terms
             .iter()
-            .filter(|(t, _, _)| evidence_terms.contains(*t))
-            .map(|(_, w, _)| w)
+            .map(|(t, w, _)| w * match_factor(t, &evidence_terms))
             .sum();
         let mut best_index = None;
         let mut best_weight = 0.0;
         for (i, sentence) in sentences_seen.iter().enumerate() {
             let weight: f64 = claim_terms
                 .iter()
-                .filter(|(t, _, _)| sentence.terms.contains(*t))
-                .map(|(_, w, _)| w)
+                .map(|(t, w, _)| w * match_factor(t, &sentence.terms))
                 .sum();
             if best_index.is_none() || weight > best_weight {
                 best_index = Some(i);
@@ -271,6 +313,7 @@ impl<'a> EmbeddedScorer<'a> {
             matched_weight: matched / 10.0,
             evidence_size: (1.0 + evidence_tokens as f64).ln(),
             claim_size: (1.0 + claim_terms.len() as f64).ln(),
+            chance_coverage: share(chance, total),
         };
         let best = best_index.map(|i| {
             let s = &sentences_seen[i];

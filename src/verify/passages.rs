@@ -239,9 +239,11 @@ fn pack(
     }
 }
 
-/// BM25 parameters.
+/// BM25 parameters. Length normalisation is kept mild: passages are of similar size
+/// and the longer sentence is more often the evidence (b = 0.3 beat the textbook 0.75
+/// on Citation-Integrity and Check-COVID train).
 const K1: f64 = 1.2;
-const B: f64 = 0.75;
+const B: f64 = 0.3;
 
 /// BM25 score of every passage for `claim`, with IDF from the passages themselves
 /// plus the embedded background table.

@@ -9,6 +9,8 @@
 //! and drug names (`remdesivir`) are kept unstemmed and marked, and negation cues
 //! (`not`, `no`, `without`, `n't`, …) are reported apart from the content terms.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
@@ -99,21 +101,59 @@ const CHEMICAL_SUFFIXES: &[&str] = &[
 ];
 
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+static STOP_SET: LazyLock<HashSet<&str>> = LazyLock::new(|| STOP_WORDS.iter().copied().collect());
+static NEGATION_SET: LazyLock<HashSet<&str>> =
+    LazyLock::new(|| NEGATION_CUES.iter().copied().collect());
 
 /// Whether a folded word is a stop word.
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.contains(&word)
+    STOP_SET.contains(word)
 }
 
 /// Whether a folded word is a negation cue (including contractions like `didn't`).
 pub fn is_negation_cue(word: &str) -> bool {
-    NEGATION_CUES.contains(&word) || word.ends_with("n't")
+    NEGATION_SET.contains(word) || word.ends_with("n't")
 }
 
-/// Stem a folded word with the Snowball English stemmer.
+/// Irregular plurals the stemmer leaves apart from their singular.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("children", "child"),
+    ("women", "woman"),
+    ("men", "man"),
+    ("mice", "mouse"),
+    ("teeth", "tooth"),
+    ("feet", "foot"),
+    ("geese", "goose"),
+    ("lice", "louse"),
+];
+
+/// Stem a folded word with the Snowball English stemmer (irregular plurals first
+/// become their singular).
 pub fn stem(word: &str) -> String {
-    STEMMER.stem(word).into_owned()
+    // Stemming dominates tokenisation time and scientific text repeats its words,
+    // so stems are memoised per thread (the cache is dropped when it grows large).
+    thread_local! {
+        static CACHE: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+    }
+    CACHE.with(|cache| {
+        if let Some(stem) = cache.borrow().get(word) {
+            return stem.clone();
+        }
+        let singular = IRREGULAR
+            .iter()
+            .find(|(plural, _)| *plural == word)
+            .map_or(word, |(_, singular)| singular);
+        let stem = STEMMER.stem(singular).into_owned();
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= STEM_CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(word.to_string(), stem.clone());
+        stem
+    })
 }
+
+const STEM_CACHE_LIMIT: usize = 50_000;
 
 /// The name a Greek letter is spelled with (`α` → `alpha`), lowercase letters only.
 fn greek_name(c: char) -> Option<&'static str> {
@@ -297,25 +337,37 @@ fn normalise_p_value(folded: &str) -> String {
 
 /// Classify an original-case word that is not a number.
 fn classify(original: &str, folded: &str) -> TokenKind {
-    let letters: Vec<char> = original.chars().filter(|c| c.is_alphabetic()).collect();
-    let has_digit = original.chars().any(|c| c.is_ascii_digit());
-    let upper = letters.iter().filter(|c| c.is_uppercase()).count();
-    let greek = original.chars().any(|c| greek_name(c.to_lowercase().next().unwrap_or(c)).is_some());
+    let mut letters = 0;
+    let mut upper = 0;
+    let mut inner_upper = 0;
+    let mut has_digit = false;
+    let mut greek = false;
+    for c in original.chars() {
+        if c.is_ascii_digit() {
+            has_digit = true;
+        } else if c.is_alphabetic() {
+            if c.is_uppercase() {
+                upper += 1;
+                inner_upper += usize::from(letters > 0);
+            }
+            letters += 1;
+            greek |= !c.is_ascii() && c.to_lowercase().next().and_then(greek_name).is_some();
+        }
+    }
     if has_digit || greek {
         return TokenKind::Entity;
     }
-    // Capitals beyond the first letter (plural "s" aside): RNA, COVID, lncRNA, miR.
-    let inner_upper = letters.iter().skip(1).filter(|c| c.is_uppercase()).count();
-    if letters.len() >= 2 && upper == letters.len() {
+    if letters >= 2 && upper == letters {
         return TokenKind::Acronym;
     }
-    if letters.len() >= 3
-        && upper + 1 == letters.len()
-        && letters.last() == Some(&'s')
-        && letters[..letters.len() - 1].iter().all(|c| c.is_uppercase())
-    {
-        return TokenKind::Acronym;
+    // Capitals with a plural "s": RNAs, CTs.
+    if letters >= 3 && upper + 1 == letters && original.ends_with('s') && inner_upper + 1 == upper {
+        let stem = &original[..original.len() - 1];
+        if stem.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase) {
+            return TokenKind::Acronym;
+        }
     }
+    // Capitals beyond the first letter: lncRNA, miR, mRNA.
     if inner_upper >= 1 {
         return TokenKind::Entity;
     }
