@@ -59,7 +59,12 @@ fn main() {
     println!("\nswap test (embedded lexical backend)");
     println!(
         "{:<34} {:>6} {:>17} {:>21} {:>15} {:>19}",
-        "dataset", "pairs", "swaps unrelated", "originals unrelated", "swaps related", "originals related"
+        "dataset",
+        "pairs",
+        "swaps unrelated",
+        "originals unrelated",
+        "swaps related",
+        "originals related"
     );
     let mut pairs = 0usize;
     let started = Instant::now();
@@ -90,20 +95,24 @@ fn main() {
             })
             .collect()
     };
-    retrieval_row(
-        "citation_integrity / sentences",
-        &ci,
-        |item| sentence_passages(item),
-    );
-    retrieval_row("check_covid / sentences", &cc, |item| sentence_passages(item));
+    retrieval_row("citation_integrity / sentences", &ci, |item| {
+        sentence_passages(item)
+    });
+    retrieval_row("check_covid / sentences", &cc, |item| {
+        sentence_passages(item)
+    });
     for &(size, overlap) in CHUNKINGS {
-        retrieval_row(&format!("check_covid / chunk({size}, {overlap})"), &cc, |item| {
-            let text = item.evidence.join(" ");
-            chunk(&text, None, size, overlap)
-                .into_iter()
-                .map(|p| p.offset..p.offset + p.text.len())
-                .collect()
-        });
+        retrieval_row(
+            &format!("check_covid / chunk({size}, {overlap})"),
+            &cc,
+            |item| {
+                let text = item.evidence.join(" ");
+                chunk(&text, None, size, overlap)
+                    .into_iter()
+                    .map(|p| p.offset..p.offset + p.text.len())
+                    .collect()
+            },
+        );
     }
     println!(
         "\nthroughput: {pairs} claim–evidence pairs in {elapsed:.2} s = {:.0} pairs/s (one thread)",
@@ -133,7 +142,9 @@ fn swap_row(name: &str, scorer: &EmbeddedScorer, items: &[Item], partners: &[usi
     let (mut su, mut ou, mut sr, mut or) = (0, 0, 0, 0);
     for (item, &partner) in items.iter().zip(partners) {
         let original = scorer.assess(&item.claim, &item.work_text()).relation;
-        let swapped = scorer.assess(&item.claim, &items[partner].work_text()).relation;
+        let swapped = scorer
+            .assess(&item.claim, &items[partner].work_text())
+            .relation;
         su += usize::from(swapped == Relation::Unrelated);
         ou += usize::from(original == Relation::Unrelated);
         sr += usize::from(swapped == Relation::Related);

@@ -42,7 +42,11 @@ fn read_jsonl(path: &Path) -> Vec<Value> {
 fn sentences_of(value: &Value) -> Vec<String> {
     value
         .as_array()
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -78,7 +82,9 @@ pub fn citation_integrity(dir: &Path, split: &str) -> Vec<Item> {
         let text = strip_markers(claim["claim"].as_str().unwrap_or_default());
         for doc in claim["cited_doc_ids"].as_array().into_iter().flatten() {
             let doc = doc.to_string();
-            let Some(evidence) = corpus.get(&doc) else { continue };
+            let Some(evidence) = corpus.get(&doc) else {
+                continue;
+            };
             let mut gold = Vec::new();
             let mut label = "NEI".to_string();
             for set in claim["evidence"][&doc].as_array().into_iter().flatten() {
@@ -122,14 +128,19 @@ pub fn check_covid(dir: &Path, split: &str) -> Vec<Item> {
     let files: &[&str] = match split {
         "train" => &["covidCheck_train_composed+extracted.json"],
         "dev" => &["covidCheck_dev_composed+extracted.json"],
-        "test" => &["covidCheck_test_composed.json", "covidCheck_test_extracted.json"],
+        "test" => &[
+            "covidCheck_test_composed.json",
+            "covidCheck_test_extracted.json",
+        ],
         other => panic!("unknown split {other}"),
     };
     let mut items = Vec::new();
     for file in files {
         for claim in read_jsonl(&base.join(file)) {
             let doc = claim["cord_id"].as_str().unwrap_or_default().to_string();
-            let Some((evidence, title)) = corpus.get(&doc) else { continue };
+            let Some((evidence, title)) = corpus.get(&doc) else {
+                continue;
+            };
             let gold = claim["evidence_set"]
                 .as_array()
                 .into_iter()
@@ -137,7 +148,11 @@ pub fn check_covid(dir: &Path, split: &str) -> Vec<Item> {
                 .filter_map(|e| e["sent_index"].as_u64().map(|i| i as usize))
                 .collect();
             items.push(Item {
-                claim: claim["claim"].as_str().unwrap_or_default().trim().to_string(),
+                claim: claim["claim"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
                 doc,
                 evidence: evidence.clone(),
                 title: title.clone(),

@@ -4,8 +4,10 @@
 use super::embedded::Calibration;
 
 pub const EMBEDDED: Calibration = Calibration {
-    weights: [6.2373, 7.7445, -0.0749, -0.4764, 0.0225, 2.0282, -1.1233, -0.7944, -31.2826],
-    bias: 4.4481,
-    unrelated_below: 0.0477,
-    related_from: 0.9517,
+    weights: [
+        6.9018, 9.1347, -0.3193, -0.3285, -0.1887, 2.1167, -0.5387, -0.7748, -31.0581,
+    ],
+    bias: -0.92,
+    unrelated_below: 0.0682,
+    related_from: 0.9572,
 };

@@ -38,8 +38,10 @@ pub struct Features {
     pub bigram_share: f64,
     /// Summed IDF of the matched terms, divided by 10.
     pub matched_weight: f64,
-    /// ln(1 + number of content tokens in the evidence).
-    pub evidence_size: f64,
+    /// Coverage times ln(1 + number of content tokens in the evidence): lets the model
+    /// discount coverage that long evidence reaches by chance, while zero overlap
+    /// stays zero however short the evidence is.
+    pub coverage_by_size: f64,
     /// ln(1 + number of distinct content terms in the claim).
     pub claim_size: f64,
     /// The coverage a typical background document would give by chance: the
@@ -57,7 +59,7 @@ impl Features {
             self.has_specific,
             self.bigram_share,
             self.matched_weight,
-            self.evidence_size,
+            self.coverage_by_size,
             self.claim_size,
             self.chance_coverage,
         ]
@@ -298,7 +300,10 @@ impl<'a> EmbeddedScorer<'a> {
             .filter(|(_, _, s)| *s)
             .map(|(t, _, _)| *t)
             .collect();
-        let specific_found = specific.iter().filter(|t| evidence_terms.contains(**t)).count();
+        let specific_found = specific
+            .iter()
+            .filter(|t| evidence_terms.contains(**t))
+            .count();
         let bigrams_found = claim_bigrams
             .iter()
             .filter(|b| evidence_bigrams.contains(*b))
@@ -311,7 +316,7 @@ impl<'a> EmbeddedScorer<'a> {
             has_specific: if specific.is_empty() { 0.0 } else { 1.0 },
             bigram_share: share(bigrams_found as f64, claim_bigrams.len() as f64),
             matched_weight: matched / 10.0,
-            evidence_size: (1.0 + evidence_tokens as f64).ln(),
+            coverage_by_size: share(matched, total) * (1.0 + evidence_tokens as f64).ln(),
             claim_size: (1.0 + claim_terms.len() as f64).ln(),
             chance_coverage: share(chance, total),
         };
@@ -323,8 +328,8 @@ impl<'a> EmbeddedScorer<'a> {
                 text: evidence[s.passage].as_ref()[s.range.clone()].to_string(),
             }
         });
-        let negation_mismatch = best_index
-            .is_some_and(|i| sentences_seen[i].negated != claim_negated);
+        let negation_mismatch =
+            best_index.is_some_and(|i| sentences_seen[i].negated != claim_negated);
         (features, best, negation_mismatch, judgeable)
     }
 }

@@ -63,27 +63,169 @@ impl Token {
 
 /// English stop words plus citation and figure boilerplate.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
-    "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
-    "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "eg",
-    "either", "et", "al", "etc", "few", "fig", "figs", "figure", "for", "from", "further", "had",
-    "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his",
-    "how", "i", "ie", "if", "in", "into", "is", "it", "its", "itself", "just", "may", "me",
-    "might", "more", "most", "must", "my", "myself", "of", "off", "on", "once", "only", "or",
-    "other", "our", "ours", "ourselves", "out", "over", "own", "per", "same", "she", "should",
-    "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then",
-    "there", "these", "they", "this", "those", "through", "thus", "to", "too", "under", "until",
-    "up", "upon", "us", "very", "via", "vs", "was", "we", "were", "what", "when", "where",
-    "whereas", "which", "while", "who", "whom", "why", "will", "with", "within", "would", "you",
-    "your", "yours", "yourself", "table", "tab", "ref", "refs", "respectively", "however",
-    "therefore", "furthermore", "moreover", "although", "though", "whether", "yet", "since",
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "eg",
+    "either",
+    "et",
+    "al",
+    "etc",
+    "few",
+    "fig",
+    "figs",
+    "figure",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "ie",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "may",
+    "me",
+    "might",
+    "more",
+    "most",
+    "must",
+    "my",
+    "myself",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "per",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "thus",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "upon",
+    "us",
+    "very",
+    "via",
+    "vs",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "whereas",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "within",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "table",
+    "tab",
+    "ref",
+    "refs",
+    "respectively",
+    "however",
+    "therefore",
+    "furthermore",
+    "moreover",
+    "although",
+    "though",
+    "whether",
+    "yet",
+    "since",
 ];
 
 /// Words that negate what follows (compared after folding, before stemming).
 const NEGATION_CUES: &[&str] = &[
-    "not", "no", "never", "none", "nor", "neither", "without", "cannot", "lack", "lacks",
-    "lacked", "lacking", "absence", "absent", "fail", "fails", "failed", "unable", "nothing",
-    "nobody", "nowhere", "negative",
+    "not", "no", "never", "none", "nor", "neither", "without", "cannot", "lack", "lacks", "lacked",
+    "lacking", "absence", "absent", "fail", "fails", "failed", "unable", "nothing", "nobody",
+    "nowhere", "negative",
 ];
 
 /// Unit suffixes split off a glued number (`30min` → `30`, `min`).
@@ -95,9 +237,9 @@ const UNITS: &[&str] = &[
 
 /// Suffixes of drug and chemical names (INN stems and common chemical endings).
 const CHEMICAL_SUFFIXES: &[&str] = &[
-    "mab", "nib", "vir", "statin", "mycin", "cillin", "azole", "pril", "olol", "sartan",
-    "dronate", "tide", "parin", "oxacin", "cycline", "platin", "taxel", "quine", "setron",
-    "lukast", "tinib", "zumab", "ximab", "afil", "azepam", "barbital", "caine", "profen",
+    "mab", "nib", "vir", "statin", "mycin", "cillin", "azole", "pril", "olol", "sartan", "dronate",
+    "tide", "parin", "oxacin", "cycline", "platin", "taxel", "quine", "setron", "lukast", "tinib",
+    "zumab", "ximab", "afil", "azepam", "barbital", "caine", "profen",
 ];
 
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
@@ -321,7 +463,9 @@ fn is_numeric(word: &str) -> bool {
     let body = word.strip_suffix('%').unwrap_or(word);
     !body.is_empty()
         && body.chars().any(|c| c.is_ascii_digit())
-        && body.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
 }
 
 /// Normalise a p-value word (`P = .01` → `p=0.01`).
@@ -363,7 +507,11 @@ fn classify(original: &str, folded: &str) -> TokenKind {
     // Capitals with a plural "s": RNAs, CTs.
     if letters >= 3 && upper + 1 == letters && original.ends_with('s') && inner_upper + 1 == upper {
         let stem = &original[..original.len() - 1];
-        if stem.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase) {
+        if stem
+            .chars()
+            .filter(|c| c.is_alphabetic())
+            .all(char::is_uppercase)
+        {
             return TokenKind::Acronym;
         }
     }
@@ -419,7 +567,10 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             }
         };
         let folded = fold(original);
-        if folded.starts_with('p') && folded.len() > 1 && folded[1..].trim_start().starts_with(is_comparator) {
+        if folded.starts_with('p')
+            && folded.len() > 1
+            && folded[1..].trim_start().starts_with(is_comparator)
+        {
             push(normalise_p_value(&folded), TokenKind::Number);
             continue;
         }
@@ -485,4 +636,134 @@ pub fn negation_count(text: &str) -> usize {
         .iter()
         .filter(|t| t.kind == TokenKind::Negation)
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(String, TokenKind)> {
+        tokenize(text)
+            .into_iter()
+            .map(|t| (t.term, t.kind))
+            .collect()
+    }
+
+    fn has(text: &str, term: &str, kind: TokenKind) -> bool {
+        kinds(text).iter().any(|(t, k)| t == term && *k == kind)
+    }
+
+    #[test]
+    fn numbers_keep_decimals_percent_and_p_values() {
+        assert!(has("a mean of 3.5 mg", "3.5", TokenKind::Number));
+        assert!(has("in 95% of cases", "95%", TokenKind::Number));
+        assert!(has("significant (p<0.05)", "p<0.05", TokenKind::Number));
+        assert!(has("significant (P = .050)", "p=0.05", TokenKind::Number));
+        assert!(has("p\u{2009}<\u{2009}0.001", "p<0.001", TokenKind::Number));
+        assert!(has("3,199 patients", "3199", TokenKind::Number));
+        // A glued unit splits into the number and the unit word.
+        let glued = kinds("within 30min");
+        assert!(glued.contains(&("30".into(), TokenKind::Number)));
+        assert!(glued.contains(&("min".into(), TokenKind::Word)));
+        // A sentence-final period is not a decimal point.
+        assert!(has("we enrolled 12.", "12", TokenKind::Number));
+    }
+
+    #[test]
+    fn negation_cues_are_marked_and_not_content() {
+        for text in [
+            "it did not work",
+            "no effect",
+            "without benefit",
+            "it didn't work",
+            "it didn\u{2019}t work",
+        ] {
+            let tokens = tokenize(text);
+            assert!(
+                tokens.iter().any(|t| t.kind == TokenKind::Negation),
+                "{text}"
+            );
+            assert!(
+                terms(text).iter().all(|t| !is_negation_cue(t)),
+                "negation leaked into content terms: {text}"
+            );
+        }
+        assert_eq!(negation_count("the drug reduced mortality"), 0);
+        assert_eq!(negation_count("not reduced, never improved"), 2);
+    }
+
+    #[test]
+    fn hyphenated_compounds_yield_joined_form_and_parts() {
+        let t = terms("non-coding RNA");
+        assert!(t.contains(&stem("noncoding")), "{t:?}");
+        assert!(t.contains(&stem("coding")), "{t:?}");
+        assert!(t.contains(&"rna".to_string()), "{t:?}");
+        // The joined form meets the unhyphenated spelling.
+        assert!(terms("noncoding").iter().all(|x| t.contains(x)));
+        // Entity compounds join too and keep alphabetic parts.
+        let s = kinds("SARS-CoV-2 infection");
+        assert!(s.contains(&("sarscov2".into(), TokenKind::Entity)), "{s:?}");
+        assert!(s.iter().any(|(t, _)| t == "sar" || t == "sars"), "{s:?}");
+    }
+
+    #[test]
+    fn greek_letters_are_spelled_out() {
+        assert_eq!(fold("TNF-α"), "tnf-alpha");
+        assert_eq!(fold("β-catenin"), "beta-catenin");
+        assert_eq!(fold("Δ"), "delta");
+        assert_eq!(fold("10 µg"), "10 ug");
+        let a = terms("TNF-α levels");
+        let b = terms("TNF-alpha levels");
+        assert_eq!(a, b);
+        assert!(has("TNFα", "tnfalpha", TokenKind::Entity));
+    }
+
+    #[test]
+    fn accents_fold_and_case_is_ignored() {
+        assert_eq!(fold("Naïve Café"), "naive cafe");
+        assert_eq!(terms("Tumour Growth"), terms("tumour growth"));
+    }
+
+    #[test]
+    fn entities_acronyms_and_drugs_are_classified() {
+        assert!(has("p53 mutations", "p53", TokenKind::Entity));
+        assert!(has("miR-211 targets", "mir211", TokenKind::Entity));
+        assert!(has("lncRNAs in cancer", "lncrna", TokenKind::Entity));
+        assert!(has("the COVID pandemic", "covid", TokenKind::Acronym));
+        assert!(has("several RNAs", "rna", TokenKind::Acronym));
+        assert!(has(
+            "treated with remdesivir",
+            "remdesivir",
+            TokenKind::Entity
+        ));
+        assert!(has("IL-6 levels", "il6", TokenKind::Entity));
+        // An ordinary capitalised word is a plain (stemmed) word.
+        assert!(has("Patients improved", &stem("patients"), TokenKind::Word));
+    }
+
+    #[test]
+    fn stop_words_are_dropped_and_words_stemmed() {
+        let t = terms("The effects of the treatments were studied in these children");
+        assert!(
+            !t.iter().any(|x| x == "the" || x == "of" || x == "these"),
+            "{t:?}"
+        );
+        assert!(t.contains(&stem("effect")), "{t:?}");
+        assert!(t.contains(&stem("treatment")), "{t:?}");
+        assert!(t.contains(&stem("child")), "irregular plural: {t:?}");
+    }
+
+    #[test]
+    fn token_spans_point_at_the_word() {
+        let text = "Low IL-6 (p < 0.01) in β-cells";
+        for token in tokenize(text) {
+            assert!(text.is_char_boundary(token.start) && text.is_char_boundary(token.end));
+            assert!(token.end > token.start);
+        }
+        let p = tokenize(text)
+            .into_iter()
+            .find(|t| t.term == "p<0.01")
+            .expect("p-value token");
+        assert_eq!(&text[p.start..p.end], "p < 0.01");
+    }
 }
