@@ -15,7 +15,9 @@
 //!    ranked both as one passage per sentence and as `passages::chunk` output (sizes
 //!    below); a chunk contains a gold sentence when it covers at least half of its bytes.
 
+// Shared with verify_tables, which uses the HealthVer reader this example does not.
 #[path = "support/verify_data.rs"]
+#[allow(dead_code)]
 mod verify_data;
 
 use std::ops::Range;

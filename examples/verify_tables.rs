@@ -11,7 +11,9 @@
 //!
 //! `cargo run --release --example verify_tables` (writes the two files; rebuild after).
 
+// Shared with verify_eval, which also reads the gold evidence this example does not.
 #[path = "support/verify_data.rs"]
+#[allow(dead_code)]
 mod verify_data;
 
 use std::collections::HashSet;
@@ -223,8 +225,9 @@ fn solve<const D: usize>(mut a: [[f64; D]; D], mut b: [f64; D]) -> [f64; D] {
         }
         for row in col + 1..D {
             let factor = a[row][col] / diag;
-            for k in col..D {
-                a[row][k] -= factor * a[col][k];
+            let pivot_row = a[col];
+            for (x, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= factor * p;
             }
             b[row] -= factor * b[col];
         }

@@ -1,6 +1,7 @@
 //! The embedded verification backend on hand-written pairs (fixtures/verify) and, when
 //! ../shared is present, a regression check of the swap test and retrieval on dev data.
 
+// Shared with the examples; this test uses only the Citation-Integrity and Check-COVID readers.
 #[path = "../examples/support/verify_data.rs"]
 #[allow(dead_code)]
 mod verify_data;

@@ -20,8 +20,6 @@ pub struct Item {
     pub title: Option<String>,
     /// Indices of gold evidence sentences (empty when the claim has none).
     pub gold: Vec<usize>,
-    /// The dataset's label (ACCURATE, NOT_ACCURATE, NEI / SUPPORT, REFUTE, NOTENOUGHINFO).
-    pub label: String,
 }
 
 /// ../shared/data/claim_verification, when present.
@@ -86,9 +84,7 @@ pub fn citation_integrity(dir: &Path, split: &str) -> Vec<Item> {
                 continue;
             };
             let mut gold = Vec::new();
-            let mut label = "NEI".to_string();
             for set in claim["evidence"][&doc].as_array().into_iter().flatten() {
-                label = set["label"].as_str().unwrap_or("NEI").to_string();
                 gold.extend(
                     set["sentences"]
                         .as_array()
@@ -103,7 +99,6 @@ pub fn citation_integrity(dir: &Path, split: &str) -> Vec<Item> {
                 evidence: evidence.clone(),
                 title: None,
                 gold,
-                label,
             });
         }
     }
@@ -157,7 +152,6 @@ pub fn check_covid(dir: &Path, split: &str) -> Vec<Item> {
                 evidence: evidence.clone(),
                 title: title.clone(),
                 gold,
-                label: claim["label"].as_str().unwrap_or_default().to_string(),
             });
         }
     }

@@ -389,19 +389,16 @@ fn raw_words(text: &str) -> Vec<(usize, usize)> {
             let c = chars[j].1;
             let prev = chars[j - 1].1;
             let next = chars.get(j + 1).map(|n| n.1);
-            if c.is_alphanumeric() {
-                j += 1;
-            } else if (is_hyphen(c) || is_apostrophe(c)) && next.is_some_and(char::is_alphanumeric)
-            {
-                j += 1;
-            } else if matches!(c, '.' | ',')
-                && prev.is_ascii_digit()
-                && next.is_some_and(|n| n.is_ascii_digit())
-            {
-                j += 1;
-            } else {
+            // Inner hyphens and apostrophes join letters; '.' and ',' join digits.
+            let joins = c.is_alphanumeric()
+                || ((is_hyphen(c) || is_apostrophe(c)) && next.is_some_and(char::is_alphanumeric))
+                || (matches!(c, '.' | ',')
+                    && prev.is_ascii_digit()
+                    && next.is_some_and(|n| n.is_ascii_digit()));
+            if !joins {
                 break;
             }
+            j += 1;
         }
         if j < chars.len() && chars[j].1 == '%' && chars[j - 1].1.is_ascii_digit() {
             j += 1;
