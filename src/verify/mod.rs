@@ -7,6 +7,7 @@
 pub mod background;
 mod calibration;
 pub mod embedded;
+mod lexicon;
 pub mod passages;
 pub mod text;
 

@@ -14,6 +14,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
+
+use super::lexicon::{CHEMICAL_SUFFIXES, IRREGULAR, NEGATION_CUES, STOP_WORDS, UNITS, greek_name};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
@@ -61,187 +63,6 @@ impl Token {
     }
 }
 
-/// English stop words plus citation and figure boilerplate.
-const STOP_WORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "against",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "as",
-    "at",
-    "be",
-    "because",
-    "been",
-    "before",
-    "being",
-    "below",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "doing",
-    "down",
-    "during",
-    "each",
-    "eg",
-    "either",
-    "et",
-    "al",
-    "etc",
-    "few",
-    "fig",
-    "figs",
-    "figure",
-    "for",
-    "from",
-    "further",
-    "had",
-    "has",
-    "have",
-    "having",
-    "he",
-    "her",
-    "here",
-    "hers",
-    "herself",
-    "him",
-    "himself",
-    "his",
-    "how",
-    "i",
-    "ie",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "may",
-    "me",
-    "might",
-    "more",
-    "most",
-    "must",
-    "my",
-    "myself",
-    "of",
-    "off",
-    "on",
-    "once",
-    "only",
-    "or",
-    "other",
-    "our",
-    "ours",
-    "ourselves",
-    "out",
-    "over",
-    "own",
-    "per",
-    "same",
-    "she",
-    "should",
-    "so",
-    "some",
-    "such",
-    "than",
-    "that",
-    "the",
-    "their",
-    "theirs",
-    "them",
-    "themselves",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "through",
-    "thus",
-    "to",
-    "too",
-    "under",
-    "until",
-    "up",
-    "upon",
-    "us",
-    "very",
-    "via",
-    "vs",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "whereas",
-    "which",
-    "while",
-    "who",
-    "whom",
-    "why",
-    "will",
-    "with",
-    "within",
-    "would",
-    "you",
-    "your",
-    "yours",
-    "yourself",
-    "table",
-    "tab",
-    "ref",
-    "refs",
-    "respectively",
-    "however",
-    "therefore",
-    "furthermore",
-    "moreover",
-    "although",
-    "though",
-    "whether",
-    "yet",
-    "since",
-];
-
-/// Words that negate what follows (compared after folding, before stemming).
-const NEGATION_CUES: &[&str] = &[
-    "not", "no", "never", "none", "nor", "neither", "without", "cannot", "lack", "lacks", "lacked",
-    "lacking", "absence", "absent", "fail", "fails", "failed", "unable", "nothing", "nobody",
-    "nowhere", "negative",
-];
-
-/// Unit suffixes split off a glued number (`30min` → `30`, `min`).
-const UNITS: &[&str] = &[
-    "mg", "kg", "g", "ug", "ng", "ml", "l", "ul", "mm", "cm", "nm", "um", "m", "km", "min", "h",
-    "hr", "hrs", "s", "ms", "d", "kb", "mb", "bp", "kda", "da", "mol", "mmol", "umol", "nmol",
-    "mmhg", "y", "yr", "yrs", "wk", "wks", "x", "fold",
-];
-
-/// Suffixes of drug and chemical names (INN stems and common chemical endings).
-const CHEMICAL_SUFFIXES: &[&str] = &[
-    "mab", "nib", "vir", "statin", "mycin", "cillin", "azole", "pril", "olol", "sartan", "dronate",
-    "tide", "parin", "oxacin", "cycline", "platin", "taxel", "quine", "setron", "lukast", "tinib",
-    "zumab", "ximab", "afil", "azepam", "barbital", "caine", "profen",
-];
-
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 static STOP_SET: LazyLock<HashSet<&str>> = LazyLock::new(|| STOP_WORDS.iter().copied().collect());
 static NEGATION_SET: LazyLock<HashSet<&str>> =
@@ -256,18 +77,6 @@ pub fn is_stop_word(word: &str) -> bool {
 pub fn is_negation_cue(word: &str) -> bool {
     NEGATION_SET.contains(word) || word.ends_with("n't")
 }
-
-/// Irregular plurals the stemmer leaves apart from their singular.
-const IRREGULAR: &[(&str, &str)] = &[
-    ("children", "child"),
-    ("women", "woman"),
-    ("men", "man"),
-    ("mice", "mouse"),
-    ("teeth", "tooth"),
-    ("feet", "foot"),
-    ("geese", "goose"),
-    ("lice", "louse"),
-];
 
 /// Stem a folded word with the Snowball English stemmer (irregular plurals first
 /// become their singular).
@@ -296,37 +105,6 @@ pub fn stem(word: &str) -> String {
 }
 
 const STEM_CACHE_LIMIT: usize = 50_000;
-
-/// The name a Greek letter is spelled with (`α` → `alpha`), lowercase letters only.
-fn greek_name(c: char) -> Option<&'static str> {
-    Some(match c {
-        'α' => "alpha",
-        'β' | 'ϐ' => "beta",
-        'γ' => "gamma",
-        'δ' => "delta",
-        'ε' | 'ϵ' => "epsilon",
-        'ζ' => "zeta",
-        'η' => "eta",
-        'θ' | 'ϑ' => "theta",
-        'ι' => "iota",
-        'κ' | 'ϰ' => "kappa",
-        'λ' => "lambda",
-        'μ' | 'µ' => "mu",
-        'ν' => "nu",
-        'ξ' => "xi",
-        'ο' => "omicron",
-        'π' | 'ϖ' => "pi",
-        'ρ' | 'ϱ' => "rho",
-        'σ' | 'ς' => "sigma",
-        'τ' => "tau",
-        'υ' => "upsilon",
-        'φ' | 'ϕ' => "phi",
-        'χ' => "chi",
-        'ψ' => "psi",
-        'ω' => "omega",
-        _ => return None,
-    })
-}
 
 /// Lowercase, strip accents and spell out Greek letters. A micro sign before a unit
 /// letter becomes `u` (`µg` → `ug`), as authors write it in ASCII.
