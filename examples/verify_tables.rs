@@ -113,7 +113,17 @@ fn main() {
 
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/verify");
     std::fs::write(src.join("background_df.tsv"), table).expect("write background table");
-    std::fs::write(src.join("calibration.rs"), render(&calibration)).expect("write calibration");
+    let calibration_file = src.join("calibration.rs");
+    std::fs::write(&calibration_file, render(&calibration)).expect("write calibration");
+    // Keep the generated file identical to what `cargo fmt` would leave.
+    let formatted = std::process::Command::new("rustfmt")
+        .args(["--edition", "2024"])
+        .arg(&calibration_file)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !formatted {
+        eprintln!("note: rustfmt unavailable; run `cargo fmt` before committing");
+    }
     println!("wrote src/verify/background_df.tsv and src/verify/calibration.rs");
 }
 
