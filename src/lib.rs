@@ -16,4 +16,5 @@ pub mod resolve;
 pub mod rules;
 pub mod source;
 pub mod suppress;
+pub mod verify;
 pub mod walk;

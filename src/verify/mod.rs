@@ -1,0 +1,38 @@
+//! Verification: does the cited work bear out the claim that cites it?
+//!
+//! This module holds the embedded offline backend ([`embedded`]), the scientific
+//! tokeniser it and passage ranking share ([`text`]), the background IDF table
+//! ([`background`]) and section-aware chunking with BM25 ranking ([`passages`]).
+
+pub mod background;
+mod calibration;
+pub mod embedded;
+mod lexicon;
+pub mod passages;
+pub mod text;
+
+use serde::{Deserialize, Serialize};
+
+/// What the embedded backend can say about a claim and a cited work. It deliberately
+/// has no SUPPORTS / CONTRADICTS: lexical evidence cannot tell agreement apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    /// The cited work is about something else.
+    Unrelated,
+    /// The cited work is plainly about what the claim says.
+    Related,
+    /// Neither can be said with confidence.
+    Uncertain,
+}
+
+impl Relation {
+    /// The serde name (`unrelated`, `related`, `uncertain`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Relation::Unrelated => "unrelated",
+            Relation::Related => "related",
+            Relation::Uncertain => "uncertain",
+        }
+    }
+}
