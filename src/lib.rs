@@ -6,6 +6,7 @@
 pub mod diagnostic;
 pub mod model;
 pub mod parse;
+pub mod resolve;
 pub mod rules;
 pub mod source;
 pub mod suppress;
