@@ -23,8 +23,8 @@ use crate::model::{RefFields, Work};
 use crate::resolve::authors::first_author_agrees;
 use crate::resolve::compare::{identifiers_agree, years_agree};
 use crate::resolve::normalize::{
-    compact, content_words, decode_latex, fold, spelling_variant, split_subtitle, strip_markup,
-    strip_retraction_prefix, words,
+    content_of_folded, content_words, decode_latex, fold, spelling_variant, split_subtitle,
+    strip_markup, strip_retraction_prefix, words,
 };
 
 /// Score of a title that equals the other's main title of three or more content words.
@@ -114,24 +114,58 @@ pub fn word_overlap(a: &str, b: &str) -> f64 {
     2.0 * matched_words(&x, &y) as f64 / (x.len() + y.len()) as f64
 }
 
+/// A title folded once, for comparing it with many others.
+#[derive(Debug, Clone)]
+pub struct PreparedTitle {
+    folded: String,
+    compact: String,
+    content: Vec<String>,
+    /// The main title before a subtitle separator: compact form and content words.
+    main: Option<(String, Vec<String>)>,
+}
+
+impl PreparedTitle {
+    pub fn new(title: &str) -> PreparedTitle {
+        let title = strip_retraction_prefix(title).0;
+        let folded = fold(title);
+        let main = split_subtitle(title).map(|(main, _)| {
+            let f = fold(main);
+            (f.replace(' ', ""), content_of_folded(&f))
+        });
+        PreparedTitle {
+            compact: folded.replace(' ', ""),
+            content: content_of_folded(&folded),
+            folded,
+            main,
+        }
+    }
+}
+
 /// Similarity of a cited title and a record title, with the measure that gave it.
 pub fn title_score(cited: &str, record: &str) -> (f64, GateMethod) {
-    let cited = strip_retraction_prefix(cited).0;
-    let record = strip_retraction_prefix(record).0;
-    let (fc, fr) = (fold(cited), fold(record));
+    prepared_score(&PreparedTitle::new(cited), &PreparedTitle::new(record))
+}
+
+/// [`title_score`] of prepared titles.
+pub fn prepared_score(cited: &PreparedTitle, record: &PreparedTitle) -> (f64, GateMethod) {
+    let (fc, fr) = (&cited.folded, &record.folded);
     if fc.is_empty() || fr.is_empty() {
         return (0.0, GateMethod::WordOverlap);
     }
-    if fc.replace(' ', "") == fr.replace(' ', "") {
+    if cited.compact == record.compact {
         return (1.0, GateMethod::Exact);
     }
-    let overlap = word_overlap(cited, record);
-    let edit = normalized_levenshtein(&fc, &fr);
-    let mut best = if overlap >= edit {
-        (overlap, GateMethod::WordOverlap)
-    } else {
-        (edit, GateMethod::EditDistance)
-    };
+    let (x, y) = (&cited.content, &record.content);
+    let overlap = 2.0 * matched_words(x, y) as f64 / (x.len() + y.len()) as f64;
+    let mut best = (overlap, GateMethod::WordOverlap);
+    // Edit similarity cannot exceed the length ratio: skip it when that cannot win.
+    let (lc, lr) = (fc.chars().count(), fr.chars().count());
+    if lc.min(lr) as f64 / lc.max(lr) as f64 > overlap {
+        let edit = normalized_levenshtein(fc, fr);
+        if edit > overlap {
+            best = (edit, GateMethod::EditDistance);
+        }
+    }
     if let Some(score) = subtitle_score(cited, record)
         && score > best.0
     {
@@ -141,11 +175,11 @@ pub fn title_score(cited: &str, record: &str) -> (f64, GateMethod) {
 }
 
 /// The score of a subtitle-only difference, if that is what separates the titles.
-fn subtitle_score(cited: &str, record: &str) -> Option<f64> {
-    let shared_main = |whole: &str, other: &str| -> Option<usize> {
-        let (main, _) = split_subtitle(other)?;
-        let (m, w) = (content_words(main), content_words(whole));
-        (compact(main) == compact(whole) || (m.len() == w.len() && matched_words(&m, &w) == m.len()))
+fn subtitle_score(cited: &PreparedTitle, record: &PreparedTitle) -> Option<f64> {
+    let shared_main = |whole: &PreparedTitle, other: &PreparedTitle| -> Option<usize> {
+        let (compact, m) = other.main.as_ref()?;
+        let w = &whole.content;
+        (*compact == whole.compact || (m.len() == w.len() && matched_words(m, w) == m.len()))
             .then_some(m.len())
     };
     let main_words = shared_main(cited, record).or_else(|| shared_main(record, cited))?;
@@ -191,8 +225,18 @@ pub fn accept(fields: &RefFields, raw: &str, work: &Work, thresholds: &GateThres
     }
 }
 
-/// A raw reference as words, each flagged when punctuation (not just spaces or a
-/// joining hyphen) separates it from the previous word.
+/// A raw reference string as words, each flagged when punctuation (not just spaces
+/// or a joining hyphen) separates it from the previous word; prepared once to test
+/// many titles against it.
+#[derive(Debug, Clone)]
+pub struct RawWords(Vec<(String, bool)>);
+
+impl RawWords {
+    pub fn new(raw: &str) -> RawWords {
+        RawWords(raw_words(raw))
+    }
+}
+
 fn raw_words(raw: &str) -> Vec<(String, bool)> {
     let text = strip_markup(&decode_latex(raw));
     let mut out = Vec::new();
@@ -236,6 +280,12 @@ fn raw_words(raw: &str) -> Vec<(String, bool)> {
 /// short title inside a longer cited title does not count). Returns the share of
 /// title words found and the verdict.
 pub fn title_in_raw(raw: &str, title: &str, max_missing: usize) -> (f64, bool) {
+    title_in_raw_words(&RawWords::new(raw), title, max_missing)
+}
+
+/// [`title_in_raw`] against a prepared raw string.
+pub fn title_in_raw_words(raw: &RawWords, title: &str, max_missing: usize) -> (f64, bool) {
+    let raw = &raw.0;
     let title_words = words(strip_retraction_prefix(title).0);
     let t = title_words.len();
     if t == 0 {
@@ -246,7 +296,6 @@ pub fn title_in_raw(raw: &str, title: &str, max_missing: usize) -> (f64, bool) {
         4..=8 => 1.min(max_missing),
         _ => max_missing,
     };
-    let raw = raw_words(raw);
     let mut best = (0.0, false);
     for start in 0..raw.len() {
         if !title_words.iter().take(allowed + 1).any(|w| *w == raw[start].0) {
@@ -287,8 +336,11 @@ fn lcs_span(title: &[String], window: &[(String, bool)]) -> (usize, usize, usize
     let (mut i, mut j) = (n, m);
     let (mut first, mut last) = (0, 0);
     let mut seen_last = false;
+    // Prefer dropping trailing window words, so the match ends as early as it can.
     while i > 0 && j > 0 {
-        if title[i - 1] == window[j - 1].0 && dp[i][j] == dp[i - 1][j - 1] + 1 {
+        if dp[i][j - 1] == dp[i][j] {
+            j -= 1;
+        } else if title[i - 1] == window[j - 1].0 && dp[i][j] == dp[i - 1][j - 1] + 1 {
             if !seen_last {
                 last = j - 1;
                 seen_last = true;
@@ -296,10 +348,8 @@ fn lcs_span(title: &[String], window: &[(String, bool)]) -> (usize, usize, usize
             first = j - 1;
             i -= 1;
             j -= 1;
-        } else if dp[i - 1][j] >= dp[i][j - 1] {
-            i -= 1;
         } else {
-            j -= 1;
+            i -= 1;
         }
     }
     (dp[n][m], first, last)
@@ -395,6 +445,11 @@ mod tests {
         assert!(title_in_raw(raw, "Checking a large routine", 2).1);
         let raw = "**Deep Learning for Semantic Segmentation** - Lee et al., CVPR (2023).";
         assert!(!title_in_raw(raw, "Deep learning", 2).1);
+        let raw = "[3] A. B, \u{201c}Rao-Blackwellized particle filters for mapping,\u{201d} in Proc. X, 2011.";
+        assert!(title_in_raw(raw, "Rao–Blackwellized Particle Filters for Mapping", 2).1);
+        // The title's last word recurs just after it: the match must end at the first.
+        let raw = "[19] F. Johns, \u{201c}Digital humanitarian mapping and the limits of imagination in international law,\u{201d} Law Crit, 2023.";
+        assert!(title_in_raw(raw, "Digital Humanitarian Mapping and the Limits of Imagination in International Law", 2).1);
         let raw = "[3] A. B, \u{201c}Rao-Blackwellized particle filters for mapping,\u{201d} in Proc. X, 2011.";
         assert!(title_in_raw(raw, "Rao–Blackwellized Particle Filters for Mapping", 2).1);
         // One word of a long title missing is tolerated.

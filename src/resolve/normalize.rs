@@ -391,19 +391,35 @@ pub fn compact(s: &str) -> String {
     fold(s).replace(' ', "")
 }
 
-/// Two folded words that are one spelling apart: equal, or for words of five letters
-/// or more one edit apart (two for nine or more: `optimisation`/`optimization`,
-/// `modelling`/`modeling`, `network`/`networks`); numbers only when equal.
+/// A word with British spellings mapped to American ones (`optimisation` →
+/// `optimization`, `colour` → `color`, `modelling` → `modeling`, `centre` →
+/// `center`, `anaemia` → `anemia`), so that both spellings compare equal.
+fn american(word: &str) -> String {
+    let mut w = word.replace("isation", "ization").replace("yse", "yze").replace("ae", "e").replace("oe", "e");
+    for (british, american) in [("ise", "ize"), ("ised", "ized"), ("ises", "izes"), ("ising", "izing"), ("tre", "ter"), ("tres", "ters")] {
+        if let Some(stem) = w.strip_suffix(british)
+            && stem.len() >= 3
+        {
+            w = format!("{stem}{american}");
+            break;
+        }
+    }
+    w.replace("our", "or").replace("ll", "l")
+}
+
+/// Two folded words that are one spelling apart: equal, British and American
+/// spellings of one word, or for words of five letters or more one edit apart
+/// (`network`/`networks`, a typo); numbers only when equal.
 pub fn spelling_variant(a: &str, b: &str) -> bool {
     if a == b {
         return true;
     }
-    let shorter = a.chars().count().min(b.chars().count());
-    if shorter < 5 || a.chars().chain(b.chars()).any(|c| c.is_ascii_digit()) {
+    let (la, lb) = (a.chars().count(), b.chars().count());
+    if la.min(lb) < 5 || la.abs_diff(lb) > 3 || a.chars().chain(b.chars()).any(|c| c.is_ascii_digit()) {
         return false;
     }
-    let distance = damerau_levenshtein(a, b);
-    distance <= 1 || (shorter >= 9 && distance <= 2)
+    let (a, b) = (american(a), american(b));
+    a == b || damerau_levenshtein(&a, &b) <= 1
 }
 
 /// English function words that carry no identity in a title (DeepSciVerify filters
@@ -428,7 +444,12 @@ pub fn is_stop_word(word: &str) -> bool {
 /// Folded words without stop words; all words when nothing else is left
 /// (`"What is it?"` keeps its words rather than becoming empty).
 pub fn content_words(s: &str) -> Vec<String> {
-    let all = words(s);
+    content_of_folded(&fold(s))
+}
+
+/// [`content_words`] of text that is already folded.
+pub fn content_of_folded(folded: &str) -> Vec<String> {
+    let all: Vec<String> = folded.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
     let content: Vec<String> = all.iter().filter(|w| !is_stop_word(w)).cloned().collect();
     if content.is_empty() { all } else { content }
 }
@@ -560,6 +581,24 @@ mod tests {
         assert_eq!(fold("  Deep   Learning. "), "deep learning");
         assert_eq!(fold("µm"), "mum");
         assert_eq!(compact("Pre-Training"), compact("pretraining"));
+    }
+
+    #[test]
+    fn spelling_variants_are_one_word() {
+        for (a, b) in [
+            ("optimisation", "optimization"),
+            ("modelling", "modeling"),
+            ("colour", "color"),
+            ("centre", "center"),
+            ("anaemia", "anemia"),
+            ("analyse", "analyze"),
+            ("networks", "network"),
+        ] {
+            assert!(spelling_variant(a, b), "{a} {b}");
+        }
+        for (a, b) in [("intelligence", "intelligent"), ("data", "date"), ("2019", "2018"), ("learning", "reasoning")] {
+            assert!(!spelling_variant(a, b), "{a} {b}");
+        }
     }
 
     #[test]

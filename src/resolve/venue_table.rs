@@ -58,6 +58,7 @@ pub const KNOWN_VENUES: &[KnownVenue] = &[
     v(&["siggraph", "tog"], &["transactions on graphics", "computer graphics and interactive techniques"]),
     v(&["miccai"], &["medical image computing and computer assisted intervention"]),
     v(&["isbi"], &["international symposium on biomedical imaging"]),
+    v(&["mm", "acm mm"], &["acm international conference on multimedia", "acm multimedia"]),
     v(&["ipmi"], &["information processing in medical imaging"]),
     // Language and speech.
     v(&["acl"], &["annual meeting of the association for computational linguistics", "association for computational linguistics"]),
@@ -68,6 +69,8 @@ pub const KNOWN_VENUES: &[KnownVenue] = &[
     v(&["coling"], &["international conference on computational linguistics"]),
     v(&["conll"], &["conference on computational natural language learning"]),
     v(&["lrec"], &["language resources and evaluation"]),
+    v(&["sigdial"], &["special interest group on discourse and dialogue"]),
+    v(&["cogsci"], &["annual meeting of the cognitive science society", "annual conference of the cognitive science society"]),
     v(&["tacl"], &["transactions of the association for computational linguistics"]),
     v(&["ijcnlp"], &["international joint conference on natural language processing"]),
     v(&["interspeech"], &["conference of the international speech communication association"]),
@@ -82,11 +85,14 @@ pub const KNOWN_VENUES: &[KnownVenue] = &[
     v(&["cdc"], &["conference on decision and control"]),
     v(&["acc"], &["american control conference"]),
     v(&["itsc"], &["intelligent transportation systems conference"]),
+    v(&["ro man", "roman"], &["international symposium on robot and human interactive communication"]),
     v(&["humanoids"], &["international conference on humanoid robots", "international conference on humanoid robotics"]),
     // Theory, systems, security, software, data.
     v(&["stoc"], &["symposium on theory of computing"]),
     v(&["focs"], &["symposium on foundations of computer science"]),
     v(&["soda"], &["symposium on discrete algorithms"]),
+    v(&["concur"], &["international conference on concurrency theory"]),
+    v(&["pods"], &["symposium on principles of database systems"]),
     v(&["icalp"], &["international colloquium on automata languages and programming"]),
     v(&["popl"], &["principles of programming languages"]),
     v(&["pldi"], &["programming language design and implementation"]),
@@ -122,7 +128,10 @@ pub const KNOWN_VENUES: &[KnownVenue] = &[
     v(&["date"], &["design automation and test in europe"]),
     v(&["dac"], &["design automation conference"]),
     v(&["eusipco"], &["european signal processing conference"]),
-    // Journals best known by acronym.
+    v(&["stil"], &["brazilian symposium in information and human language technology", "simposio brasileiro de tecnologia da informacao e da linguagem humana"]),
+    // Journals best known by acronym, and a journal Semantic Scholar files under a
+    // conference of the same name.
+    v(&["sensors"], &["italian national conference on sensors"]),
     v(&["pnas"], &["proceedings of the national academy of sciences"]),
     v(&["jama"], &["journal of the american medical association"]),
     v(&["nejm", "n engl j med"], &["new england journal of medicine"]),

@@ -10,9 +10,11 @@
 //! - what is not a venue of record at all: preprint servers and repositories,
 //!   book series that host many conferences, publisher names, placeholders.
 
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 
-use crate::resolve::normalize::{fold, is_stop_word};
+use crate::resolve::normalize::{fold, spelling_variant};
 use crate::resolve::venue_table::KNOWN_VENUES;
 
 /// How two venue strings relate.
@@ -61,7 +63,7 @@ const SERIES: &[&str] = &[
     "proceedings of machine learning research", "ceur workshop proceedings",
     "acm international conference proceeding series", "conference series",
     "aip conference proceedings", "web of conferences", "procedia",
-    "springer proceedings in", "advances in neural computation",
+    "springer proceedings in", "advances in neural computation", "book series", "springer series",
 ];
 
 /// Publisher names given where a venue is expected.
@@ -73,20 +75,32 @@ const PUBLISHERS: &[&str] = &[
     "association for computing machinery", "institute of electrical and electronics engineers",
 ];
 
-/// Function words of venue names in the languages the world's journals use.
+/// English function words that ISO 4 drops from titles. (Not the general stop-word
+/// list: `Am`, `Off`, `A` are abbreviations or series letters in venue names.)
+const FUNCTION_WORDS: &[&str] = &[
+    "an", "and", "at", "by", "for", "from", "in", "into", "of", "on", "the", "to", "with",
+];
+
+/// Function words of other languages; skippable rather than removed, since some are
+/// also abbreviations (`Des` Design).
 const FOREIGN_FUNCTION_WORDS: &[&str] = &[
     "da", "das", "de", "del", "der", "des", "di", "die", "do", "dos", "du", "e", "el", "en", "et",
-    "fur", "la", "le", "les", "und", "y", "zur",
+    "fur", "i", "la", "las", "le", "les", "los", "und", "y", "zu", "zur",
 ];
 
 /// Words that may be present on one side and absent on the other without making
 /// two venues different: publishers, "proceedings", meeting kinds.
 const SKIPPABLE: &[&str] = &[
     "proceedings", "proc", "ieee", "acm", "cvf", "siam", "spie", "usenix", "ifip", "ieice",
-    "annual", "international", "intl", "conference", "conf", "symposium", "symp", "workshop",
-    "workshops", "meeting", "congress", "joint", "online", "print", "electronic", "edition",
-    "track", "main", "papers", "poster", "oral", "long", "short", "findings",
+    "annual", "international", "intl", "int", "conference", "conf", "symposium", "symp", "workshop",
+    "workshops", "meeting", "meetings", "congress", "joint", "online", "print", "electronic",
+    "edition", "track", "main", "papers", "poster", "oral", "long", "short", "findings",
+    "conferences", "symposia", "a", "it", "its",
 ];
+
+fn skippable(word: &str) -> bool {
+    SKIPPABLE.contains(&word) || FOREIGN_FUNCTION_WORDS.contains(&word)
+}
 
 const WORD_ORDINALS: &[&str] = &[
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
@@ -185,7 +199,13 @@ fn forms(v: &str) -> Vec<Vec<String>> {
         }
     }
     texts.push(without_parens.clone());
-    for sep in [":", " - ", " – ", " — "] {
+    // `Eating and Weight Disorders-studies on …`, `Topoi-an International Review …`.
+    for starter in ["-studies", "-an ", "-a ", "-advances", "-official", "-international"] {
+        if let Some(pos) = without_parens.find(starter) {
+            texts.push(without_parens[..pos].to_string());
+        }
+    }
+    for sep in [":", " - ", " – ", " — ", "/"] {
         if let Some((a, b)) = without_parens.split_once(sep) {
             texts.push(a.to_string());
             texts.push(b.to_string());
@@ -214,8 +234,7 @@ fn key_words(text: &str) -> Vec<String> {
         !w.chars().all(|c| c.is_ascii_digit())
             && !is_ordinal(w)
             && !WORD_ORDINALS.contains(&w.as_str())
-            && !is_stop_word(w)
-            && !FOREIGN_FUNCTION_WORDS.contains(&w.as_str())
+            && !FUNCTION_WORDS.contains(&w.as_str())
             && !matches!(w.as_str(), "vol" | "volume")
     });
     words
@@ -232,16 +251,21 @@ fn is_ordinal(w: &str) -> bool {
 /// The known venues a form names: by a name phrase anywhere, or by an acronym in a
 /// short form (`CVPR`, `Proc. NeurIPS`, `ICLR 2026 Poster`, a parenthetical) — long
 /// names are not searched for acronyms, which are often ordinary words.
+/// The table's full names as key words, computed once.
+static KNOWN_NAME_KEYS: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| {
+    KNOWN_VENUES
+        .iter()
+        .map(|v| v.names.iter().map(|n| key_words(n).join(" ")).filter(|k| !k.is_empty()).collect())
+        .collect()
+});
+
 fn known_ids(form: &[String]) -> Vec<usize> {
     let refs: Vec<&str> = form.iter().map(String::as_str).collect();
-    let distinctive: Vec<&str> = refs.iter().copied().filter(|w| !SKIPPABLE.contains(w)).collect();
+    let distinctive: Vec<&str> = refs.iter().copied().filter(|w| !skippable(w)).collect();
     let short = distinctive.len() <= 2;
     let mut ids = Vec::new();
     for (id, venue) in KNOWN_VENUES.iter().enumerate() {
-        let by_name = venue.names.iter().any(|n| {
-            let phrase = key_words(n).join(" ");
-            !phrase.is_empty() && contains_phrase(&refs, &phrase)
-        });
+        let by_name = KNOWN_NAME_KEYS[id].iter().any(|phrase| contains_phrase(&refs, phrase));
         let by_acronym = short
             && venue.acronyms.iter().any(|a| {
                 contains_phrase(&distinctive, a)
@@ -272,6 +296,44 @@ pub fn abbreviates_word(short: &str, long: &str) -> bool {
     short_chars.all(|c| long_chars.any(|l| l == c))
 }
 
+/// Two words of two renderings of one venue name: one abbreviates the other, or they
+/// are spelling variants (`Biophysics` / `Biophysical`).
+fn words_correspond(a: &str, b: &str) -> bool {
+    abbreviates_word(a, b)
+        || abbreviates_word(b, a)
+        || spelling_variant(a, b)
+        || (a.len().min(b.len()) >= 9 && strsim::damerau_levenshtein(a, b) <= 2)
+}
+
+/// Where an acronym made of word beginnings can end when it starts at `words[start]`:
+/// each piece abbreviates one word in order (`BIBM` BIoinformatics BioMedicine,
+/// `FAccT` Fairness ACCountability Transparency, `TREC` Text REtrieval Conference),
+/// skippable words may be passed over, and there are at least two pieces.
+fn acronym_cover(acronym: &str, words: &[String], start: usize) -> Vec<usize> {
+    fn walk(acr: &str, words: &[String], idx: usize, pieces: usize, out: &mut Vec<usize>) {
+        if acr.is_empty() {
+            if pieces >= 2 && !out.contains(&idx) {
+                out.push(idx);
+            }
+            return;
+        }
+        let Some(word) = words.get(idx) else { return };
+        if pieces > 0 && skippable(word) {
+            walk(acr, words, idx + 1, pieces, out);
+        }
+        for len in 1..=acr.len() {
+            if abbreviates_word(&acr[..len], word) {
+                walk(&acr[len..], words, idx + 1, pieces + 1, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if (2..=10).contains(&acronym.len()) && acronym.chars().all(|c| c.is_ascii_lowercase()) {
+        walk(acronym, words, start, 0, &mut out);
+    }
+    out
+}
+
 /// Whether two word forms align: each word of one side abbreviates a word of the
 /// other in order (either side may be the abbreviated one), an acronym may stand for
 /// consecutive words, and skippable words (publishers, "proceedings", meeting kinds)
@@ -290,31 +352,25 @@ fn forms_align(a: &[String], b: &[String]) -> bool {
                     *cell = Some(s);
                 }
             };
-            if i < n && SKIPPABLE.contains(&a[i].as_str()) {
+            if i < n && skippable(&a[i]) {
                 set(i + 1, j, score);
             }
-            if j < m && SKIPPABLE.contains(&b[j].as_str()) {
+            if j < m && skippable(&b[j]) {
                 set(i, j + 1, score);
             }
-            if i < n && j < m && (abbreviates_word(&a[i], &b[j]) || abbreviates_word(&b[j], &a[i])) {
+            if i < n && j < m && words_correspond(&a[i], &b[j]) {
                 set(i + 1, j + 1, score + a[i].len().min(b[j].len()));
             }
             for (short, long, forward) in [(a, b, true), (b, a, false)] {
                 let (si, li) = if forward { (i, j) } else { (j, i) };
-                if si >= short.len() {
-                    continue;
-                }
-                let acronym = &short[si];
-                let k = acronym.chars().count();
-                if !(2..=6).contains(&k) || li + k > long.len() || !acronym.chars().all(|c| c.is_ascii_alphabetic()) {
-                    continue;
-                }
-                let initials: String = long[li..li + k].iter().filter_map(|w| w.chars().next()).collect();
-                if &initials == acronym {
+                let Some(acronym) = short.get(si) else { continue };
+                for end in acronym_cover(acronym, long, li) {
+                    // An acronym carries more identity than its letter count.
+                    let k = acronym.len() + 2;
                     if forward {
-                        set(i + 1, j + k, score + k);
+                        set(i + 1, end, score + k);
                     } else {
-                        set(i + k, j + 1, score + k);
+                        set(end, j + 1, score + k);
                     }
                 }
             }
@@ -323,12 +379,22 @@ fn forms_align(a: &[String], b: &[String]) -> bool {
     reach[n][m].is_some_and(|letters| letters >= 3)
 }
 
-/// Whether two venue strings name the same venue. `Unknown` when either is missing,
-/// a placeholder, a repository, preprint server, series or publisher; `Different`
-/// only when both are venues of record and no rule relates them.
+/// Whether two venue strings name the same venue. `Unknown` when either is missing or
+/// a placeholder, when the record's venue is a repository or preprint server, when
+/// the cited venue is a preprint server, or when either is a series or publisher;
+/// `Different` when the cited venue is an institutional repository for a record in a
+/// journal or proceedings, or when no rule relates two venues of record.
 pub fn compare_venues(cited: &str, record: &str) -> VenueMatch {
-    if [cited, record].iter().any(|v| is_placeholder_venue(v) || is_repository_venue(v) || is_series_or_publisher(v)) {
+    if is_placeholder_venue(cited) || is_placeholder_venue(record) || is_repository_venue(record) {
         return VenueMatch::Unknown;
+    }
+    if is_series_or_publisher(cited) || is_series_or_publisher(record) || is_preprint_venue(cited) {
+        return VenueMatch::Unknown;
+    }
+    // An institutional repository cited for a work the record places in a journal or
+    // proceedings names where a copy sits, not where the work appeared.
+    if is_repository_venue(cited) {
+        return VenueMatch::Different;
     }
     if fold(cited).replace(' ', "") == fold(record).replace(' ', "") {
         return VenueMatch::Same;
@@ -400,6 +466,10 @@ mod tests {
             ("Physical review. B", "Physical review. B./Physical review. B"),
             ("IEEE Transactions on Control Systems and Technology", "IEEE Transactions on Control Systems Technology"),
             ("Trans. Mach. Learn. Res.", "Transactions on Machine Learning Research"),
+            ("Am J Geriatr Psychiatry", "The American journal of geriatric psychiatry"),
+            ("IEEE Int Symp Qual Electron Des", "IEEE International Symposium on Quality Electronic Design"),
+            ("Rev Médica Clínica Condes", "Revista Médica Clínica Las Condes"),
+            ("SIGDIAL", "SIGDIAL Conferences"),
         ] {
             assert_eq!(compare_venues(a, b), VenueMatch::Same, "{a} | {b}");
             assert_eq!(compare_venues(b, a), VenueMatch::Same, "{b} | {a}");
@@ -421,6 +491,10 @@ mod tests {
             ("PNAS", "Proceedings of the National Academy of Sciences"),
             ("ICLR", "ICLR 2026 Poster"),
             ("ICARM", "2025 International Conference on Advanced Robotics and Mechatronics (ICARM)"),
+            ("BIBM", "IEEE International Conference on Bioinformatics and Biomedicine"),
+            ("FAccT", "The 2024 ACM Conference on Fairness, Accountability, and Transparency"),
+            ("TREC", "Text Retrieval Conference"),
+            ("Int Conf Optim Appl", "OPTIMA"),
         ] {
             assert_eq!(compare_venues(a, b), VenueMatch::Same, "{a} | {b}");
         }
@@ -460,6 +534,11 @@ mod tests {
         ] {
             assert_eq!(compare_venues("Nature", v), VenueMatch::Unknown, "{v}");
         }
+        assert_eq!(compare_venues("arXiv preprint arXiv:2106.11959", "Nature"), VenueMatch::Unknown);
+        assert_eq!(
+            compare_venues("CaltechAUTHORS (California Institute of Technology)", "ACM Computing Surveys"),
+            VenueMatch::Different
+        );
         assert!(!is_repository_venue("Ophthalmology (Rochester, Minn.)"));
         assert!(!is_repository_venue("Journal of King Saud University - Computer and Information Sciences"));
         assert!(is_preprint_venue("arXiv [Preprint]"));
