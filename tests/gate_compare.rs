@@ -6,8 +6,12 @@
 mod gate_support;
 
 use citeproof::model::{RefFields, Work};
-use citeproof::resolve::compare::{Comparison, CompareOptions, Field, compare, identifier_conflation};
-use citeproof::resolve::gate::{GateThresholds, RawWords, accept, title_in_raw_words, title_similarity};
+use citeproof::resolve::compare::{
+    CompareOptions, Comparison, Field, compare, identifier_conflation,
+};
+use citeproof::resolve::gate::{
+    GateThresholds, RawWords, accept, title_in_raw_words, title_similarity,
+};
 use citeproof::resolve::normalize::strip_retraction_prefix;
 use citeproof::resolve::outcome::{Coverage, Matched, Status, decide};
 use citeproof::resolve::title_index::TitleIndex;
@@ -16,7 +20,9 @@ use gate_support::{Case, World, bibtex, load_cases, refstring, shared_dir};
 use serde_json::Value;
 
 /// Deserialise `overrides` on top of the default value's JSON.
-fn with_defaults<T: Default + serde::Serialize + serde::de::DeserializeOwned>(overrides: &Value) -> T {
+fn with_defaults<T: Default + serde::Serialize + serde::de::DeserializeOwned>(
+    overrides: &Value,
+) -> T {
     let mut base = serde_json::to_value(T::default()).unwrap();
     if let (Some(base), Some(over)) = (base.as_object_mut(), overrides.as_object()) {
         for (k, v) in over {
@@ -29,13 +35,23 @@ fn with_defaults<T: Default + serde::Serialize + serde::de::DeserializeOwned>(ov
 fn field_names(c: &Comparison) -> Vec<String> {
     c.fields_wrong()
         .iter()
-        .map(|f| serde_json::to_value(f).unwrap().as_str().unwrap().to_string())
+        .map(|f| {
+            serde_json::to_value(f)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect()
 }
 
 #[test]
 fn hand_written_cases() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/gate/cases.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/gate/cases.json"
+    ))
+    .unwrap();
     let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
     assert!(cases.len() >= 20);
     let t = GateThresholds::default();
@@ -45,17 +61,33 @@ fn hand_written_cases() {
         let work: Work = with_defaults(&case["record"]);
         let raw = case["raw"].as_str().unwrap_or("");
         let decision = accept(&fields, raw, &work, &t);
-        assert_eq!(decision.accepted, case["accept"].as_bool().unwrap(), "{name}: {decision:?}");
+        assert_eq!(
+            decision.accepted,
+            case["accept"].as_bool().unwrap(),
+            "{name}: {decision:?}"
+        );
         if !decision.accepted {
             continue;
         }
         let comparison = compare(&fields, &work, &CompareOptions::default());
         let expected: Vec<String> = serde_json::from_value(case["wrong"].clone()).unwrap();
-        assert_eq!(field_names(&comparison), expected, "{name}: {comparison:#?}");
+        assert_eq!(
+            field_names(&comparison),
+            expected,
+            "{name}: {comparison:#?}"
+        );
         if let Some(status) = case["status"].as_str() {
-            let m = Matched { gate: &decision, comparison: &comparison, work: &work };
+            let m = Matched {
+                gate: &decision,
+                comparison: &comparison,
+                work: &work,
+            };
             let outcome = decide(Some(m), Coverage::Complete);
-            assert_eq!(serde_json::to_value(outcome.status).unwrap(), status, "{name}");
+            assert_eq!(
+                serde_json::to_value(outcome.status).unwrap(),
+                status,
+                "{name}"
+            );
         }
     }
 }
@@ -75,10 +107,14 @@ fn identifier_naming_another_work_is_a_conflation() {
         "title": "Reasoning on a Budget: Miniaturizing DeepSeek R1 with SFT-GRPO Alignment",
         "authors": [{"given": "Esmaeil", "family": "Narimissa"}], "year": 2025, "arxiv": "2505.99999"
     }));
-    let conflation = identifier_conflation(&cited, "", &by_id, Some(&by_title), &t).expect("conflation");
+    let conflation =
+        identifier_conflation(&cited, "", &by_id, Some(&by_title), &t).expect("conflation");
     assert_eq!(conflation.field, Field::Arxiv);
     assert_eq!(conflation.identifier, "2505.21457");
-    assert_eq!(conflation.title_work_identifier.as_deref(), Some("2505.99999"));
+    assert_eq!(
+        conflation.title_work_identifier.as_deref(),
+        Some("2505.99999")
+    );
     let mut comparison = compare(&cited, &by_title, &CompareOptions::default());
     comparison.add_conflation(&conflation);
     assert_eq!(comparison.fields_wrong(), vec![Field::Arxiv]);
@@ -110,7 +146,13 @@ fn read_case(case: &Case, world: &World) -> (RefFields, bool) {
 
 /// Compare as the cascade will: the record found by title, plus any cited identifier
 /// that resolves (in the world) to another work.
-fn cascade_compare(fields: &RefFields, raw: &str, world: &World, index: usize, t: &GateThresholds) -> Comparison {
+fn cascade_compare(
+    fields: &RefFields,
+    raw: &str,
+    world: &World,
+    index: usize,
+    t: &GateThresholds,
+) -> Comparison {
     let work = &world.works[index];
     let mut comparison = compare(fields, work, &CompareOptions::default());
     let ids = [
@@ -149,7 +191,12 @@ impl Rate {
         100.0 * self.hit as f64 / self.total.max(1) as f64
     }
     fn show(&self, what: &str) {
-        eprintln!("  {what}: {}/{} = {:.1} %", self.hit, self.total, self.pct());
+        eprintln!(
+            "  {what}: {}/{} = {:.1} %",
+            self.hit,
+            self.total,
+            self.pct()
+        );
     }
 }
 
@@ -163,9 +210,11 @@ fn dev_benchmark_figures() {
     let cases = load_cases(&shared);
     let index = TitleIndex::new(world.works.iter().map(|w| w.title.clone()));
     let t = GateThresholds::default();
-    let (mut verified_gate, mut verified_clean, mut verified_raw) = (Rate::new(), Rate::new(), Rate::new());
+    let (mut verified_gate, mut verified_clean, mut verified_raw) =
+        (Rate::new(), Rate::new(), Rate::new());
     let (mut miscited_gate, mut miscited_field) = (Rate::new(), Rate::new());
-    let (mut fabricated_title, mut fabricated_gate, mut fabricated_raw) = (Rate::new(), Rate::new(), Rate::new());
+    let (mut fabricated_title, mut fabricated_gate, mut fabricated_raw) =
+        (Rate::new(), Rate::new(), Rate::new());
     let mut retracted = Rate::new();
     let mut anchored = Rate::new();
     let mut problems: Vec<String> = Vec::new();
@@ -177,7 +226,10 @@ fn dev_benchmark_figures() {
         if case.input_kind == "reference_string" && case.truth != "FABRICATED" {
             anchored.add(located);
         }
-        let raw_only = RefFields { title: None, ..fields.clone() };
+        let raw_only = RefFields {
+            title: None,
+            ..fields.clone()
+        };
         let strings = case.input_kind == "reference_string";
         match case.truth.as_str() {
             "FABRICATED" => {
@@ -186,10 +238,15 @@ fn dev_benchmark_figures() {
                 let best_similarity = best.first().map_or(0.0, |b| b.1);
                 fabricated_max = fabricated_max.max(best_similarity);
                 fabricated_title.add(best_similarity < t.accept);
-                let accepted = best.iter().find(|(i, _)| accept(&fields, &case.input, &world.works[*i], &t).accepted);
+                let accepted = best
+                    .iter()
+                    .find(|(i, _)| accept(&fields, &case.input, &world.works[*i], &t).accepted);
                 fabricated_gate.add(accepted.is_none());
                 if let Some((i, s)) = accepted {
-                    problems.push(format!("{} FABRICATED accepted {} ({s:.2}): {title:?} ~ {:?}", case.case, world.ids[*i], world.works[*i].title));
+                    problems.push(format!(
+                        "{} FABRICATED accepted {} ({s:.2}): {title:?} ~ {:?}",
+                        case.case, world.ids[*i], world.works[*i].title
+                    ));
                 }
                 if strings {
                     // What `accept` does for a reference without a parsed title, against
@@ -198,10 +255,15 @@ fn dev_benchmark_figures() {
                     let contained = index
                         .contained_in(&case.input, t.raw_max_missing)
                         .into_iter()
-                        .find(|&i| title_in_raw_words(&raw, &world.works[i].title, t.raw_max_missing).1);
+                        .find(|&i| {
+                            title_in_raw_words(&raw, &world.works[i].title, t.raw_max_missing).1
+                        });
                     fabricated_raw.add(contained.is_none());
                     if let Some(i) = contained {
-                        problems.push(format!("{} FABRICATED raw contains {:?}", case.case, world.works[i].title));
+                        problems.push(format!(
+                            "{} FABRICATED raw contains {:?}",
+                            case.case, world.works[i].title
+                        ));
                     }
                 }
             }
@@ -212,8 +274,25 @@ fn dev_benchmark_figures() {
                 let work = &world.works[wi];
                 let decision = accept(&fields, &case.input, work, &t);
                 let comparison = cascade_compare(&fields, &case.input, &world, wi, &t);
-                let describe = || format!("{} {truth}/{:?} gate={:.2}/{:?} fields={:?} record=({:?}; {:?}; {:?}; {:?}) -> {:?} {:?}",
-                    case.case, case.error, decision.similarity, decision.method, fields, work.title, work.year, work.venue, work.authors.iter().map(|p| p.family.as_str()).collect::<Vec<_>>(), comparison.mismatches, comparison.notes);
+                let describe = || {
+                    format!(
+                        "{} {truth}/{:?} gate={:.2}/{:?} fields={:?} record=({:?}; {:?}; {:?}; {:?}) -> {:?} {:?}",
+                        case.case,
+                        case.error,
+                        decision.similarity,
+                        decision.method,
+                        fields,
+                        work.title,
+                        work.year,
+                        work.venue,
+                        work.authors
+                            .iter()
+                            .map(|p| p.family.as_str())
+                            .collect::<Vec<_>>(),
+                        comparison.mismatches,
+                        comparison.notes
+                    )
+                };
                 match truth {
                     "VERIFIED" => {
                         verified_gate.add(decision.accepted);
@@ -226,7 +305,10 @@ fn dev_benchmark_figures() {
                             let raw_decision = accept(&raw_only, &case.input, work, &t);
                             verified_raw.add(raw_decision.accepted);
                             if !raw_decision.accepted {
-                                problems.push(format!("{} raw containment rejected {:?} in {:?}", case.case, work.title, case.input));
+                                problems.push(format!(
+                                    "{} raw containment rejected {:?} in {:?}",
+                                    case.case, work.title, case.input
+                                ));
                             }
                         }
                     }
@@ -240,7 +322,11 @@ fn dev_benchmark_figures() {
                         }
                     }
                     "RETRACTED" => {
-                        let m = Matched { gate: &decision, comparison: &comparison, work };
+                        let m = Matched {
+                            gate: &decision,
+                            comparison: &comparison,
+                            work,
+                        };
                         let status = decide(Some(m), Coverage::Complete).status;
                         retracted.add(status == Status::Retracted);
                         if status != Status::Retracted {
@@ -255,7 +341,11 @@ fn dev_benchmark_figures() {
     for p in &problems {
         eprintln!("{p}");
     }
-    eprintln!("dev benchmark ({} cases, {} world works):", cases.len(), world.works.len());
+    eprintln!(
+        "dev benchmark ({} cases, {} world works):",
+        cases.len(),
+        world.works.len()
+    );
     anchored.show("reference strings whose known title the test reader located");
     verified_gate.show("VERIFIED accepted by the gate against their world work");
     verified_clean.show("VERIFIED with no mismatch (100 % minus the false-alarm rate)");
@@ -263,7 +353,8 @@ fn dev_benchmark_figures() {
     miscited_gate.show("MISCITED accepted by the gate against their world work");
     miscited_field.show("MISCITED with a mismatch on exactly the labelled field");
     fabricated_title.show("FABRICATED titles below the accept bar against every world title");
-    fabricated_gate.show("FABRICATED rejected by the full gate against the 10 closest world titles");
+    fabricated_gate
+        .show("FABRICATED rejected by the full gate against the 10 closest world titles");
     fabricated_raw.show("FABRICATED reference strings containing no world title");
     retracted.show("RETRACTED decided retracted");
     eprintln!("  highest similarity of a fabricated title to any world title: {fabricated_max:.3}");
@@ -308,7 +399,11 @@ fn dev_venue_aliases() {
     for (i, a) in venues.iter().enumerate() {
         let b = venues[(i * 7 + 3) % venues.len()];
         let related = |x: &str, y: &str| {
-            aliases[x].as_array().unwrap().iter().any(|v| v.as_str() == Some(y))
+            aliases[x]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|v| v.as_str() == Some(y))
         };
         if a.as_str() == b.as_str() || related(a, b) || related(b, a) {
             continue;
@@ -333,12 +428,18 @@ fn dev_venue_aliases() {
 #[test]
 fn similarity_is_symmetric_enough_and_bounded() {
     let pairs = [
-        ("Deep residual learning", "Deep Residual Learning for Image Recognition"),
+        (
+            "Deep residual learning",
+            "Deep Residual Learning for Image Recognition",
+        ),
         ("Graph attention networks", "Graph convolutional networks"),
         ("", "Anything"),
     ];
     for (a, b) in pairs {
         let (x, y) = (title_similarity(a, b), title_similarity(b, a));
-        assert!((0.0..=1.0).contains(&x) && (x - y).abs() < 1e-9, "{a} | {b}: {x} {y}");
+        assert!(
+            (0.0..=1.0).contains(&x) && (x - y).abs() < 1e-9,
+            "{a} | {b}: {x} {y}"
+        );
     }
 }

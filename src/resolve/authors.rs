@@ -4,9 +4,9 @@
 //! strict about what really misattributes a work (names of other people, dropped
 //! authors without "et al.", placeholder names).
 
-use serde::{Deserialize, Serialize};
 use crate::model::Person;
 use crate::resolve::normalize::{self, decode_latex, fold};
+use serde::{Deserialize, Serialize};
 
 /// Name particles that one rendering keeps and another drops (`van der Berg`,
 /// `De Nadai`, `do Nascimento`, `Al Khalil`).
@@ -21,11 +21,41 @@ const SUFFIXES: &[&str] = &["ii", "iii", "iv", "jr", "jnr", "junior", "senior", 
 
 /// Words that mark an organisation rather than a person.
 const ORGANISATION_WORDS: &[&str] = &[
-    "agency", "alliance", "association", "board", "center", "centre", "collaboration",
-    "commission", "committee", "company", "consortium", "corporation", "council", "department",
-    "federation", "foundation", "group", "inc", "initiative", "institute", "laboratory", "ltd",
-    "ministry", "network", "office", "organisation", "organization", "panel", "program",
-    "programme", "project", "society", "team", "university", "working",
+    "agency",
+    "alliance",
+    "association",
+    "board",
+    "center",
+    "centre",
+    "collaboration",
+    "commission",
+    "committee",
+    "company",
+    "consortium",
+    "corporation",
+    "council",
+    "department",
+    "federation",
+    "foundation",
+    "group",
+    "inc",
+    "initiative",
+    "institute",
+    "laboratory",
+    "ltd",
+    "ministry",
+    "network",
+    "office",
+    "organisation",
+    "organization",
+    "panel",
+    "program",
+    "programme",
+    "project",
+    "society",
+    "team",
+    "university",
+    "working",
 ];
 
 /// A person's name folded for comparison.
@@ -44,17 +74,32 @@ struct Name {
 
 impl Name {
     fn new(person: &Person) -> Name {
-        let family: Vec<String> = fold(&person.family).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+        let family: Vec<String> = fold(&person.family)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
         let core: Vec<String> = family
             .iter()
             .filter(|w| !PARTICLES.contains(&w.as_str()) && !SUFFIXES.contains(&w.as_str()))
             .cloned()
             .collect();
-        let core = if core.is_empty() { family.clone() } else { core };
+        let core = if core.is_empty() {
+            family.clone()
+        } else {
+            core
+        };
         let given_raw = person.given.as_deref().unwrap_or("");
-        let given: Vec<String> = fold(given_raw).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+        let given: Vec<String> = fold(given_raw)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
         let organisation = person.given.is_none()
-            && (family.len() >= 5 || family.iter().any(|w| ORGANISATION_WORDS.contains(&w.as_str())));
+            && (family.len() >= 5
+                || family
+                    .iter()
+                    .any(|w| ORGANISATION_WORDS.contains(&w.as_str())));
         Name {
             core,
             family,
@@ -110,9 +155,8 @@ fn families_match(a: &Name, b: &Name) -> bool {
     if a.core_compact() == b.core_compact() || a.family.concat() == b.family.concat() {
         return true;
     }
-    let subset = |x: &[String], y: &[String]| {
-        x.iter().all(|w| w.chars().count() >= 3 && y.contains(w))
-    };
+    let subset =
+        |x: &[String], y: &[String]| x.iter().all(|w| w.chars().count() >= 3 && y.contains(w));
     if subset(&a.core, &b.family) || subset(&b.core, &a.family) {
         return true;
     }
@@ -156,7 +200,9 @@ pub fn same_person(cited: &Person, record: &Person) -> bool {
     let whole = |x: &Name, y: &Name| {
         x.given.is_empty()
             && x.family.len() >= 2
-            && x.family.iter().any(|w| spelling_variant(w, &y.core_compact()))
+            && x.family
+                .iter()
+                .any(|w| spelling_variant(w, &y.core_compact()))
             && !initials_conflict_with_words(&y.initials, &x.family, &y.core_compact())
     };
     whole(&c, &r) || whole(&r, &c)
@@ -179,7 +225,11 @@ fn organisations_match(a: &Name, b: &Name) -> bool {
         return false;
     }
     let significant = |n: &Name| -> Vec<String> {
-        n.family.iter().filter(|w| !crate::resolve::normalize::is_stop_word(w)).cloned().collect()
+        n.family
+            .iter()
+            .filter(|w| !crate::resolve::normalize::is_stop_word(w))
+            .cloned()
+            .collect()
     };
     let (x, y) = (significant(a), significant(b));
     let shared = x.iter().filter(|w| y.contains(w)).count();
@@ -191,7 +241,14 @@ fn organisations_match(a: &Name, b: &Name) -> bool {
 pub fn is_placeholder(person: &Person) -> bool {
     let family = fold(&person.family);
     let given = person.given.as_deref().map(fold).unwrap_or_default();
-    let placeholder_given = ["firstname", "first name", "first", "given", "givenname", "name"];
+    let placeholder_given = [
+        "firstname",
+        "first name",
+        "first",
+        "given",
+        "givenname",
+        "name",
+    ];
     if placeholder_given.contains(&given.as_str()) {
         return true;
     }
@@ -240,7 +297,10 @@ pub fn compare_authors(cited: &[Person], truncated: bool, record: &[Person]) -> 
         return check;
     }
     let placeholders: Vec<&Person> = cited.iter().filter(|p| is_placeholder(p)).collect();
-    if let Some(p) = placeholders.iter().find(|p| !record.iter().any(|r| same_person(p, r))) {
+    if let Some(p) = placeholders
+        .iter()
+        .find(|p| !record.iter().any(|r| same_person(p, r)))
+    {
         check.issue = Some((
             AuthorIssue::PlaceholderAuthors,
             format!("placeholder author name \"{}\"", display(p)),
@@ -250,7 +310,9 @@ pub fn compare_authors(cited: &[Person], truncated: bool, record: &[Person]) -> 
     let cited_orgs = cited.iter().all(|p| Name::new(p).organisation);
     let record_orgs = record.iter().all(|p| Name::new(p).organisation);
     if cited_orgs != record_orgs {
-        check.notes.push("one side lists an organisation as author; names not compared".into());
+        check
+            .notes
+            .push("one side lists an organisation as author; names not compared".into());
         return check;
     }
     let matches = align(cited, record);
@@ -288,12 +350,15 @@ pub fn compare_authors(cited: &[Person], truncated: bool, record: &[Person]) -> 
             ));
             return check;
         }
-        check
-            .notes
-            .push(format!("cited name(s) not found on the record: {}", names.join(", ")));
+        check.notes.push(format!(
+            "cited name(s) not found on the record: {}",
+            names.join(", ")
+        ));
     }
     if matched.windows(2).any(|w| w[1].1 < w[0].1) {
-        check.notes.push("cited author order differs from the record".into());
+        check
+            .notes
+            .push("cited author order differs from the record".into());
     }
     let listed = matched.len();
     if listed < record.len() && !truncated {
@@ -329,7 +394,10 @@ fn align(cited: &[Person], record: &[Person]) -> Vec<Option<usize>> {
     for (i, person) in cited.iter().enumerate() {
         let mut order: Vec<usize> = (0..record.len()).collect();
         order.sort_by_key(|&j| j.abs_diff(i));
-        if let Some(j) = order.into_iter().find(|&j| !used[j] && same_person(person, &record[j])) {
+        if let Some(j) = order
+            .into_iter()
+            .find(|&j| !used[j] && same_person(person, &record[j]))
+        {
             used[j] = true;
             out[i] = Some(j);
         }
@@ -341,7 +409,11 @@ fn align(cited: &[Person], record: &[Person]) -> Vec<Option<usize>> {
 /// title that is close but not equal).
 pub fn first_author_agrees(cited: &[Person], record: &[Person]) -> bool {
     match (cited.first(), record.first()) {
-        (Some(c), Some(r)) => !is_placeholder(c) && same_person(c, r) && !initials_conflict(&Name::new(c), &Name::new(r)),
+        (Some(c), Some(r)) => {
+            !is_placeholder(c)
+                && same_person(c, r)
+                && !initials_conflict(&Name::new(c), &Name::new(r))
+        }
         _ => false,
     }
 }
@@ -357,11 +429,17 @@ mod tests {
     #[test]
     fn name_forms_of_one_person_agree() {
         let same = [
-            (p("Thiago", "do Nascimento"), p("Thiago Gomes", "Nascimento")),
+            (
+                p("Thiago", "do Nascimento"),
+                p("Thiago Gomes", "Nascimento"),
+            ),
             (p("M.", "De Nadai"), p("Marco", "Nadai")),
             (p("L.", "van der Maaten"), p("Laurens", "Van Der Maaten")),
             (p("", "Damaševičius"), p("R", "Damasevicius")),
-            (p("R.", r"Dama{\v{s}}evi{\v{c}}ius"), p("Robertas", "Damaševičius")),
+            (
+                p("R.", r"Dama{\v{s}}evi{\v{c}}ius"),
+                p("Robertas", "Damaševičius"),
+            ),
             (p("D.-I.", "Kwon"), p("Dong-Il", "Kwon")),
             (p("Dana Rae", "Tardiel-Cyril"), p("D. R.", "Tardiel Cyril")),
             (p("K.", "Müller"), p("Klaus", "Mueller")),
@@ -406,13 +484,19 @@ mod tests {
 
     #[test]
     fn list_verdicts() {
-        let record = list(&[("Guang", "Chen"), ("Christoph", "Wiede"), ("Rainer", "Kokozinski")]);
+        let record = list(&[
+            ("Guang", "Chen"),
+            ("Christoph", "Wiede"),
+            ("Rainer", "Kokozinski"),
+        ]);
         let full = list(&[("G.", "Chen"), ("C.", "Wiede"), ("R.", "Kokozinski")]);
         assert_eq!(compare_authors(&full, false, &record).issue, None);
         let first = list(&[("G.", "Chen")]);
         assert_eq!(compare_authors(&first, true, &record).issue, None);
         let middle_dropped = list(&[("G.", "Chen"), ("R.", "Kokozinski")]);
-        let issue = compare_authors(&middle_dropped, false, &record).issue.unwrap();
+        let issue = compare_authors(&middle_dropped, false, &record)
+            .issue
+            .unwrap();
         assert_eq!(issue.0, AuthorIssue::PartialAuthorList);
         assert!(issue.1.contains("Wiede"), "{}", issue.1);
         let swapped = list(&[("A.", "Turing")]);
@@ -422,7 +506,10 @@ mod tests {
         );
         let placeholder = list(&[("Firstname", "Lastname")]);
         assert_eq!(
-            compare_authors(&placeholder, true, &record).issue.unwrap().0,
+            compare_authors(&placeholder, true, &record)
+                .issue
+                .unwrap()
+                .0,
             AuthorIssue::PlaceholderAuthors
         );
         let mixed = list(&[("G.", "Chen"), ("J.", "Smith"), ("K.", "Jones")]);

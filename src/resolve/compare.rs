@@ -9,7 +9,9 @@ use crate::model::{Person, RefFields, Work};
 use crate::parse::ids::{normalize_arxiv, normalize_doi, normalize_pmid};
 use crate::resolve::authors::{AuthorIssue, compare_authors};
 use crate::resolve::gate::{GateThresholds, accept};
-use crate::resolve::normalize::{compact, content_words, spelling_variant, split_subtitle, strip_retraction_prefix};
+use crate::resolve::normalize::{
+    compact, content_words, spelling_variant, split_subtitle, strip_retraction_prefix,
+};
 use crate::resolve::venues::{VenueMatch, compare_venues, is_preprint_venue, is_repository_venue};
 
 /// A compared field (names as in the world schema and the `resolve` output).
@@ -94,8 +96,14 @@ impl Comparison {
     pub fn add_conflation(&mut self, conflation: &Conflation) {
         self.mismatches.retain(|m| m.field != conflation.field);
         let detail = match &conflation.title_work_title {
-            Some(t) => format!("{} resolves to \"{}\"; the cited title is \"{t}\"", conflation.identifier, conflation.identifier_work_title),
-            None => format!("{} resolves to \"{}\"", conflation.identifier, conflation.identifier_work_title),
+            Some(t) => format!(
+                "{} resolves to \"{}\"; the cited title is \"{t}\"",
+                conflation.identifier, conflation.identifier_work_title
+            ),
+            None => format!(
+                "{} resolves to \"{}\"",
+                conflation.identifier, conflation.identifier_work_title
+            ),
         };
         self.mismatches.push(Mismatch {
             field: conflation.field,
@@ -131,12 +139,24 @@ impl Default for CompareOptions {
 /// `10.1101/gr.…` is Genome Research).
 fn is_preprint_doi(doi: &str) -> bool {
     const PREFIXES: &[&str] = &[
-        "10.48550/", "10.21203/rs", "10.20944/preprints", "10.2139/ssrn", "10.31219/osf",
-        "10.31234/osf", "10.31235/osf", "10.31223/", "10.36227/techrxiv", "10.26434/chemrxiv",
-        "10.22541/au", "10.32388/", "10.1002/essoar",
+        "10.48550/",
+        "10.21203/rs",
+        "10.20944/preprints",
+        "10.2139/ssrn",
+        "10.31219/osf",
+        "10.31234/osf",
+        "10.31235/osf",
+        "10.31223/",
+        "10.36227/techrxiv",
+        "10.26434/chemrxiv",
+        "10.22541/au",
+        "10.32388/",
+        "10.1002/essoar",
     ];
     PREFIXES.iter().any(|p| doi.starts_with(p))
-        || doi.strip_prefix("10.1101/").is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit()))
+        || doi
+            .strip_prefix("10.1101/")
+            .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 fn cited_doi(fields: &RefFields) -> Option<String> {
@@ -149,7 +169,9 @@ fn record_doi(work: &Work) -> Option<String> {
 
 /// The arXiv id a DOI stands for (`10.48550/arXiv.1706.03762`).
 fn arxiv_of_doi(doi: &str) -> Option<String> {
-    doi.starts_with("10.48550/").then(|| normalize_arxiv(doi)).flatten()
+    doi.starts_with("10.48550/")
+        .then(|| normalize_arxiv(doi))
+        .flatten()
 }
 
 fn cited_arxiv(fields: &RefFields) -> Option<String> {
@@ -203,7 +225,11 @@ pub fn years_agree(fields: &RefFields, work: &Work) -> bool {
 }
 
 /// `Ok(note)` when the years agree (perhaps only as a preprint year), `Err(detail)`.
-fn year_check(fields: &RefFields, work: &Work, options: &CompareOptions) -> Result<Option<String>, String> {
+fn year_check(
+    fields: &RefFields,
+    work: &Work,
+    options: &CompareOptions,
+) -> Result<Option<String>, String> {
     let (Some(cited), Some(record)) = (fields.year, work.year) else {
         return Ok(None);
     };
@@ -212,7 +238,9 @@ fn year_check(fields: &RefFields, work: &Work, options: &CompareOptions) -> Resu
         return Ok(None);
     }
     if diff <= options.preprint_year_slack && (cites_preprint(fields) || record_is_preprint(work)) {
-        return Ok(Some(format!("year {cited} vs {record}: preprint and published versions")));
+        return Ok(Some(format!(
+            "year {cited} vs {record}: preprint and published versions"
+        )));
     }
     Err(format!("cited {cited}, record {record}"))
 }
@@ -251,14 +279,19 @@ fn title_check(cited: &str, record: &str) -> Result<Option<String>, String> {
         return Ok(Some("the cited title omits the record's subtitle".into()));
     }
     if split_subtitle(cited).is_some_and(|(main, _)| same(main, record)) {
-        return Ok(Some("the cited title adds a subtitle the record does not have".into()));
+        return Ok(Some(
+            "the cited title adds a subtitle the record does not have".into(),
+        ));
     }
     let mut parts = Vec::new();
     if !extra.is_empty() {
         parts.push(format!("not in the record's title: {}", extra.join(", ")));
     }
     if !missing.is_empty() {
-        parts.push(format!("missing from the cited title: {}", missing.join(", ")));
+        parts.push(format!(
+            "missing from the cited title: {}",
+            missing.join(", ")
+        ));
     }
     Err(parts.join("; "))
 }
@@ -280,32 +313,70 @@ fn names(people: &[Person], truncated: bool) -> String {
 /// Compare what a reference says with the accepted record.
 pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Comparison {
     let mut out = Comparison::default();
-    let mismatch = |out: &mut Comparison, field, kind, cited: String, record: String, detail: String| {
-        out.mismatches.push(Mismatch { field, kind, cited, record, detail });
-    };
+    let mismatch =
+        |out: &mut Comparison, field, kind, cited: String, record: String, detail: String| {
+            out.mismatches.push(Mismatch {
+                field,
+                kind,
+                cited,
+                record,
+                detail,
+            });
+        };
     if let Some(title) = fields.title.as_deref() {
         match title_check(title, &work.title) {
             Ok(note) => out.notes.extend(note),
-            Err(detail) => mismatch(&mut out, Field::Title, MismatchKind::NearMissTitle, title.into(), work.title.clone(), detail),
+            Err(detail) => mismatch(
+                &mut out,
+                Field::Title,
+                MismatchKind::NearMissTitle,
+                title.into(),
+                work.title.clone(),
+                detail,
+            ),
         }
     }
     let authors = compare_authors(&fields.authors, fields.authors_truncated, &work.authors);
     out.notes.extend(authors.notes);
     if let Some((issue, detail)) = authors.issue {
         let cited = names(&fields.authors, fields.authors_truncated);
-        mismatch(&mut out, Field::Authors, issue.into(), cited, names(&work.authors, false), detail);
+        mismatch(
+            &mut out,
+            Field::Authors,
+            issue.into(),
+            cited,
+            names(&work.authors, false),
+            detail,
+        );
     }
     match year_check(fields, work, options) {
         Ok(note) => out.notes.extend(note),
         Err(detail) => {
-            let (c, r) = (fields.year.unwrap_or_default(), work.year.unwrap_or_default());
-            mismatch(&mut out, Field::Year, MismatchKind::WrongYear, c.to_string(), r.to_string(), detail);
+            let (c, r) = (
+                fields.year.unwrap_or_default(),
+                work.year.unwrap_or_default(),
+            );
+            mismatch(
+                &mut out,
+                Field::Year,
+                MismatchKind::WrongYear,
+                c.to_string(),
+                r.to_string(),
+                detail,
+            );
         }
     }
     if let (Some(cited), Some(record)) = (fields.venue.as_deref(), work.venue.as_deref())
         && compare_venues(cited, record) == VenueMatch::Different
     {
-        mismatch(&mut out, Field::Venue, MismatchKind::WrongVenue, cited.into(), record.into(), "a different journal or conference".into());
+        mismatch(
+            &mut out,
+            Field::Venue,
+            MismatchKind::WrongVenue,
+            cited.into(),
+            record.into(),
+            "a different journal or conference".into(),
+        );
     }
     compare_identifiers(fields, work, &mut out);
     out
@@ -328,20 +399,26 @@ fn compare_identifiers(fields: &RefFields, work: &Work, out: &mut Comparison) {
             (_, Some(cx)) => match &record_x {
                 Some(rx) if *rx == cx => {}
                 Some(rx) => wrong(out, Field::Doi, cd.clone(), format!("10.48550/arxiv.{rx}")),
-                None => out.notes.push(format!("cited arXiv DOI {cd}: the record lists no arXiv id")),
+                None => out.notes.push(format!(
+                    "cited arXiv DOI {cd}: the record lists no arXiv id"
+                )),
             },
-            (Some(rd), None) if is_preprint_doi(&cd) != is_preprint_doi(&rd) => out
-                .notes
-                .push(format!("cited DOI {cd} and record DOI {rd}: preprint and published versions")),
+            (Some(rd), None) if is_preprint_doi(&cd) != is_preprint_doi(&rd) => out.notes.push(
+                format!("cited DOI {cd} and record DOI {rd}: preprint and published versions"),
+            ),
             (Some(rd), None) => wrong(out, Field::Doi, cd.clone(), rd),
-            (None, None) => out.notes.push(format!("cited DOI {cd}: the record lists no DOI")),
+            (None, None) => out
+                .notes
+                .push(format!("cited DOI {cd}: the record lists no DOI")),
         }
     }
     if let Some(cx) = cited_arxiv(fields) {
         match &record_x {
             Some(rx) if *rx == cx => {}
             Some(rx) => wrong(out, Field::Arxiv, cx, rx.clone()),
-            None => out.notes.push(format!("cited arXiv:{cx}: the record lists no arXiv id")),
+            None => out
+                .notes
+                .push(format!("cited arXiv:{cx}: the record lists no arXiv id")),
         }
     }
     let cited_pmid = fields.pmid.as_deref().and_then(normalize_pmid);
@@ -392,7 +469,9 @@ pub fn identifier_conflation(
     let id_arxiv = record_arxiv(by_id);
     let cd = cited_doi(fields);
     let cx = cited_arxiv(fields);
-    let (field, identifier) = if let Some(d) = cd.clone().filter(|d| Some(d) == id_doi.as_ref() || arxiv_of_doi(d).is_some_and(|x| Some(&x) == id_arxiv.as_ref())) {
+    let (field, identifier) = if let Some(d) = cd.clone().filter(|d| {
+        Some(d) == id_doi.as_ref() || arxiv_of_doi(d).is_some_and(|x| Some(&x) == id_arxiv.as_ref())
+    }) {
         (Field::Doi, d)
     } else if let Some(x) = cx.clone().filter(|x| Some(x) == id_arxiv.as_ref()) {
         (Field::Arxiv, x)

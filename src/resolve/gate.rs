@@ -203,7 +203,12 @@ pub fn corroborated(fields: &RefFields, work: &Work) -> bool {
 }
 
 /// Decide whether `work` is the work the reference cites.
-pub fn accept(fields: &RefFields, raw: &str, work: &Work, thresholds: &GateThresholds) -> GateDecision {
+pub fn accept(
+    fields: &RefFields,
+    raw: &str,
+    work: &Work,
+    thresholds: &GateThresholds,
+) -> GateDecision {
     let title = fields.title.as_deref().filter(|t| !fold(t).is_empty());
     let Some(title) = title else {
         let (similarity, accepted) = title_in_raw(raw, &work.title, thresholds.raw_max_missing);
@@ -215,13 +220,21 @@ pub fn accept(fields: &RefFields, raw: &str, work: &Work, thresholds: &GateThres
     };
     let (similarity, method) = title_score(title, &work.title);
     if similarity >= thresholds.accept {
-        return GateDecision { accepted: true, similarity, method };
+        return GateDecision {
+            accepted: true,
+            similarity,
+            method,
+        };
     }
     let accepted = similarity >= thresholds.corroborated && corroborated(fields, work);
     GateDecision {
         accepted,
         similarity,
-        method: if accepted { GateMethod::Corroborated } else { method },
+        method: if accepted {
+            GateMethod::Corroborated
+        } else {
+            method
+        },
     }
 }
 
@@ -255,7 +268,10 @@ fn raw_words(raw: &str) -> Vec<(String, bool)> {
     };
     for c in text.chars() {
         let joining_dash = matches!(c, '-' | '‐' | '‑' | '–' | '/');
-        if c.is_alphanumeric() || matches!(c, '\'' | '’' | '&') || (joining_dash && !gap_space && !chunk.is_empty()) {
+        if c.is_alphanumeric()
+            || matches!(c, '\'' | '’' | '&')
+            || (joining_dash && !gap_space && !chunk.is_empty())
+        {
             if joining_dash {
                 chunk.push(' ');
             } else {
@@ -298,7 +314,11 @@ pub fn title_in_raw_words(raw: &RawWords, title: &str, max_missing: usize) -> (f
     };
     let mut best = (0.0, false);
     for start in 0..raw.len() {
-        if !title_words.iter().take(allowed + 1).any(|w| *w == raw[start].0) {
+        if !title_words
+            .iter()
+            .take(allowed + 1)
+            .any(|w| *w == raw[start].0)
+        {
             continue;
         }
         let end = raw.len().min(start + t + allowed);
@@ -363,13 +383,28 @@ mod tests {
     #[test]
     fn formatting_differences_are_exact() {
         for (a, b) in [
-            ("{BERT}: Pre-training of Deep Bidirectional Transformers", "BERT: pre-training of deep bidirectional transformers"),
-            (r"\emph{In vivo} imaging of $\alpha$-synuclein", "In Vivo Imaging of α-Synuclein"),
-            ("Avalia{\\c{c}}{\\~a}o do senso comum", "Avaliação Do Senso Comum"),
+            (
+                "{BERT}: Pre-training of Deep Bidirectional Transformers",
+                "BERT: pre-training of deep bidirectional transformers",
+            ),
+            (
+                r"\emph{In vivo} imaging of $\alpha$-synuclein",
+                "In Vivo Imaging of α-Synuclein",
+            ),
+            (
+                "Avalia{\\c{c}}{\\~a}o do senso comum",
+                "Avaliação Do Senso Comum",
+            ),
             ("Visual–Inertial Navigation", "Visual-inertial navigation"),
             ("<i>E. coli</i> growth", "E. coli growth"),
-            ("A 1D CNN for motor imagery", "RETRACTED: A 1D CNN for motor imagery"),
-            ("Artificial intelligence in disease diagnosis", "RETRACTED ARTICLE: Artificial intelligence in disease diagnosis"),
+            (
+                "A 1D CNN for motor imagery",
+                "RETRACTED: A 1D CNN for motor imagery",
+            ),
+            (
+                "Artificial intelligence in disease diagnosis",
+                "RETRACTED ARTICLE: Artificial intelligence in disease diagnosis",
+            ),
             ("Pretraining transformers", "Pre-training transformers"),
         ] {
             assert_eq!(title_score(a, b), (1.0, GateMethod::Exact), "{a} | {b}");
@@ -394,15 +429,24 @@ mod tests {
     #[test]
     fn subtitles_score_by_main_title_length() {
         let long = "Early warning signals: the charted and uncharted territories";
-        assert_eq!(title_score("Early warning signals", long), (SUBTITLE_SIMILARITY, GateMethod::Subtitle));
-        let bert = "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding";
+        assert_eq!(
+            title_score("Early warning signals", long),
+            (SUBTITLE_SIMILARITY, GateMethod::Subtitle)
+        );
+        let bert =
+            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding";
         assert_eq!(title_score("BERT", bert).1, GateMethod::Subtitle);
         assert!(title_similarity("BERT", bert) < GateThresholds::default().accept);
     }
 
     #[test]
     fn different_titles_score_low() {
-        assert!(title_similarity("Graph attention networks", "Deep residual learning for image recognition") < 0.3);
+        assert!(
+            title_similarity(
+                "Graph attention networks",
+                "Deep residual learning for image recognition"
+            ) < 0.3
+        );
         assert!(title_similarity("Deep learning for semantic segmentation", "Deep learning") < 0.8);
     }
 
@@ -426,7 +470,11 @@ mod tests {
 
     #[test]
     fn near_miss_needs_corroboration() {
-        let record = work("Early warning signals: the charted and uncharted territories", ("Carl", "Boettiger"), 2013);
+        let record = work(
+            "Early warning signals: the charted and uncharted territories",
+            ("Carl", "Boettiger"),
+            2013,
+        );
         let t = GateThresholds::default();
         let cited = "Initial warning signs: the charted and unknown territories";
         let right = fields(Some(cited), ("C.", "Boettiger"), 2013);
@@ -449,7 +497,14 @@ mod tests {
         assert!(title_in_raw(raw, "Rao–Blackwellized Particle Filters for Mapping", 2).1);
         // The title's last word recurs just after it: the match must end at the first.
         let raw = "[19] F. Johns, \u{201c}Digital humanitarian mapping and the limits of imagination in international law,\u{201d} Law Crit, 2023.";
-        assert!(title_in_raw(raw, "Digital Humanitarian Mapping and the Limits of Imagination in International Law", 2).1);
+        assert!(
+            title_in_raw(
+                raw,
+                "Digital Humanitarian Mapping and the Limits of Imagination in International Law",
+                2
+            )
+            .1
+        );
         let raw = "[3] A. B, \u{201c}Rao-Blackwellized particle filters for mapping,\u{201d} in Proc. X, 2011.";
         assert!(title_in_raw(raw, "Rao–Blackwellized Particle Filters for Mapping", 2).1);
         // One word of a long title missing is tolerated.
@@ -458,7 +513,12 @@ mod tests {
         assert!(!title_in_raw(raw, "Revisiting models", 2).1);
         let no_title = RefFields::default();
         let record = work("Checking a large routine", ("Alan", "Turing"), 1949);
-        let decision = accept(&no_title, "Turing, A. Checking a large routine. (1989).", &record, &GateThresholds::default());
+        let decision = accept(
+            &no_title,
+            "Turing, A. Checking a large routine. (1989).",
+            &record,
+            &GateThresholds::default(),
+        );
         assert!(decision.accepted);
         assert_eq!(decision.method, GateMethod::RawContainment);
     }

@@ -3,8 +3,10 @@
 pub mod authors;
 pub mod compare;
 pub mod gate;
+pub mod latex;
 pub mod normalize;
 pub mod outcome;
 pub mod title_index;
+pub mod venue_align;
 pub mod venue_table;
 pub mod venues;

@@ -7,291 +7,7 @@ use strsim::damerau_levenshtein;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-/// Decode LaTeX markup into Unicode text: accent commands (`{\"u}`, `\c{c}`, `\v s`),
-/// special letters (`\ss`, `\o`, `\ae`), Greek letter commands (`$\alpha$` → `α`),
-/// escaped specials (`\&`), dashes (`--`), and formatting commands (`\emph{…}`), whose
-/// argument is kept. Braces, `$` and `~` are dropped. Text without markup is returned
-/// unchanged apart from NFC composition.
-pub fn decode_latex(s: &str) -> String {
-    if !s.contains(['\\', '{', '}', '$', '~', '-']) {
-        return s.nfc().collect();
-    }
-    let chars: Vec<char> = s.chars().collect();
-    let mut out = String::with_capacity(s.len());
-    let mut in_math = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '\\' => i = decode_command(&chars, i + 1, &mut out),
-            '{' | '}' => i += 1,
-            '$' => {
-                in_math = !in_math;
-                i += 1;
-            }
-            '^' | '_' if in_math => i += 1,
-            '~' => {
-                out.push(' ');
-                i += 1;
-            }
-            '-' if chars.get(i + 1) == Some(&'-') => {
-                if chars.get(i + 2) == Some(&'-') {
-                    out.push('—');
-                    i += 3;
-                } else {
-                    out.push('–');
-                    i += 2;
-                }
-            }
-            _ => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    out.nfc().collect()
-}
-
-/// The combining mark a LaTeX accent command stands for.
-fn accent_mark(command: &str) -> Option<char> {
-    Some(match command {
-        "\"" => '\u{308}',
-        "'" => '\u{301}',
-        "`" => '\u{300}',
-        "^" => '\u{302}',
-        "~" => '\u{303}',
-        "=" => '\u{304}',
-        "." => '\u{307}',
-        "u" => '\u{306}',
-        "v" => '\u{30C}',
-        "H" => '\u{30B}',
-        "c" => '\u{327}',
-        "k" => '\u{328}',
-        "r" => '\u{30A}',
-        "d" => '\u{323}',
-        "b" => '\u{331}',
-        "t" => '\u{361}',
-        _ => return None,
-    })
-}
-
-/// Letters written as argument-less LaTeX commands.
-fn special_letter(command: &str) -> Option<&'static str> {
-    Some(match command {
-        "ss" => "ß",
-        "o" => "ø",
-        "O" => "Ø",
-        "aa" => "å",
-        "AA" => "Å",
-        "ae" => "æ",
-        "AE" => "Æ",
-        "oe" => "œ",
-        "OE" => "Œ",
-        "l" => "ł",
-        "L" => "Ł",
-        "i" => "i",
-        "j" => "j",
-        "textendash" => "–",
-        "textemdash" => "—",
-        "ldots" | "dots" | "textellipsis" => "…",
-        "textquoteright" | "textquoteleft" => "'",
-        "textregistered" | "texttrademark" | "textcopyright" => "",
-        _ => return None,
-    })
-}
-
-/// Greek letter commands, as Unicode letters (folded to names later).
-fn greek_letter(command: &str) -> Option<char> {
-    const NAMES: &[(&str, char)] = &[
-        ("alpha", 'α'),
-        ("beta", 'β'),
-        ("gamma", 'γ'),
-        ("delta", 'δ'),
-        ("epsilon", 'ε'),
-        ("varepsilon", 'ε'),
-        ("zeta", 'ζ'),
-        ("eta", 'η'),
-        ("theta", 'θ'),
-        ("vartheta", 'θ'),
-        ("iota", 'ι'),
-        ("kappa", 'κ'),
-        ("lambda", 'λ'),
-        ("mu", 'μ'),
-        ("nu", 'ν'),
-        ("xi", 'ξ'),
-        ("pi", 'π'),
-        ("rho", 'ρ'),
-        ("sigma", 'σ'),
-        ("tau", 'τ'),
-        ("upsilon", 'υ'),
-        ("phi", 'φ'),
-        ("varphi", 'φ'),
-        ("chi", 'χ'),
-        ("psi", 'ψ'),
-        ("omega", 'ω'),
-        ("Gamma", 'Γ'),
-        ("Delta", 'Δ'),
-        ("Theta", 'Θ'),
-        ("Lambda", 'Λ'),
-        ("Xi", 'Ξ'),
-        ("Pi", 'Π'),
-        ("Sigma", 'Σ'),
-        ("Phi", 'Φ'),
-        ("Psi", 'Ψ'),
-        ("Omega", 'Ω'),
-    ];
-    NAMES.iter().find(|(n, _)| *n == command).map(|(_, c)| *c)
-}
-
-/// Decode the command whose name starts at `chars[i]` (just after the backslash);
-/// returns the index after what was consumed.
-fn decode_command(chars: &[char], mut i: usize, out: &mut String) -> usize {
-    let Some(&first) = chars.get(i) else {
-        return i;
-    };
-    let name: String = if first.is_ascii_alphabetic() {
-        chars[i..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphabetic())
-            .collect()
-    } else {
-        first.to_string()
-    };
-    i += name.chars().count();
-    if let Some(mark) = accent_mark(&name) {
-        // A letter command such as `\c` is an accent only when an argument follows.
-        let letter_command = first.is_ascii_alphabetic();
-        let (base, next) = accent_argument(chars, i, letter_command);
-        if let Some(base) = base {
-            out.push_str(&base);
-            out.push(mark);
-            return next;
-        }
-        if !letter_command {
-            return i;
-        }
-    }
-    if let Some(letter) = special_letter(&name) {
-        out.push_str(letter);
-        // `\ss e` → `ße`: the space only ends the command name.
-        if chars.get(i) == Some(&' ') && letter.chars().all(char::is_alphabetic) {
-            i += 1;
-        }
-        return i;
-    }
-    if let Some(greek) = greek_letter(&name) {
-        out.push(greek);
-        return i;
-    }
-    match name.as_str() {
-        "&" | "%" | "$" | "_" | "#" | "{" | "}" => out.push_str(&name),
-        "\\" | " " | "," | ";" | ":" | "quad" | "qquad" | "newline" => out.push(' '),
-        // Hyphenation hints, italic corrections and formatting commands vanish; the
-        // braces of their argument are dropped by the caller, keeping the text.
-        _ => {}
-    }
-    i
-}
-
-/// The argument of an accent command: `{u}`, `{\i}`, `u`, or ` u` after a letter command.
-fn accent_argument(chars: &[char], mut i: usize, letter_command: bool) -> (Option<String>, usize) {
-    if letter_command {
-        while chars.get(i) == Some(&' ') {
-            i += 1;
-        }
-    }
-    match chars.get(i) {
-        Some('{') => {
-            let mut j = i + 1;
-            let mut inner = String::new();
-            while let Some(&c) = chars.get(j) {
-                if c == '}' {
-                    break;
-                }
-                inner.push(c);
-                j += 1;
-            }
-            let base = inner.trim_start_matches('\\').to_string();
-            let base = match base.as_str() {
-                "i" => "i".to_string(),
-                "j" => "j".to_string(),
-                _ => base,
-            };
-            (Some(base), (j + 1).min(chars.len()))
-        }
-        Some('\\') if matches!(chars.get(i + 1), Some('i') | Some('j')) => {
-            (Some(chars[i + 1].to_string()), i + 2)
-        }
-        Some(&c) if c.is_alphabetic() => (Some(c.to_string()), i + 1),
-        _ => (None, i),
-    }
-}
-
-/// Remove HTML/XML/MathML tags (keeping their text) and decode the common entities.
-pub fn strip_markup(s: &str) -> String {
-    if !s.contains(['<', '&']) {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(pos) = rest.find(['<', '&']) {
-        out.push_str(&rest[..pos]);
-        let tail = &rest[pos..];
-        if tail.starts_with('<') {
-            if let Some(len) = tag_length(tail) {
-                rest = &tail[len..];
-                continue;
-            }
-            out.push('<');
-            rest = &tail[1..];
-        } else if let Some((text, len)) = entity(tail) {
-            out.push_str(&text);
-            rest = &tail[len..];
-        } else {
-            out.push('&');
-            rest = &tail[1..];
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Length of a tag at the start of `s` (`<i>`, `</sub>`, `<mml:mi mathvariant="x">`).
-fn tag_length(s: &str) -> Option<usize> {
-    let body = s.strip_prefix('<')?;
-    let body = body.strip_prefix('/').unwrap_or(body);
-    if !body.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return None;
-    }
-    let end = s.find('>')?;
-    let inside = &s[1..end];
-    (!inside.contains('<') && end < 300).then_some(end + 1)
-}
-
-/// An entity at the start of `s`: its text and byte length.
-fn entity(s: &str) -> Option<(String, usize)> {
-    let end = s.find(';').filter(|&end| end <= 12)?;
-    let name = &s[1..end];
-    let text = match name {
-        "amp" => "&".to_string(),
-        "lt" => "<".to_string(),
-        "gt" => ">".to_string(),
-        "quot" => "\"".to_string(),
-        "apos" => "'".to_string(),
-        "nbsp" | "thinsp" | "ensp" | "emsp" => " ".to_string(),
-        "ndash" => "–".to_string(),
-        "mdash" => "—".to_string(),
-        _ => {
-            let code = if let Some(hex) = name.strip_prefix("#x").or(name.strip_prefix("#X")) {
-                u32::from_str_radix(hex, 16).ok()?
-            } else {
-                name.strip_prefix('#')?.parse().ok()?
-            };
-            char::from_u32(code)?.to_string()
-        }
-    };
-    Some((text, end + 1))
-}
+pub use crate::resolve::latex::{decode_latex, strip_markup};
 
 /// The Latin name of a (lowercase) Greek letter, so `α` and `alpha` fold alike.
 fn greek_name(c: char) -> Option<&'static str> {
@@ -383,7 +99,11 @@ pub fn fold(s: &str) -> String {
 
 /// The folded words of a text.
 pub fn words(s: &str) -> Vec<String> {
-    fold(s).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect()
+    fold(s)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The folded text with every space removed: `Pre-Training` and `pretraining` agree.
@@ -395,8 +115,19 @@ pub fn compact(s: &str) -> String {
 /// `optimization`, `colour` → `color`, `modelling` → `modeling`, `centre` →
 /// `center`, `anaemia` → `anemia`), so that both spellings compare equal.
 fn american(word: &str) -> String {
-    let mut w = word.replace("isation", "ization").replace("yse", "yze").replace("ae", "e").replace("oe", "e");
-    for (british, american) in [("ise", "ize"), ("ised", "ized"), ("ises", "izes"), ("ising", "izing"), ("tre", "ter"), ("tres", "ters")] {
+    let mut w = word
+        .replace("isation", "ization")
+        .replace("yse", "yze")
+        .replace("ae", "e")
+        .replace("oe", "e");
+    for (british, american) in [
+        ("ise", "ize"),
+        ("ised", "ized"),
+        ("ises", "izes"),
+        ("ising", "izing"),
+        ("tre", "ter"),
+        ("tres", "ters"),
+    ] {
         if let Some(stem) = w.strip_suffix(british)
             && stem.len() >= 3
         {
@@ -415,7 +146,10 @@ pub fn spelling_variant(a: &str, b: &str) -> bool {
         return true;
     }
     let (la, lb) = (a.chars().count(), b.chars().count());
-    if la.min(lb) < 5 || la.abs_diff(lb) > 3 || a.chars().chain(b.chars()).any(|c| c.is_ascii_digit()) {
+    if la.min(lb) < 5
+        || la.abs_diff(lb) > 3
+        || a.chars().chain(b.chars()).any(|c| c.is_ascii_digit())
+    {
         return false;
     }
     let (a, b) = (american(a), american(b));
@@ -429,12 +163,12 @@ const STOP_WORDS: &[&str] = &[
     "as", "at", "be", "been", "before", "being", "below", "between", "both", "but", "by", "can",
     "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from",
     "further", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how",
-    "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my",
-    "no", "nor", "not", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "out",
-    "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their",
-    "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too",
-    "under", "until", "up", "upon", "very", "via", "was", "we", "were", "what", "when", "where",
-    "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
+    "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "no",
+    "nor", "not", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "out", "over",
+    "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs",
+    "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under",
+    "until", "up", "upon", "very", "via", "was", "we", "were", "what", "when", "where", "which",
+    "while", "who", "whom", "why", "will", "with", "would", "you", "your",
 ];
 
 pub fn is_stop_word(word: &str) -> bool {
@@ -449,7 +183,11 @@ pub fn content_words(s: &str) -> Vec<String> {
 
 /// [`content_words`] of text that is already folded.
 pub fn content_of_folded(folded: &str) -> Vec<String> {
-    let all: Vec<String> = folded.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+    let all: Vec<String> = folded
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
     let content: Vec<String> = all.iter().filter(|w| !is_stop_word(w)).cloned().collect();
     if content.is_empty() { all } else { content }
 }
@@ -539,37 +277,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn latex_accents_and_letters_decode() {
-        assert_eq!(decode_latex(r#"{\"O}{\u{g}}men"#), "Öğmen");
-        assert_eq!(decode_latex(r"Avalia{\c{c}}{\~a}o"), "Avaliação");
-        assert_eq!(decode_latex(r"Dama{\v{s}}evi{\v{c}}ius"), "Damaševičius");
-        assert_eq!(decode_latex(r"Stra\ss e"), "Straße");
-        assert_eq!(decode_latex(r#"Sch\"{o}lkopf"#), "Schölkopf");
-        assert_eq!(decode_latex(r"Ja\'{\i}n"), "Jaín");
-        assert_eq!(decode_latex(r"\c c"), "ç");
-        assert_eq!(decode_latex(r"Erd\H{o}s"), "Erdős");
-    }
-
-    #[test]
-    fn latex_formatting_and_math_keep_their_text() {
-        assert_eq!(decode_latex(r"{BERT}: Pre-training"), "BERT: Pre-training");
-        assert_eq!(decode_latex(r"\emph{In vivo} study"), "In vivo study");
-        assert_eq!(decode_latex(r"$\alpha$-synuclein"), "α-synuclein");
-        assert_eq!(decode_latex(r"$O(n^2)$ time"), "O(n2) time");
-        assert_eq!(decode_latex(r"Q\&A pages 1--3"), "Q&A pages 1–3");
-    }
-
-    #[test]
-    fn markup_tags_and_entities_are_removed() {
-        assert_eq!(strip_markup("<i>E. coli</i> &amp; H<sub>2</sub>O"), "E. coli & H2O");
-        assert_eq!(
-            strip_markup("<mml:math><mml:mi>α</mml:mi></mml:math>-helix &#945;"),
-            "α-helix α"
-        );
-        assert_eq!(strip_markup("p < 0.05 & more"), "p < 0.05 & more");
-    }
-
-    #[test]
     fn fold_unifies_case_accents_greek_dashes_and_apostrophes() {
         assert_eq!(fold("α-Synuclein"), "alpha synuclein");
         assert_eq!(fold(r"$\alpha$-synuclein"), "alpha synuclein");
@@ -596,14 +303,22 @@ mod tests {
         ] {
             assert!(spelling_variant(a, b), "{a} {b}");
         }
-        for (a, b) in [("intelligence", "intelligent"), ("data", "date"), ("2019", "2018"), ("learning", "reasoning")] {
+        for (a, b) in [
+            ("intelligence", "intelligent"),
+            ("data", "date"),
+            ("2019", "2018"),
+            ("learning", "reasoning"),
+        ] {
             assert!(!spelling_variant(a, b), "{a} {b}");
         }
     }
 
     #[test]
     fn content_words_drop_stop_words_but_never_everything() {
-        assert_eq!(content_words("Attention Is All You Need"), ["attention", "need"]);
+        assert_eq!(
+            content_words("Attention Is All You Need"),
+            ["attention", "need"]
+        );
         assert_eq!(content_words("What is it"), ["what", "is", "it"]);
         let mut sorted = STOP_WORDS.to_vec();
         sorted.sort_unstable();
@@ -620,7 +335,10 @@ mod tests {
             strip_retraction_prefix("RETRACTED ARTICLE: Artificial intelligence"),
             ("Artificial intelligence", true)
         );
-        assert_eq!(strip_retraction_prefix("[Retracted] Foo bar"), ("Foo bar", true));
+        assert_eq!(
+            strip_retraction_prefix("[Retracted] Foo bar"),
+            ("Foo bar", true)
+        );
         assert_eq!(
             strip_retraction_prefix("Retraction Note: Foo"),
             ("Retraction Note: Foo", false)
@@ -641,7 +359,10 @@ mod tests {
             split_subtitle("Can AI be creative? Evidence from art"),
             Some(("Can AI be creative?", "Evidence from art"))
         );
-        assert_eq!(split_subtitle("Listen to look - action"), Some(("Listen to look", "action")));
+        assert_eq!(
+            split_subtitle("Listen to look - action"),
+            Some(("Listen to look", "action"))
+        );
         assert_eq!(split_subtitle("Rao-Blackwellized particle filtering"), None);
         assert_eq!(split_subtitle("U.S. Army data"), None);
         assert_eq!(split_subtitle("Why?"), None);

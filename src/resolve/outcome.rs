@@ -94,12 +94,19 @@ mod tests {
     use crate::resolve::gate::GateMethod;
 
     fn gate(accepted: bool) -> GateDecision {
-        GateDecision { accepted, similarity: 0.9, method: GateMethod::WordOverlap }
+        GateDecision {
+            accepted,
+            similarity: 0.9,
+            method: GateMethod::WordOverlap,
+        }
     }
 
     #[test]
     fn statuses_follow_gate_comparison_and_flags() {
-        let work = Work { title: "A title".into(), ..Work::default() };
+        let work = Work {
+            title: "A title".into(),
+            ..Work::default()
+        };
         let clean = Comparison::default();
         let wrong = Comparison {
             mismatches: vec![Mismatch {
@@ -112,37 +119,91 @@ mod tests {
             notes: vec![],
         };
         let accepted = gate(true);
-        let m = |c| Some(Matched { gate: &accepted, comparison: c, work: &work });
-        assert_eq!(decide(m(&clean), Coverage::Complete).status, Status::Verified);
+        let m = |c| {
+            Some(Matched {
+                gate: &accepted,
+                comparison: c,
+                work: &work,
+            })
+        };
+        assert_eq!(
+            decide(m(&clean), Coverage::Complete).status,
+            Status::Verified
+        );
         let miscited = decide(m(&wrong), Coverage::Complete);
         assert_eq!(miscited.status, Status::Miscited);
         assert_eq!(miscited.fields_wrong, vec![Field::Year]);
-        let retracted = Work { title: "RETRACTED: A title".into(), ..Work::default() };
-        let r = Matched { gate: &accepted, comparison: &clean, work: &retracted };
-        assert_eq!(decide(Some(r), Coverage::Complete).status, Status::Retracted);
-        let concern = Work { has_concern: true, ..work.clone() };
-        let c = Matched { gate: &accepted, comparison: &clean, work: &concern };
+        let retracted = Work {
+            title: "RETRACTED: A title".into(),
+            ..Work::default()
+        };
+        let r = Matched {
+            gate: &accepted,
+            comparison: &clean,
+            work: &retracted,
+        };
+        assert_eq!(
+            decide(Some(r), Coverage::Complete).status,
+            Status::Retracted
+        );
+        let concern = Work {
+            has_concern: true,
+            ..work.clone()
+        };
+        let c = Matched {
+            gate: &accepted,
+            comparison: &clean,
+            work: &concern,
+        };
         let outcome = decide(Some(c), Coverage::Complete);
-        assert_eq!((outcome.status, outcome.expression_of_concern), (Status::Verified, true));
+        assert_eq!(
+            (outcome.status, outcome.expression_of_concern),
+            (Status::Verified, true)
+        );
     }
 
     #[test]
     fn absence_is_not_found_only_with_complete_coverage() {
         assert_eq!(decide(None, Coverage::Complete).status, Status::NotFound);
-        assert_eq!(decide(None, Coverage::Incomplete).status, Status::Unverified);
+        assert_eq!(
+            decide(None, Coverage::Incomplete).status,
+            Status::Unverified
+        );
         let work = Work::default();
         let rejected = gate(false);
         let clean = Comparison::default();
-        let m = Matched { gate: &rejected, comparison: &clean, work: &work };
-        assert_eq!(decide(Some(m), Coverage::Incomplete).status, Status::Unverified);
+        let m = Matched {
+            gate: &rejected,
+            comparison: &clean,
+            work: &work,
+        };
+        assert_eq!(
+            decide(Some(m), Coverage::Incomplete).status,
+            Status::Unverified
+        );
     }
 
     #[test]
     fn serde_names_are_snake_case() {
-        let names: Vec<String> = [Status::Verified, Status::Miscited, Status::NotFound, Status::Retracted, Status::Unverified]
-            .iter()
-            .map(|s| serde_json::to_string(s).unwrap())
-            .collect();
-        assert_eq!(names, ["\"verified\"", "\"miscited\"", "\"not_found\"", "\"retracted\"", "\"unverified\""]);
+        let names: Vec<String> = [
+            Status::Verified,
+            Status::Miscited,
+            Status::NotFound,
+            Status::Retracted,
+            Status::Unverified,
+        ]
+        .iter()
+        .map(|s| serde_json::to_string(s).unwrap())
+        .collect();
+        assert_eq!(
+            names,
+            [
+                "\"verified\"",
+                "\"miscited\"",
+                "\"not_found\"",
+                "\"retracted\"",
+                "\"unverified\""
+            ]
+        );
     }
 }

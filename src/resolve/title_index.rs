@@ -130,8 +130,15 @@ mod tests {
         ]);
         let best = index.best("Deep Residual Learning for Image Recognition", 2);
         assert_eq!(best[0], (1, 1.0));
-        assert_eq!(index.best("A 1D CNN for motor imagery classification", 1)[0], (2, 1.0));
-        assert!(index.best("Protein folding with language models", 3).is_empty());
+        assert_eq!(
+            index.best("A 1D CNN for motor imagery classification", 1)[0],
+            (2, 1.0)
+        );
+        assert!(
+            index
+                .best("Protein folding with language models", 3)
+                .is_empty()
+        );
         let raw = "He K, Zhang X. Deep residual learning for image recognition. CVPR. 2016.";
         assert_eq!(index.contained_in(raw, 0), vec![1]);
     }

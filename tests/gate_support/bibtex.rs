@@ -27,7 +27,11 @@ pub fn fields_of(entry: &str) -> Vec<(String, String)> {
         while i < chars.len() && chars[i] != '=' {
             i += 1;
         }
-        let name: String = chars[start..i.min(chars.len())].iter().collect::<String>().trim().to_lowercase();
+        let name: String = chars[start..i.min(chars.len())]
+            .iter()
+            .collect::<String>()
+            .trim()
+            .to_lowercase();
         i += 1;
         while i < chars.len() && chars[i].is_whitespace() {
             i += 1;
@@ -74,7 +78,11 @@ pub fn fields_of(entry: &str) -> Vec<(String, String)> {
                 while i < chars.len() && chars[i] != ',' && chars[i] != '}' && chars[i] != '\n' {
                     i += 1;
                 }
-                chars[begin..i].iter().collect::<String>().trim().to_string()
+                chars[begin..i]
+                    .iter()
+                    .collect::<String>()
+                    .trim()
+                    .to_string()
             }
         };
         out.push((name, value));
@@ -115,7 +123,11 @@ fn person(name: &str) -> Person {
         return Person::new(Some(given.trim()), comma[0].trim());
     }
     let words = split_top(name, " ");
-    let words: Vec<&str> = words.iter().map(|w| w.trim()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = words
+        .iter()
+        .map(|w| w.trim())
+        .filter(|w| !w.is_empty())
+        .collect();
     match words.split_last() {
         Some((family, given)) if !given.is_empty() => Person::new(Some(&given.join(" ")), family),
         Some((family, _)) => Person::new(None, family),

@@ -31,7 +31,8 @@ fn string(v: &Value, key: &str) -> Option<String> {
 
 impl World {
     pub fn load(shared: &Path) -> World {
-        let text = std::fs::read_to_string(shared.join("data/world/works.jsonl")).expect("works.jsonl");
+        let text =
+            std::fs::read_to_string(shared.join("data/world/works.jsonl")).expect("works.jsonl");
         let mut world = World {
             works: Vec::new(),
             ids: Vec::new(),
@@ -45,7 +46,9 @@ impl World {
                 .as_array()
                 .map(|a| {
                     a.iter()
-                        .map(|p| Person::new(p["given"].as_str(), p["family"].as_str().unwrap_or("")))
+                        .map(|p| {
+                            Person::new(p["given"].as_str(), p["family"].as_str().unwrap_or(""))
+                        })
                         .collect()
                 })
                 .unwrap_or_default();
@@ -109,13 +112,16 @@ impl Case {
         let rest = rest.trim_start();
         let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
         let body = &rest[1..];
-        let end = body.find(&format!("{quote} ")).or_else(|| body.rfind(quote))?;
+        let end = body
+            .find(&format!("{quote} "))
+            .or_else(|| body.rfind(quote))?;
         Some(body[..end].to_string())
     }
 }
 
 pub fn load_cases(shared: &Path) -> Vec<Case> {
-    let text = std::fs::read_to_string(shared.join("bench/refs_dev.jsonl")).expect("refs_dev.jsonl");
+    let text =
+        std::fs::read_to_string(shared.join("bench/refs_dev.jsonl")).expect("refs_dev.jsonl");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
@@ -129,7 +135,12 @@ pub fn load_cases(shared: &Path) -> Vec<Case> {
                 world_id: string(&v, "world_id"),
                 fields_wrong: v["fields_wrong"]
                     .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect()
+                    })
                     .unwrap_or_default(),
                 note: string(&v, "note").unwrap_or_default(),
             }

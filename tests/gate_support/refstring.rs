@@ -16,12 +16,15 @@ static IDENTIFIER_TEXT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static NUMBER_PREFIX: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*\[\d+\]\s*").unwrap());
 static YEAR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(1[89]\d\d|20\d\d)\b").unwrap());
-static YEAR_TEXT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\(?\b(?:1[89]\d\d|20\d\d)\b\)?").unwrap());
+static YEAR_TEXT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\(?\b(?:1[89]\d\d|20\d\d)\b\)?").unwrap());
 static VANCOUVER_NAME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\p{L}[\p{L}'’ -]*) ([A-Z]{1,3}(?:-[A-Z])?)$").unwrap());
-static INITIALS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:\p{Lu}\.?[ -]?)+(?:\p{Lu}\.?)?$|^\p{Lu}\.-\p{Lu}\.$").unwrap());
-static ET_AL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i),?\s*(?:et al\.?|and others)").unwrap());
+static INITIALS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\p{Lu}\.?[ -]?)+(?:\p{Lu}\.?)?$|^\p{Lu}\.-\p{Lu}\.$").unwrap()
+});
+static ET_AL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i),?\s*(?:et al\.?|and others)").unwrap());
 
 /// Words of `text` with the byte span of the chunk each came from.
 fn spanned_words(text: &str) -> Vec<(String, usize, usize)> {
@@ -53,7 +56,12 @@ fn locate(text: &str, title: &str) -> Option<(usize, usize)> {
         return None;
     }
     (0..=found.len() - target.len())
-        .find(|&i| found[i..i + target.len()].iter().zip(&target).all(|(f, t)| f.0 == *t))
+        .find(|&i| {
+            found[i..i + target.len()]
+                .iter()
+                .zip(&target)
+                .all(|(f, t)| f.0 == *t)
+        })
         .map(|i| (found[i].1, found[i + target.len() - 1].2))
 }
 
@@ -88,7 +96,8 @@ fn locate_by_style(text: &str, style: &str) -> Option<(usize, usize)> {
         let from = text.find(". ")? + 2;
         return Some((from, sentence_end(from)));
     }
-    // Nature: the segment before the one that ends with "(year)".
+    // Nature: the title is the segment before the one that holds "(year)" (the venue,
+    // or the year alone when there is no venue).
     let segments: Vec<(usize, usize)> = {
         let mut out = Vec::new();
         let mut start = 0;
@@ -99,30 +108,36 @@ fn locate_by_style(text: &str, style: &str) -> Option<(usize, usize)> {
         out.push((start, text.len()));
         out
     };
-    let year_segment = segments.iter().rposition(|(s, e)| YEAR.is_match(&text[*s..*e]))?;
-    let year_text = &text[segments[year_segment].0..segments[year_segment].1];
-    let title_segment = if year_text.trim_start().starts_with('(') || year_segment == 0 {
-        year_segment.checked_sub(1)?
-    } else {
-        year_segment.checked_sub(1)?
-    };
-    Some(segments[title_segment])
+    let year_segment = segments
+        .iter()
+        .rposition(|(s, e)| YEAR.is_match(&text[*s..*e]))?;
+    Some(segments[year_segment.checked_sub(1)?])
 }
 
 /// Names of an author list as written in the given style.
 pub fn read_authors(text: &str, style: &str) -> (Vec<Person>, bool) {
     let truncated = ET_AL.is_match(text);
     let text = ET_AL.replace_all(text, "");
-    let text = text.replace(", & ", ", ").replace(" & ", ", ").replace(", and ", ", ").replace(" and ", ", ");
+    let text = text
+        .replace(", & ", ", ")
+        .replace(" & ", ", ")
+        .replace(", and ", ", ")
+        .replace(" and ", ", ");
     let parts: Vec<String> = text
         .split(", ")
-        .map(|p| p.trim().trim_matches(|c: char| c == ',' || c == '*' || c == '-' || c.is_whitespace()).to_string())
+        .map(|p| {
+            p.trim()
+                .trim_matches(|c: char| c == ',' || c == '*' || c == '-' || c.is_whitespace())
+                .to_string()
+        })
         .filter(|p| !p.is_empty())
         .collect();
     let given_family = |p: &str| {
         let tokens: Vec<&str> = p.split_whitespace().collect();
         match tokens.split_last() {
-            Some((family, given)) if !given.is_empty() => Person::new(Some(&given.join(" ")), family),
+            Some((family, given)) if !given.is_empty() => {
+                Person::new(Some(&given.join(" ")), family)
+            }
             _ => Person::new(None, p),
         }
     };
@@ -132,7 +147,9 @@ pub fn read_authors(text: &str, style: &str) -> (Vec<Person>, bool) {
             .map(|c| Person::new(c.get(1).map(String::as_str), c[0].trim_end_matches('.')))
             .collect::<Vec<_>>()
     };
-    let vancouver = parts.iter().all(|p| VANCOUVER_NAME.is_match(p.trim_end_matches('.')));
+    let vancouver = parts
+        .iter()
+        .all(|p| VANCOUVER_NAME.is_match(p.trim_end_matches('.')));
     let people = if vancouver && style != "apa" && style != "nature" {
         parts
             .iter()
@@ -143,7 +160,10 @@ pub fn read_authors(text: &str, style: &str) -> (Vec<Person>, bool) {
             .collect()
     } else if style == "ieee" {
         parts.iter().map(|p| given_family(p)).collect()
-    } else if style == "apa" || style == "nature" || parts.get(1).is_some_and(|p| INITIALS.is_match(p)) {
+    } else if style == "apa"
+        || style == "nature"
+        || parts.get(1).is_some_and(|p| INITIALS.is_match(p))
+    {
         pairs(&parts)
     } else {
         parts.iter().map(|p| given_family(p)).collect()
@@ -170,7 +190,9 @@ pub fn read(raw: &str, style: &str, title_hint: Option<&str>) -> (RefFields, boo
     let mut post = text[end..].to_string();
     // `**Title** - Lee et al., Venue (2023).`: the authors follow the title.
     if text[..start].trim_start().starts_with("**") || pre.trim().is_empty() {
-        let rest = post.trim_start_matches(['*', ' ', '"', '”']).trim_start_matches(['-', ' ']);
+        let rest = post
+            .trim_start_matches(['*', ' ', '"', '”'])
+            .trim_start_matches(['-', ' ']);
         if let Some((authors, venue)) = rest.split_once(", ") {
             pre = authors.to_string();
             post = venue.to_string();
@@ -182,14 +204,20 @@ pub fn read(raw: &str, style: &str, title_hint: Option<&str>) -> (RefFields, boo
         .or_else(|| YEAR.captures_iter(&post).last())
         .and_then(|c| c[1].parse().ok());
     let pre_names = YEAR_TEXT.replace_all(&pre, "");
-    let pre_names = pre_names.trim().trim_end_matches(['.', ',', '“', '"', '*', ' ']);
+    let pre_names = pre_names
+        .trim()
+        .trim_end_matches(['.', ',', '“', '"', '*', ' ']);
     let (authors, truncated) = read_authors(pre_names, style);
     fields.authors = authors;
     fields.authors_truncated = truncated;
     let venue = YEAR_TEXT.replace_all(&post, "");
     let venue: Vec<&str> = venue
         .split(", ")
-        .map(|s| s.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '*' | '"' | '”' | '“' | ';')))
+        .map(|s| {
+            s.trim_matches(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | '.' | '*' | '"' | '”' | '“' | ';')
+            })
+        })
         .filter(|s| !s.is_empty())
         .collect();
     let venue = venue.join(", ");
