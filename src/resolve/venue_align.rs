@@ -66,6 +66,9 @@ const SKIPPABLE: &[&str] = &[
     "a",
     "it",
     "its",
+    "annu",
+    "meet",
+    "ws",
 ];
 
 fn skippable(word: &str) -> bool {
