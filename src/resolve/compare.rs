@@ -495,3 +495,131 @@ pub fn identifier_conflation(
         title_work_identifier,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cited(title: &str) -> RefFields {
+        RefFields {
+            title: Some(title.into()),
+            ..RefFields::default()
+        }
+    }
+
+    fn record(title: &str) -> Work {
+        Work {
+            title: title.into(),
+            ..Work::default()
+        }
+    }
+
+    fn wrong(fields: &RefFields, work: &Work) -> Vec<Field> {
+        compare(fields, work, &CompareOptions::default()).fields_wrong()
+    }
+
+    #[test]
+    fn titles_differing_only_in_form_are_not_mismatches() {
+        let work = record("Modelling colour constancy: a review");
+        for title in [
+            "Modeling color constancy: A review",
+            "MODELLING COLOUR CONSTANCY - A REVIEW",
+            "Modelling colour constancy",
+        ] {
+            assert!(wrong(&cited(title), &work).is_empty(), "{title}");
+        }
+        let near_miss = compare(
+            &cited("Modelling colour perception: a review"),
+            &work,
+            &CompareOptions::default(),
+        );
+        let m = near_miss.mismatch(Field::Title).expect("title mismatch");
+        assert_eq!(m.kind, MismatchKind::NearMissTitle);
+        assert!(
+            m.detail.contains("perception") && m.detail.contains("constancy"),
+            "{}",
+            m.detail
+        );
+    }
+
+    #[test]
+    fn preprint_years_may_be_one_off() {
+        let work = Work {
+            year: Some(2022),
+            arxiv: Some("2106.11959".into()),
+            ..record("T")
+        };
+        let arxiv_year = RefFields {
+            year: Some(2021),
+            ..cited("T")
+        };
+        assert!(wrong(&arxiv_year, &work).is_empty());
+        let two_off = RefFields {
+            year: Some(2020),
+            ..cited("T")
+        };
+        assert_eq!(wrong(&two_off, &work), vec![Field::Year]);
+        let journal = Work {
+            year: Some(2022),
+            ..record("T")
+        };
+        assert_eq!(wrong(&arxiv_year, &journal), vec![Field::Year]);
+        let slack = CompareOptions {
+            year_slack: 1,
+            ..CompareOptions::default()
+        };
+        assert!(compare(&arxiv_year, &journal, &slack).is_clean());
+    }
+
+    #[test]
+    fn identifiers_compare_normalised() {
+        let work = Work {
+            doi: Some("10.1038/NATURE14539".into()),
+            pmid: Some("26017442".into()),
+            ..record("T")
+        };
+        let same = RefFields {
+            doi: Some("https://doi.org/10.1038/nature14539".into()),
+            ..cited("T")
+        };
+        assert!(wrong(&same, &work).is_empty());
+        let other = RefFields {
+            doi: Some("10.1038/nature14540".into()),
+            pmid: Some("1".into()),
+            ..cited("T")
+        };
+        assert_eq!(wrong(&other, &work), vec![Field::Doi, Field::Pmid]);
+        // A bioRxiv DOI against the published DOI is a version difference, noted.
+        let preprint = RefFields {
+            doi: Some("10.1101/2022.07.20.500902".into()),
+            ..cited("T")
+        };
+        let c = compare(&preprint, &work, &CompareOptions::default());
+        assert!(
+            c.is_clean() && c.notes.iter().any(|n| n.contains("preprint")),
+            "{c:?}"
+        );
+        // Genome Research shares the 10.1101 prefix but is a journal.
+        let journal = RefFields {
+            doi: Some("10.1101/gr.123".into()),
+            ..cited("T")
+        };
+        assert_eq!(wrong(&journal, &work), vec![Field::Doi]);
+    }
+
+    #[test]
+    fn missing_fields_are_never_mismatches() {
+        let work = Work {
+            year: Some(2020),
+            venue: Some("Nature".into()),
+            ..record("A title")
+        };
+        assert!(wrong(&RefFields::default(), &work).is_empty());
+        let fields = RefFields {
+            year: Some(1990),
+            venue: Some("Cell".into()),
+            ..cited("A title")
+        };
+        assert!(wrong(&fields, &record("A title")).is_empty());
+    }
+}

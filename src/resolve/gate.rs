@@ -132,9 +132,15 @@ impl PreparedTitle {
             let f = fold(main);
             (f.replace(' ', ""), content_of_folded(&f))
         });
+        // `I` is a stop word as a pronoun but a number in `Part I`: keep it, so that
+        // `Part I` and `Part II` differ by a word.
+        let mut content = content_of_folded(&folded);
+        if !content.iter().any(|w| w == "i") {
+            content.extend(folded.split(' ').filter(|w| *w == "i").map(str::to_string));
+        }
         PreparedTitle {
             compact: folded.replace(' ', ""),
-            content: content_of_folded(&folded),
+            content,
             folded,
             main,
         }
@@ -159,8 +165,10 @@ pub fn prepared_score(cited: &PreparedTitle, record: &PreparedTitle) -> (f64, Ga
     let overlap = 2.0 * matched_words(x, y) as f64 / (x.len() + y.len()) as f64;
     let mut best = (overlap, GateMethod::WordOverlap);
     // Edit similarity cannot exceed the length ratio: skip it when that cannot win.
+    // Nor may it bridge different numbers: `GPT-3` and `GPT-4`, `Part I` and `Part II`
+    // are one character apart and different works.
     let (lc, lr) = (fc.chars().count(), fr.chars().count());
-    if lc.min(lr) as f64 / lc.max(lr) as f64 > overlap {
+    if lc.min(lr) as f64 / lc.max(lr) as f64 > overlap && numbers(fc) == numbers(fr) {
         let edit = normalized_levenshtein(fc, fr);
         if edit > overlap {
             best = (edit, GateMethod::EditDistance);
@@ -172,6 +180,17 @@ pub fn prepared_score(cited: &PreparedTitle, record: &PreparedTitle) -> (f64, Ga
         best = (score, GateMethod::Subtitle);
     }
     best
+}
+
+/// The numbers of a folded title (digits and Roman numerals), sorted.
+fn numbers(folded: &str) -> Vec<&str> {
+    const ROMAN: &[&str] = &["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"];
+    let mut out: Vec<&str> = folded
+        .split(' ')
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || ROMAN.contains(w))
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// The score of a subtitle-only difference, if that is what separates the titles.
@@ -416,6 +435,18 @@ mod tests {
         let (score, method) = title_score("Atention is all you ned", "Attention is all you need");
         assert!(score >= 0.9, "{score}");
         assert_eq!(method, GateMethod::EditDistance);
+    }
+
+    #[test]
+    fn different_numbers_are_not_typos() {
+        assert!(title_similarity("GPT-4 technical report", "GPT-3 technical report") < 0.8);
+        assert!(
+            title_similarity(
+                "Mechanics of solids, part I",
+                "Mechanics of solids, part II"
+            ) < 0.8
+        );
+        assert!(title_similarity("YOLOv4: optimal speed", "YOLOv3: optimal speed") < 0.8);
     }
 
     #[test]
