@@ -6,12 +6,11 @@
 mod gate_support;
 
 use citeproof::model::{RefFields, Work};
-use citeproof::resolve::compare::{
-    CompareOptions, Comparison, Field, compare, identifier_conflation,
-};
+use citeproof::resolve::compare::{CompareOptions, Comparison, Field, compare};
 use citeproof::resolve::gate::{
     GateThresholds, RawWords, accept, title_in_raw_words, title_similarity,
 };
+use citeproof::resolve::identifiers::identifier_conflation;
 use citeproof::resolve::normalize::strip_retraction_prefix;
 use citeproof::resolve::outcome::{Coverage, Matched, Status, decide};
 use citeproof::resolve::title_index::TitleIndex;

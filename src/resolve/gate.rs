@@ -21,7 +21,8 @@ use strsim::normalized_levenshtein;
 
 use crate::model::{RefFields, Work};
 use crate::resolve::authors::first_author_agrees;
-use crate::resolve::compare::{identifiers_agree, years_agree};
+use crate::resolve::compare::years_agree;
+use crate::resolve::identifiers::identifiers_agree;
 use crate::resolve::normalize::{
     content_of_folded, content_words, decode_latex, fold, spelling_variant, split_subtitle,
     strip_markup, strip_retraction_prefix, words,

@@ -3,6 +3,7 @@
 pub mod authors;
 pub mod compare;
 pub mod gate;
+pub mod identifiers;
 pub mod latex;
 pub mod normalize;
 pub mod outcome;
