@@ -8,6 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::extract::Extracted;
+use crate::resolve::gate::title_similarity;
+use crate::resolve::normalize::content_words;
 
 /// Why a text is not accepted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -83,41 +85,13 @@ pub fn notice_kind(doc: &Extracted, cited_title: &str) -> Option<String> {
         .then(|| "correction notice".to_string())
 }
 
-/// Function words that say nothing about which work a title names.
-const STOP_WORDS: &[&str] = &[
-    "and", "the", "for", "with", "from", "into", "via", "its", "are", "was", "our", "not", "but",
-    "how", "why", "what", "using", "use", "based", "between", "toward", "towards",
-];
-
-/// Words of a title for comparison: lowercase alphanumeric runs, without very short
-/// function words.
-fn title_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .filter(|w| w.chars().count() > 2 || w.chars().all(|c| c.is_ascii_digit()))
-        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
-        .collect()
-}
-
-/// Similarity of two titles in [0, 1] (Dice coefficient of their word sets). Local to
-/// verification until the resolver's title gate is available here.
-pub fn title_similarity(a: &str, b: &str) -> f64 {
-    let a: HashSet<String> = title_words(a).into_iter().collect();
-    let b: HashSet<String> = title_words(b).into_iter().collect();
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    2.0 * a.intersection(&b).count() as f64 / (a.len() + b.len()) as f64
-}
-
 /// Share of the cited title's words found in `text`.
 fn containment(title: &str, text: &str) -> f64 {
-    let wanted: HashSet<String> = title_words(title).into_iter().collect();
+    let wanted: HashSet<String> = content_words(title).into_iter().collect();
     if wanted.is_empty() {
         return 1.0;
     }
-    let have: HashSet<String> = title_words(text).into_iter().collect();
+    let have: HashSet<String> = content_words(text).into_iter().collect();
     wanted.intersection(&have).count() as f64 / wanted.len() as f64
 }
 
@@ -248,14 +222,5 @@ mod tests {
             accept(&doc(None, &other, &[]), title, 2000, 0.6),
             Err(NotAccepted::OtherWork { .. })
         ));
-    }
-
-    #[test]
-    fn title_similarity_is_symmetric_and_bounded() {
-        let s = title_similarity("Attention is all you need", "Attention Is All You Need.");
-        assert!((s - 1.0).abs() < 1e-9);
-        assert_eq!(title_similarity("", "x"), 0.0);
-        let t = title_similarity("Sleep and memory", "Memory and diet");
-        assert!(t > 0.0 && t < 0.6);
     }
 }

@@ -22,6 +22,7 @@ use super::verdict::TextFormat;
 use crate::net::{
     HttpReply, HttpRequest, Net, NetConfig, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
 };
+use crate::resolve::gate::GateThresholds;
 use crate::resolve::sources::{SourceName, Sources, SourcesSettings, encode_path};
 
 /// arXiv's web site (HTML and PDF renderings), as opposed to its API.
@@ -67,7 +68,7 @@ impl FullTextConfig {
         policy.trust(arxiv_web);
         FullTextConfig {
             min_chars: 2000,
-            min_title_similarity: 0.6,
+            min_title_similarity: GateThresholds::default().accept,
             max_bytes: 25 * 1024 * 1024,
             timeout: Duration::from_secs(60),
             retry: RetryPolicy {

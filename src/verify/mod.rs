@@ -1,17 +1,53 @@
 //! Verification: does the cited work bear out the claim that cites it?
 //!
+//! This module holds the embedded offline backend ([`embedded`]), the scientific
+//! tokeniser it and passage ranking share ([`text`]), the background IDF table
+//! ([`background`]) and section-aware chunking with BM25 ranking ([`passages`]).
+//!
 //! The LLM path: the abstract first ([`evidence`], stage 1), and when it does not
 //! settle the question the full text ([`fulltext`], [`extract`], [`acceptance`]),
 //! ranked passages and stage 2 ([`escalate`]), with an OpenAI-compatible model
 //! ([`llm`], [`prompt`]) under usage limits ([`usage`]). Downloads obey [`urlpolicy`].
 
 pub mod acceptance;
+pub mod background;
+mod calibration;
+pub mod embedded;
 pub mod escalate;
 pub mod evidence;
 pub mod extract;
 pub mod fulltext;
+mod lexicon;
 pub mod llm;
+pub mod passages;
 pub mod prompt;
+pub mod text;
 pub mod urlpolicy;
 pub mod usage;
 pub mod verdict;
+
+use serde::{Deserialize, Serialize};
+
+/// What the embedded backend can say about a claim and a cited work. It deliberately
+/// has no SUPPORTS / CONTRADICTS: lexical evidence cannot tell agreement apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    /// The cited work is about something else.
+    Unrelated,
+    /// The cited work is plainly about what the claim says.
+    Related,
+    /// Neither can be said with confidence.
+    Uncertain,
+}
+
+impl Relation {
+    /// The serde name (`unrelated`, `related`, `uncertain`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Relation::Unrelated => "unrelated",
+            Relation::Related => "related",
+            Relation::Uncertain => "uncertain",
+        }
+    }
+}

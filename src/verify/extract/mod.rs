@@ -6,14 +6,7 @@ pub mod html;
 pub mod jats;
 pub mod pdf;
 
-use std::ops::Range;
-
-/// A section of extracted text: its heading and the byte range of its body.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SectionSpan {
-    pub title: String,
-    pub body: Range<usize>,
-}
+pub use crate::verify::passages::Section;
 
 /// The text of one document.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -22,7 +15,7 @@ pub struct Extracted {
     pub title: Option<String>,
     pub text: String,
     /// Sections in order; empty when the format has no reliable structure (PDF).
-    pub sections: Vec<SectionSpan>,
+    pub sections: Vec<Section>,
     /// What the document declares itself to be, where it does (JATS `article-type`,
     /// HTML `citation_article_type`, a subject heading such as "Author Correction").
     pub declared_type: Vec<String>,
@@ -77,7 +70,7 @@ pub fn is_skipped_title(title: &str) -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct TextBuilder {
     text: String,
-    sections: Vec<SectionSpan>,
+    sections: Vec<Section>,
     open: Option<(String, usize)>,
     /// Inside a skipped section: paragraphs are dropped until the next heading.
     skipping: bool,
@@ -119,14 +112,14 @@ impl TextBuilder {
     fn close(&mut self) {
         if let Some((title, start)) = self.open.take() {
             let end = self.text.trim_end().len().max(start);
-            self.sections.push(SectionSpan {
+            self.sections.push(Section {
                 title,
                 body: start..end,
             });
         }
     }
 
-    pub(crate) fn finish(mut self) -> (String, Vec<SectionSpan>) {
+    pub(crate) fn finish(mut self) -> (String, Vec<Section>) {
         self.close();
         let len = self.text.trim_end().len();
         self.text.truncate(len);
@@ -141,7 +134,7 @@ impl TextBuilder {
             if lead_end > 0 {
                 self.sections.insert(
                     0,
-                    SectionSpan {
+                    Section {
                         title: String::new(),
                         body: 0..lead_end,
                     },

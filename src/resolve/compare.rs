@@ -1,0 +1,449 @@
+//! Field-by-field comparison of what a reference says with the record the gate
+//! accepted: title, authors, year, venue and identifiers. Only clear errors become
+//! mismatches; benign differences (name forms, "et al.", abbreviated venues, a
+//! preprint's year, a missing field) become notes or nothing.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Person, RefFields, Work};
+use crate::resolve::authors::{AuthorIssue, compare_authors};
+use crate::resolve::identifiers::{
+    Conflation, cited_doi, compare_identifiers, is_preprint_doi, record_arxiv, record_doi,
+};
+use crate::resolve::normalize::{
+    compact, content_words, spelling_variant, split_subtitle, strip_retraction_prefix,
+};
+use crate::resolve::venues::{VenueMatch, compare_venues, is_preprint_venue, is_repository_venue};
+
+/// A compared field (names as in the world schema and the `resolve` output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Field {
+    Title,
+    Authors,
+    Year,
+    Venue,
+    Doi,
+    Arxiv,
+    Pmid,
+}
+
+/// What kind of error a mismatch is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MismatchKind {
+    /// The title is close to the record's but content words differ.
+    NearMissTitle,
+    SwappedAuthors,
+    PartialAuthorList,
+    PlaceholderAuthors,
+    UnknownAuthors,
+    WrongYear,
+    WrongVenue,
+    /// The cited identifier is not the record's.
+    WrongIdentifier,
+    /// The cited identifier resolves to a different work than the cited title.
+    IdentifierNamesAnotherWork,
+}
+
+impl From<AuthorIssue> for MismatchKind {
+    fn from(issue: AuthorIssue) -> MismatchKind {
+        match issue {
+            AuthorIssue::SwappedAuthors => MismatchKind::SwappedAuthors,
+            AuthorIssue::PartialAuthorList => MismatchKind::PartialAuthorList,
+            AuthorIssue::PlaceholderAuthors => MismatchKind::PlaceholderAuthors,
+            AuthorIssue::UnknownAuthors => MismatchKind::UnknownAuthors,
+        }
+    }
+}
+
+/// One wrong field: what the reference says and what the record says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Mismatch {
+    pub field: Field,
+    pub kind: MismatchKind,
+    pub cited: String,
+    pub record: String,
+    pub detail: String,
+}
+
+/// The result of comparing a reference with a record.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Comparison {
+    pub mismatches: Vec<Mismatch>,
+    /// Benign differences worth showing (preprint year, omitted subtitle, …).
+    pub notes: Vec<String>,
+}
+
+impl Comparison {
+    pub fn is_clean(&self) -> bool {
+        self.mismatches.is_empty()
+    }
+
+    /// The wrong fields, each once, in field order.
+    pub fn fields_wrong(&self) -> Vec<Field> {
+        let mut fields: Vec<Field> = self.mismatches.iter().map(|m| m.field).collect();
+        fields.sort_unstable();
+        fields.dedup();
+        fields
+    }
+
+    pub fn mismatch(&self, field: Field) -> Option<&Mismatch> {
+        self.mismatches.iter().find(|m| m.field == field)
+    }
+
+    /// Record that the cited identifier names another work (see
+    /// [`identifier_conflation`]); replaces a plain identifier mismatch on that field.
+    pub fn add_conflation(&mut self, conflation: &Conflation) {
+        self.mismatches.retain(|m| m.field != conflation.field);
+        let detail = match &conflation.title_work_title {
+            Some(t) => format!(
+                "{} resolves to \"{}\"; the cited title is \"{t}\"",
+                conflation.identifier, conflation.identifier_work_title
+            ),
+            None => format!(
+                "{} resolves to \"{}\"",
+                conflation.identifier, conflation.identifier_work_title
+            ),
+        };
+        self.mismatches.push(Mismatch {
+            field: conflation.field,
+            kind: MismatchKind::IdentifierNamesAnotherWork,
+            cited: conflation.identifier.clone(),
+            record: conflation.title_work_identifier.clone().unwrap_or_default(),
+            detail,
+        });
+    }
+}
+
+/// Tolerances of the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CompareOptions {
+    /// Years may differ by this much for any work.
+    pub year_slack: i32,
+    /// Years may differ by this much when either side is a preprint (the published
+    /// year is often one after the arXiv year).
+    pub preprint_year_slack: i32,
+}
+
+impl Default for CompareOptions {
+    fn default() -> CompareOptions {
+        CompareOptions {
+            year_slack: 0,
+            preprint_year_slack: 1,
+        }
+    }
+}
+
+/// Whether the reference cites a preprint: an arXiv id, a preprint DOI, or a
+/// preprint server as venue.
+pub fn cites_preprint(fields: &RefFields) -> bool {
+    fields.arxiv.is_some()
+        || cited_doi(fields).is_some_and(|d| is_preprint_doi(&d))
+        || fields.venue.as_deref().is_some_and(is_preprint_venue)
+}
+
+/// Whether the record is (or has) a preprint version: preprint/posted-content type,
+/// an arXiv id, a preprint DOI, or a repository venue.
+pub fn record_is_preprint(work: &Work) -> bool {
+    let type_is_preprint = work.work_type.as_deref().is_some_and(|t| {
+        let t = t.to_ascii_lowercase();
+        t.contains("preprint") || t == "posted-content"
+    });
+    type_is_preprint
+        || record_arxiv(work).is_some()
+        || record_doi(work).is_some_and(|d| is_preprint_doi(&d))
+        || work.venue.as_deref().is_some_and(is_repository_venue)
+}
+
+/// Whether the years agree under the default tolerances (true when either is missing).
+pub fn years_agree(fields: &RefFields, work: &Work) -> bool {
+    year_check(fields, work, &CompareOptions::default()).is_ok()
+}
+
+/// `Ok(note)` when the years agree (perhaps only as a preprint year), `Err(detail)`.
+fn year_check(
+    fields: &RefFields,
+    work: &Work,
+    options: &CompareOptions,
+) -> Result<Option<String>, String> {
+    let (Some(cited), Some(record)) = (fields.year, work.year) else {
+        return Ok(None);
+    };
+    let diff = (cited - record).abs();
+    if diff <= options.year_slack {
+        return Ok(None);
+    }
+    if diff <= options.preprint_year_slack && (cites_preprint(fields) || record_is_preprint(work)) {
+        return Ok(Some(format!(
+            "year {cited} vs {record}: preprint and published versions"
+        )));
+    }
+    Err(format!("cited {cited}, record {record}"))
+}
+
+/// Content words of one title missing from the other, both ways.
+fn word_differences(cited: &str, record: &str) -> (Vec<String>, Vec<String>) {
+    let (c, r) = (content_words(cited), content_words(record));
+    let unmatched = |a: &[String], b: &[String]| -> Vec<String> {
+        let mut used = vec![false; b.len()];
+        let mut out = Vec::new();
+        for w in a {
+            let exact = (0..b.len()).find(|&j| !used[j] && b[j] == *w);
+            match exact.or_else(|| (0..b.len()).find(|&j| !used[j] && spelling_variant(w, &b[j]))) {
+                Some(j) => used[j] = true,
+                None => out.push(w.clone()),
+            }
+        }
+        out
+    };
+    (unmatched(&c, &r), unmatched(&r, &c))
+}
+
+/// `Ok(note)` when the titles are the same title (formatting, spelling variants, an
+/// omitted or added subtitle), `Err(detail)` for a near miss.
+fn title_check(cited: &str, record: &str) -> Result<Option<String>, String> {
+    let record = strip_retraction_prefix(record).0;
+    let (extra, missing) = word_differences(cited, record);
+    if compact(cited) == compact(record) || (extra.is_empty() && missing.is_empty()) {
+        return Ok(None);
+    }
+    let same = |a: &str, b: &str| {
+        let (x, y) = word_differences(a, b);
+        compact(a) == compact(b) || (x.is_empty() && y.is_empty())
+    };
+    if split_subtitle(record).is_some_and(|(main, _)| same(cited, main)) {
+        return Ok(Some("the cited title omits the record's subtitle".into()));
+    }
+    if split_subtitle(cited).is_some_and(|(main, _)| same(main, record)) {
+        return Ok(Some(
+            "the cited title adds a subtitle the record does not have".into(),
+        ));
+    }
+    let mut parts = Vec::new();
+    if !extra.is_empty() {
+        parts.push(format!("not in the record's title: {}", extra.join(", ")));
+    }
+    if !missing.is_empty() {
+        parts.push(format!(
+            "missing from the cited title: {}",
+            missing.join(", ")
+        ));
+    }
+    Err(parts.join("; "))
+}
+
+fn names(people: &[Person], truncated: bool) -> String {
+    let mut out: Vec<String> = people
+        .iter()
+        .map(|p| match &p.given {
+            Some(g) => format!("{}, {g}", p.family),
+            None => p.family.clone(),
+        })
+        .collect();
+    if truncated {
+        out.push("et al.".into());
+    }
+    out.join("; ")
+}
+
+/// Compare what a reference says with the accepted record.
+pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Comparison {
+    let mut out = Comparison::default();
+    let mismatch =
+        |out: &mut Comparison, field, kind, cited: String, record: String, detail: String| {
+            out.mismatches.push(Mismatch {
+                field,
+                kind,
+                cited,
+                record,
+                detail,
+            });
+        };
+    if let Some(title) = fields.title.as_deref() {
+        match title_check(title, &work.title) {
+            Ok(note) => out.notes.extend(note),
+            Err(detail) => mismatch(
+                &mut out,
+                Field::Title,
+                MismatchKind::NearMissTitle,
+                title.into(),
+                work.title.clone(),
+                detail,
+            ),
+        }
+    }
+    let authors = compare_authors(&fields.authors, fields.authors_truncated, &work.authors);
+    out.notes.extend(authors.notes);
+    if let Some((issue, detail)) = authors.issue {
+        let cited = names(&fields.authors, fields.authors_truncated);
+        mismatch(
+            &mut out,
+            Field::Authors,
+            issue.into(),
+            cited,
+            names(&work.authors, false),
+            detail,
+        );
+    }
+    match year_check(fields, work, options) {
+        Ok(note) => out.notes.extend(note),
+        Err(detail) => {
+            let (c, r) = (
+                fields.year.unwrap_or_default(),
+                work.year.unwrap_or_default(),
+            );
+            mismatch(
+                &mut out,
+                Field::Year,
+                MismatchKind::WrongYear,
+                c.to_string(),
+                r.to_string(),
+                detail,
+            );
+        }
+    }
+    if let (Some(cited), Some(record)) = (fields.venue.as_deref(), work.venue.as_deref())
+        && compare_venues(cited, record) == VenueMatch::Different
+    {
+        mismatch(
+            &mut out,
+            Field::Venue,
+            MismatchKind::WrongVenue,
+            cited.into(),
+            record.into(),
+            "a different journal or conference".into(),
+        );
+    }
+    compare_identifiers(fields, work, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cited(title: &str) -> RefFields {
+        RefFields {
+            title: Some(title.into()),
+            ..RefFields::default()
+        }
+    }
+
+    fn record(title: &str) -> Work {
+        Work {
+            title: title.into(),
+            ..Work::default()
+        }
+    }
+
+    fn wrong(fields: &RefFields, work: &Work) -> Vec<Field> {
+        compare(fields, work, &CompareOptions::default()).fields_wrong()
+    }
+
+    #[test]
+    fn titles_differing_only_in_form_are_not_mismatches() {
+        let work = record("Modelling colour constancy: a review");
+        for title in [
+            "Modeling color constancy: A review",
+            "MODELLING COLOUR CONSTANCY - A REVIEW",
+            "Modelling colour constancy",
+        ] {
+            assert!(wrong(&cited(title), &work).is_empty(), "{title}");
+        }
+        let near_miss = compare(
+            &cited("Modelling colour perception: a review"),
+            &work,
+            &CompareOptions::default(),
+        );
+        let m = near_miss.mismatch(Field::Title).expect("title mismatch");
+        assert_eq!(m.kind, MismatchKind::NearMissTitle);
+        assert!(
+            m.detail.contains("perception") && m.detail.contains("constancy"),
+            "{}",
+            m.detail
+        );
+    }
+
+    #[test]
+    fn preprint_years_may_be_one_off() {
+        let work = Work {
+            year: Some(2022),
+            arxiv: Some("2106.11959".into()),
+            ..record("T")
+        };
+        let arxiv_year = RefFields {
+            year: Some(2021),
+            ..cited("T")
+        };
+        assert!(wrong(&arxiv_year, &work).is_empty());
+        let two_off = RefFields {
+            year: Some(2020),
+            ..cited("T")
+        };
+        assert_eq!(wrong(&two_off, &work), vec![Field::Year]);
+        let journal = Work {
+            year: Some(2022),
+            ..record("T")
+        };
+        assert_eq!(wrong(&arxiv_year, &journal), vec![Field::Year]);
+        let slack = CompareOptions {
+            year_slack: 1,
+            ..CompareOptions::default()
+        };
+        assert!(compare(&arxiv_year, &journal, &slack).is_clean());
+    }
+
+    #[test]
+    fn identifiers_compare_normalised() {
+        let work = Work {
+            doi: Some("10.1038/NATURE14539".into()),
+            pmid: Some("26017442".into()),
+            ..record("T")
+        };
+        let same = RefFields {
+            doi: Some("https://doi.org/10.1038/nature14539".into()),
+            ..cited("T")
+        };
+        assert!(wrong(&same, &work).is_empty());
+        let other = RefFields {
+            doi: Some("10.1038/nature14540".into()),
+            pmid: Some("1".into()),
+            ..cited("T")
+        };
+        assert_eq!(wrong(&other, &work), vec![Field::Doi, Field::Pmid]);
+        // A bioRxiv DOI against the published DOI is a version difference, noted.
+        let preprint = RefFields {
+            doi: Some("10.1101/2022.07.20.500902".into()),
+            ..cited("T")
+        };
+        let c = compare(&preprint, &work, &CompareOptions::default());
+        assert!(
+            c.is_clean() && c.notes.iter().any(|n| n.contains("preprint")),
+            "{c:?}"
+        );
+        // Genome Research shares the 10.1101 prefix but is a journal.
+        let journal = RefFields {
+            doi: Some("10.1101/gr.123".into()),
+            ..cited("T")
+        };
+        assert_eq!(wrong(&journal, &work), vec![Field::Doi]);
+    }
+
+    #[test]
+    fn missing_fields_are_never_mismatches() {
+        let work = Work {
+            year: Some(2020),
+            venue: Some("Nature".into()),
+            ..record("A title")
+        };
+        assert!(wrong(&RefFields::default(), &work).is_empty());
+        let fields = RefFields {
+            year: Some(1990),
+            venue: Some("Cell".into()),
+            ..cited("A title")
+        };
+        assert!(wrong(&fields, &record("A title")).is_empty());
+    }
+}

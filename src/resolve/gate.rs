@@ -1,0 +1,557 @@
+//! The title-similarity gate: a candidate record is accepted as the cited work only
+//! when its title is close enough to the cited title (or, when no title was parsed,
+//! when its title appears in the raw reference string).
+//!
+//! Similarity is the larger of two measures on folded titles (see `normalize`):
+//! - word overlap: Dice coefficient over stop-word-filtered words, as DeepSciVerify
+//!   does, where two words also match when they are spelling variants (`modelling`
+//!   / `modeling`, `network` / `networks`);
+//! - edit similarity: normalised Levenshtein over the whole folded title (strsim),
+//!   which is what keeps short titles with a typo above the bar.
+//!
+//! Subtitles: a title that equals the other's main title (the part before `:`, a
+//! spaced dash or `?`) is the same work cited with or without its subtitle. It scores
+//! [`SUBTITLE_SIMILARITY`] when the shared main title has at least three content
+//! words, which clears the default bar; a shorter main title (`BERT`) scores
+//! [`SHORT_SUBTITLE_SIMILARITY`], which needs corroboration by an identifier or by
+//! first author and year.
+
+use serde::{Deserialize, Serialize};
+use strsim::normalized_levenshtein;
+
+use crate::model::{RefFields, Work};
+use crate::resolve::authors::first_author_agrees;
+use crate::resolve::compare::years_agree;
+use crate::resolve::identifiers::identifiers_agree;
+use crate::resolve::normalize::{
+    content_of_folded, content_words, decode_latex, fold, spelling_variant, split_subtitle,
+    strip_markup, strip_retraction_prefix, words,
+};
+
+/// Score of a title that equals the other's main title of three or more content words.
+pub const SUBTITLE_SIMILARITY: f64 = 0.9;
+/// Score of a title that equals the other's short main title (`BERT: Pre-training …`).
+pub const SHORT_SUBTITLE_SIMILARITY: f64 = 0.7;
+
+/// Bars a candidate must clear.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GateThresholds {
+    /// Title similarity that accepts a candidate on its title alone.
+    pub accept: f64,
+    /// Lower bar when an identifier, or the first author and the year, agree.
+    pub corroborated: f64,
+    /// Words of the candidate's title that may be missing from, or interrupted in, a
+    /// raw reference string (fewer for short titles: none up to three words, one up
+    /// to eight).
+    pub raw_max_missing: usize,
+}
+
+impl Default for GateThresholds {
+    fn default() -> GateThresholds {
+        GateThresholds {
+            accept: 0.8,
+            corroborated: 0.5,
+            raw_max_missing: 2,
+        }
+    }
+}
+
+/// Which measure decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateMethod {
+    /// Equal once folded (case, accents, markup, punctuation, spacing).
+    Exact,
+    WordOverlap,
+    EditDistance,
+    /// One title is the other's main title.
+    Subtitle,
+    /// Close title accepted because an identifier or first author + year agree.
+    Corroborated,
+    /// No parsed title: the record's title appears in the raw reference.
+    RawContainment,
+}
+
+/// The gate's verdict on one candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct GateDecision {
+    pub accepted: bool,
+    /// Title similarity in [0, 1] (for raw containment: the share of the record's
+    /// title words found in order).
+    pub similarity: f64,
+    pub method: GateMethod,
+}
+
+/// Words of `a` matched one-to-one in `b`: exact matches first, then spelling variants.
+pub fn matched_words(a: &[String], b: &[String]) -> usize {
+    let mut used = vec![false; b.len()];
+    let mut pending = Vec::new();
+    let mut matched = 0;
+    for w in a {
+        match (0..b.len()).find(|&j| !used[j] && b[j] == *w) {
+            Some(j) => {
+                used[j] = true;
+                matched += 1;
+            }
+            None => pending.push(w),
+        }
+    }
+    for w in pending {
+        if let Some(j) = (0..b.len()).find(|&j| !used[j] && spelling_variant(w, &b[j])) {
+            used[j] = true;
+            matched += 1;
+        }
+    }
+    matched
+}
+
+/// Dice coefficient over content words with spelling-variant matching.
+pub fn word_overlap(a: &str, b: &str) -> f64 {
+    let (x, y) = (content_words(a), content_words(b));
+    if x.is_empty() || y.is_empty() {
+        return 0.0;
+    }
+    2.0 * matched_words(&x, &y) as f64 / (x.len() + y.len()) as f64
+}
+
+/// A title folded once, for comparing it with many others.
+#[derive(Debug, Clone)]
+pub struct PreparedTitle {
+    folded: String,
+    compact: String,
+    content: Vec<String>,
+    /// The main title before a subtitle separator: compact form and content words.
+    main: Option<(String, Vec<String>)>,
+}
+
+impl PreparedTitle {
+    pub fn new(title: &str) -> PreparedTitle {
+        let title = strip_retraction_prefix(title).0;
+        let folded = fold(title);
+        let main = split_subtitle(title).map(|(main, _)| {
+            let f = fold(main);
+            (f.replace(' ', ""), content_of_folded(&f))
+        });
+        // `I` is a stop word as a pronoun but a number in `Part I`: keep it, so that
+        // `Part I` and `Part II` differ by a word.
+        let mut content = content_of_folded(&folded);
+        if !content.iter().any(|w| w == "i") {
+            content.extend(folded.split(' ').filter(|w| *w == "i").map(str::to_string));
+        }
+        PreparedTitle {
+            compact: folded.replace(' ', ""),
+            content,
+            folded,
+            main,
+        }
+    }
+}
+
+/// Similarity of a cited title and a record title, with the measure that gave it.
+pub fn title_score(cited: &str, record: &str) -> (f64, GateMethod) {
+    prepared_score(&PreparedTitle::new(cited), &PreparedTitle::new(record))
+}
+
+/// [`title_score`] of prepared titles.
+pub fn prepared_score(cited: &PreparedTitle, record: &PreparedTitle) -> (f64, GateMethod) {
+    let (fc, fr) = (&cited.folded, &record.folded);
+    if fc.is_empty() || fr.is_empty() {
+        return (0.0, GateMethod::WordOverlap);
+    }
+    if cited.compact == record.compact {
+        return (1.0, GateMethod::Exact);
+    }
+    let (x, y) = (&cited.content, &record.content);
+    let overlap = 2.0 * matched_words(x, y) as f64 / (x.len() + y.len()) as f64;
+    let mut best = (overlap, GateMethod::WordOverlap);
+    // Edit similarity cannot exceed the length ratio: skip it when that cannot win.
+    // Nor may it bridge different numbers: `GPT-3` and `GPT-4`, `Part I` and `Part II`
+    // are one character apart and different works.
+    let (lc, lr) = (fc.chars().count(), fr.chars().count());
+    if lc.min(lr) as f64 / lc.max(lr) as f64 > overlap && numbers(fc) == numbers(fr) {
+        let edit = normalized_levenshtein(fc, fr);
+        if edit > overlap {
+            best = (edit, GateMethod::EditDistance);
+        }
+    }
+    if let Some(score) = subtitle_score(cited, record)
+        && score > best.0
+    {
+        best = (score, GateMethod::Subtitle);
+    }
+    best
+}
+
+/// The numbers of a folded title (digits and Roman numerals), sorted.
+fn numbers(folded: &str) -> Vec<&str> {
+    const ROMAN: &[&str] = &["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"];
+    let mut out: Vec<&str> = folded
+        .split(' ')
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || ROMAN.contains(w))
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// The score of a subtitle-only difference, if that is what separates the titles.
+fn subtitle_score(cited: &PreparedTitle, record: &PreparedTitle) -> Option<f64> {
+    let shared_main = |whole: &PreparedTitle, other: &PreparedTitle| -> Option<usize> {
+        let (compact, m) = other.main.as_ref()?;
+        let w = &whole.content;
+        (*compact == whole.compact || (m.len() == w.len() && matched_words(m, w) == m.len()))
+            .then_some(m.len())
+    };
+    let main_words = shared_main(cited, record).or_else(|| shared_main(record, cited))?;
+    Some(if main_words >= 3 {
+        SUBTITLE_SIMILARITY
+    } else {
+        SHORT_SUBTITLE_SIMILARITY
+    })
+}
+
+/// Similarity of a cited title and a record title in [0, 1].
+pub fn title_similarity(cited: &str, record: &str) -> f64 {
+    title_score(cited, record).0
+}
+
+/// Whether something other than the title ties the reference to the record: an
+/// identifier both give, or the first author and the year.
+pub fn corroborated(fields: &RefFields, work: &Work) -> bool {
+    identifiers_agree(fields, work)
+        || (first_author_agrees(&fields.authors, &work.authors) && years_agree(fields, work))
+}
+
+/// Decide whether `work` is the work the reference cites.
+pub fn accept(
+    fields: &RefFields,
+    raw: &str,
+    work: &Work,
+    thresholds: &GateThresholds,
+) -> GateDecision {
+    let title = fields.title.as_deref().filter(|t| !fold(t).is_empty());
+    let Some(title) = title else {
+        let (similarity, accepted) = title_in_raw(raw, &work.title, thresholds.raw_max_missing);
+        return GateDecision {
+            accepted,
+            similarity,
+            method: GateMethod::RawContainment,
+        };
+    };
+    let (similarity, method) = title_score(title, &work.title);
+    if similarity >= thresholds.accept {
+        return GateDecision {
+            accepted: true,
+            similarity,
+            method,
+        };
+    }
+    let accepted = similarity >= thresholds.corroborated && corroborated(fields, work);
+    GateDecision {
+        accepted,
+        similarity,
+        method: if accepted {
+            GateMethod::Corroborated
+        } else {
+            method
+        },
+    }
+}
+
+/// A raw reference string as words, each flagged when punctuation (not just spaces
+/// or a joining hyphen) separates it from the previous word; prepared once to test
+/// many titles against it.
+#[derive(Debug, Clone)]
+pub struct RawWords(Vec<(String, bool)>);
+
+impl RawWords {
+    pub fn new(raw: &str) -> RawWords {
+        RawWords(raw_words(raw))
+    }
+}
+
+fn raw_words(raw: &str) -> Vec<(String, bool)> {
+    let text = strip_markup(&decode_latex(raw));
+    let mut out = Vec::new();
+    let mut chunk = String::new();
+    let mut gap_break = true;
+    let mut gap_space = false;
+    let flush = |chunk: &mut String, gap_break: &mut bool, out: &mut Vec<(String, bool)>| {
+        if chunk.is_empty() {
+            return;
+        }
+        for (k, w) in fold(chunk).split(' ').filter(|w| !w.is_empty()).enumerate() {
+            out.push((w.to_string(), k == 0 && *gap_break));
+        }
+        chunk.clear();
+        *gap_break = false;
+    };
+    for c in text.chars() {
+        let joining_dash = matches!(c, '-' | '‐' | '‑' | '–' | '/');
+        if c.is_alphanumeric()
+            || matches!(c, '\'' | '’' | '&')
+            || (joining_dash && !gap_space && !chunk.is_empty())
+        {
+            if joining_dash {
+                chunk.push(' ');
+            } else {
+                chunk.push(c);
+            }
+            gap_space = false;
+            continue;
+        }
+        flush(&mut chunk, &mut gap_break, &mut out);
+        if c.is_whitespace() {
+            gap_space = true;
+        } else {
+            gap_break = true;
+        }
+    }
+    flush(&mut chunk, &mut gap_break, &mut out);
+    out
+}
+
+/// Whether a record's title appears in a raw reference string: its words in order,
+/// at most a few missing or interrupted, bounded by punctuation on both sides (so a
+/// short title inside a longer cited title does not count). Returns the share of
+/// title words found and the verdict.
+pub fn title_in_raw(raw: &str, title: &str, max_missing: usize) -> (f64, bool) {
+    title_in_raw_words(&RawWords::new(raw), title, max_missing)
+}
+
+/// [`title_in_raw`] against a prepared raw string.
+pub fn title_in_raw_words(raw: &RawWords, title: &str, max_missing: usize) -> (f64, bool) {
+    let raw = &raw.0;
+    let title_words = words(strip_retraction_prefix(title).0);
+    let t = title_words.len();
+    if t == 0 {
+        return (0.0, false);
+    }
+    let allowed = match t {
+        0..=3 => 0,
+        4..=8 => 1.min(max_missing),
+        _ => max_missing,
+    };
+    let mut best = (0.0, false);
+    for start in 0..raw.len() {
+        if !title_words
+            .iter()
+            .take(allowed + 1)
+            .any(|w| *w == raw[start].0)
+        {
+            continue;
+        }
+        let end = raw.len().min(start + t + allowed);
+        let (lcs, first, last) = lcs_span(&title_words, &raw[start..end]);
+        if lcs == 0 {
+            continue;
+        }
+        let (first, last) = (start + first, start + last);
+        let missing = t - lcs;
+        let extra = (last - first + 1) - lcs;
+        let bounded = raw[first].1 && raw.get(last + 1).is_none_or(|w| w.1);
+        let share = lcs as f64 / t as f64;
+        let ok = t >= 2 && missing <= allowed && extra <= allowed && bounded;
+        if (ok, share) > (best.1, best.0) {
+            best = (share, ok);
+        }
+    }
+    best
+}
+
+/// Longest common subsequence of `title` and `window`, with the window positions of
+/// its first and last matched words.
+fn lcs_span(title: &[String], window: &[(String, bool)]) -> (usize, usize, usize) {
+    let (n, m) = (title.len(), window.len());
+    let mut dp = vec![vec![0usize; m + 1]; n + 1];
+    for i in 0..n {
+        for j in 0..m {
+            dp[i + 1][j + 1] = if title[i] == window[j].0 {
+                dp[i][j] + 1
+            } else {
+                dp[i][j + 1].max(dp[i + 1][j])
+            };
+        }
+    }
+    let (mut i, mut j) = (n, m);
+    let (mut first, mut last) = (0, 0);
+    let mut seen_last = false;
+    // Prefer dropping trailing window words, so the match ends as early as it can.
+    while i > 0 && j > 0 {
+        if dp[i][j - 1] == dp[i][j] {
+            j -= 1;
+        } else if title[i - 1] == window[j - 1].0 && dp[i][j] == dp[i - 1][j - 1] + 1 {
+            if !seen_last {
+                last = j - 1;
+                seen_last = true;
+            }
+            first = j - 1;
+            i -= 1;
+            j -= 1;
+        } else {
+            i -= 1;
+        }
+    }
+    (dp[n][m], first, last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Person;
+
+    #[test]
+    fn formatting_differences_are_exact() {
+        for (a, b) in [
+            (
+                "{BERT}: Pre-training of Deep Bidirectional Transformers",
+                "BERT: pre-training of deep bidirectional transformers",
+            ),
+            (
+                r"\emph{In vivo} imaging of $\alpha$-synuclein",
+                "In Vivo Imaging of α-Synuclein",
+            ),
+            (
+                "Avalia{\\c{c}}{\\~a}o do senso comum",
+                "Avaliação Do Senso Comum",
+            ),
+            ("Visual–Inertial Navigation", "Visual-inertial navigation"),
+            ("<i>E. coli</i> growth", "E. coli growth"),
+            (
+                "A 1D CNN for motor imagery",
+                "RETRACTED: A 1D CNN for motor imagery",
+            ),
+            (
+                "Artificial intelligence in disease diagnosis",
+                "RETRACTED ARTICLE: Artificial intelligence in disease diagnosis",
+            ),
+            ("Pretraining transformers", "Pre-training transformers"),
+        ] {
+            assert_eq!(title_score(a, b), (1.0, GateMethod::Exact), "{a} | {b}");
+        }
+    }
+
+    #[test]
+    fn short_titles_with_a_typo_pass_on_edit_distance() {
+        let (score, method) = title_score("Atention is all you ned", "Attention is all you need");
+        assert!(score >= 0.9, "{score}");
+        assert_eq!(method, GateMethod::EditDistance);
+    }
+
+    #[test]
+    fn different_numbers_are_not_typos() {
+        assert!(title_similarity("GPT-4 technical report", "GPT-3 technical report") < 0.8);
+        assert!(
+            title_similarity(
+                "Mechanics of solids, part I",
+                "Mechanics of solids, part II"
+            ) < 0.8
+        );
+        assert!(title_similarity("YOLOv4: optimal speed", "YOLOv3: optimal speed") < 0.8);
+    }
+
+    #[test]
+    fn spelling_variants_count_as_overlap() {
+        assert!(word_overlap("Modelling colour perception", "Modeling color perception") > 0.99);
+        assert!(spelling_variant("networks", "network"));
+        assert!(!spelling_variant("2019", "2018"));
+        assert!(!spelling_variant("data", "date"));
+    }
+
+    #[test]
+    fn subtitles_score_by_main_title_length() {
+        let long = "Early warning signals: the charted and uncharted territories";
+        assert_eq!(
+            title_score("Early warning signals", long),
+            (SUBTITLE_SIMILARITY, GateMethod::Subtitle)
+        );
+        let bert =
+            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding";
+        assert_eq!(title_score("BERT", bert).1, GateMethod::Subtitle);
+        assert!(title_similarity("BERT", bert) < GateThresholds::default().accept);
+    }
+
+    #[test]
+    fn different_titles_score_low() {
+        assert!(
+            title_similarity(
+                "Graph attention networks",
+                "Deep residual learning for image recognition"
+            ) < 0.3
+        );
+        assert!(title_similarity("Deep learning for semantic segmentation", "Deep learning") < 0.8);
+    }
+
+    fn fields(title: Option<&str>, first: (&str, &str), year: i32) -> RefFields {
+        RefFields {
+            title: title.map(str::to_string),
+            authors: vec![Person::new(Some(first.0), first.1)],
+            year: Some(year),
+            ..RefFields::default()
+        }
+    }
+
+    fn work(title: &str, first: (&str, &str), year: i32) -> Work {
+        Work {
+            title: title.into(),
+            authors: vec![Person::new(Some(first.0), first.1)],
+            year: Some(year),
+            ..Work::default()
+        }
+    }
+
+    #[test]
+    fn near_miss_needs_corroboration() {
+        let record = work(
+            "Early warning signals: the charted and uncharted territories",
+            ("Carl", "Boettiger"),
+            2013,
+        );
+        let t = GateThresholds::default();
+        let cited = "Initial warning signs: the charted and unknown territories";
+        let right = fields(Some(cited), ("C.", "Boettiger"), 2013);
+        let decision = accept(&right, "", &record, &t);
+        assert!(decision.accepted, "{decision:?}");
+        assert_eq!(decision.method, GateMethod::Corroborated);
+        let wrong_author = fields(Some(cited), ("A.", "Turing"), 2013);
+        assert!(!accept(&wrong_author, "", &record, &t).accepted);
+        let wrong_year = fields(Some(cited), ("C.", "Boettiger"), 2019);
+        assert!(!accept(&wrong_year, "", &record, &t).accepted);
+    }
+
+    #[test]
+    fn raw_containment_needs_the_title_bounded_by_punctuation() {
+        let raw = "Turing, A. Checking a large routine. (1989).";
+        assert!(title_in_raw(raw, "Checking a large routine", 2).1);
+        let raw = "**Deep Learning for Semantic Segmentation** - Lee et al., CVPR (2023).";
+        assert!(!title_in_raw(raw, "Deep learning", 2).1);
+        let raw = "[3] A. B, \u{201c}Rao-Blackwellized particle filters for mapping,\u{201d} in Proc. X, 2011.";
+        assert!(title_in_raw(raw, "Rao–Blackwellized Particle Filters for Mapping", 2).1);
+        // The title's last word recurs just after it: the match must end at the first.
+        let raw = "[19] F. Johns, \u{201c}Digital humanitarian mapping and the limits of imagination in international law,\u{201d} Law Crit, 2023.";
+        assert!(
+            title_in_raw(
+                raw,
+                "Digital Humanitarian Mapping and the Limits of Imagination in International Law",
+                2
+            )
+            .1
+        );
+        let raw = "[3] A. B, \u{201c}Rao-Blackwellized particle filters for mapping,\u{201d} in Proc. X, 2011.";
+        assert!(title_in_raw(raw, "Rao–Blackwellized Particle Filters for Mapping", 2).1);
+        // One word of a long title missing is tolerated.
+        let raw = "Smith J. Revisiting deep models for tabular data. NeurIPS. 2021.";
+        assert!(title_in_raw(raw, "Revisiting deep learning models for tabular data", 2).1);
+        assert!(!title_in_raw(raw, "Revisiting models", 2).1);
+        let no_title = RefFields::default();
+        let record = work("Checking a large routine", ("Alan", "Turing"), 1949);
+        let decision = accept(
+            &no_title,
+            "Turing, A. Checking a large routine. (1989).",
+            &record,
+            &GateThresholds::default(),
+        );
+        assert!(decision.accepted);
+        assert_eq!(decision.method, GateMethod::RawContainment);
+    }
+}

@@ -1,0 +1,188 @@
+//! Persistent identifiers of a reference against a record: equal once normalised
+//! (the arXiv DataCite DOI `10.48550/arXiv.X` standing for arXiv `X`), a preprint DOI
+//! against a published DOI (versions, noted), or a different work altogether.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{RefFields, Work};
+use crate::parse::ids::{normalize_arxiv, normalize_doi, normalize_pmid};
+use crate::resolve::compare::{Comparison, Field, Mismatch, MismatchKind};
+use crate::resolve::gate::{GateThresholds, accept};
+
+/// DOI prefixes of preprint servers (bioRxiv/medRxiv only with a numeric suffix:
+/// `10.1101/gr.…` is Genome Research).
+pub(crate) fn is_preprint_doi(doi: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "10.48550/",
+        "10.21203/rs",
+        "10.20944/preprints",
+        "10.2139/ssrn",
+        "10.31219/osf",
+        "10.31234/osf",
+        "10.31235/osf",
+        "10.31223/",
+        "10.36227/techrxiv",
+        "10.26434/chemrxiv",
+        "10.22541/au",
+        "10.32388/",
+        "10.1002/essoar",
+    ];
+    PREFIXES.iter().any(|p| doi.starts_with(p))
+        || doi
+            .strip_prefix("10.1101/")
+            .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+pub(crate) fn cited_doi(fields: &RefFields) -> Option<String> {
+    fields.doi.as_deref().and_then(normalize_doi)
+}
+
+pub(crate) fn record_doi(work: &Work) -> Option<String> {
+    work.doi.as_deref().and_then(normalize_doi)
+}
+
+/// The arXiv id a DOI stands for (`10.48550/arXiv.1706.03762`).
+pub(crate) fn arxiv_of_doi(doi: &str) -> Option<String> {
+    doi.starts_with("10.48550/")
+        .then(|| normalize_arxiv(doi))
+        .flatten()
+}
+
+pub(crate) fn cited_arxiv(fields: &RefFields) -> Option<String> {
+    fields.arxiv.as_deref().and_then(normalize_arxiv)
+}
+
+pub(crate) fn record_arxiv(work: &Work) -> Option<String> {
+    work.arxiv
+        .as_deref()
+        .and_then(normalize_arxiv)
+        .or_else(|| record_doi(work).and_then(|d| arxiv_of_doi(&d)))
+}
+
+/// Whether an identifier of the reference is the record's (DOI, arXiv id — the arXiv
+/// DataCite DOI counting as the arXiv id — or PMID).
+pub fn identifiers_agree(fields: &RefFields, work: &Work) -> bool {
+    let doi = matches!((cited_doi(fields), record_doi(work)), (Some(a), Some(b)) if a == b);
+    let cited_x = cited_arxiv(fields).or_else(|| cited_doi(fields).and_then(|d| arxiv_of_doi(&d)));
+    let arxiv = matches!((cited_x, record_arxiv(work)), (Some(a), Some(b)) if a == b);
+    let pmid = matches!(
+        (fields.pmid.as_deref().and_then(normalize_pmid), work.pmid.as_deref().and_then(normalize_pmid)),
+        (Some(a), Some(b)) if a == b
+    );
+    doi || arxiv || pmid
+}
+
+/// Add identifier mismatches (and notes) of a reference against a record.
+pub(crate) fn compare_identifiers(fields: &RefFields, work: &Work, out: &mut Comparison) {
+    let wrong = |out: &mut Comparison, field, cited: String, record: String| {
+        out.mismatches.push(Mismatch {
+            field,
+            kind: MismatchKind::WrongIdentifier,
+            detail: format!("the record's identifier is {record}"),
+            cited,
+            record,
+        });
+    };
+    let record_x = record_arxiv(work);
+    if let Some(cd) = cited_doi(fields) {
+        match (record_doi(work), arxiv_of_doi(&cd)) {
+            (Some(rd), _) if rd == cd => {}
+            (_, Some(cx)) => match &record_x {
+                Some(rx) if *rx == cx => {}
+                Some(rx) => wrong(out, Field::Doi, cd.clone(), format!("10.48550/arxiv.{rx}")),
+                None => out.notes.push(format!(
+                    "cited arXiv DOI {cd}: the record lists no arXiv id"
+                )),
+            },
+            (Some(rd), None) if is_preprint_doi(&cd) != is_preprint_doi(&rd) => out.notes.push(
+                format!("cited DOI {cd} and record DOI {rd}: preprint and published versions"),
+            ),
+            (Some(rd), None) => wrong(out, Field::Doi, cd.clone(), rd),
+            (None, None) => out
+                .notes
+                .push(format!("cited DOI {cd}: the record lists no DOI")),
+        }
+    }
+    if let Some(cx) = cited_arxiv(fields) {
+        match &record_x {
+            Some(rx) if *rx == cx => {}
+            Some(rx) => wrong(out, Field::Arxiv, cx, rx.clone()),
+            None => out
+                .notes
+                .push(format!("cited arXiv:{cx}: the record lists no arXiv id")),
+        }
+    }
+    let cited_pmid = fields.pmid.as_deref().and_then(normalize_pmid);
+    if let (Some(cp), Some(rp)) = (cited_pmid, work.pmid.as_deref().and_then(normalize_pmid))
+        && cp != rp
+    {
+        wrong(out, Field::Pmid, cp, rp);
+    }
+}
+
+/// An identifier that names a different work than the cited title.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Conflation {
+    pub field: Field,
+    /// The identifier as cited (normalised).
+    pub identifier: String,
+    /// Title of the work the identifier resolves to.
+    pub identifier_work_title: String,
+    /// Title of the work the cited title matched, when one did.
+    pub title_work_title: Option<String>,
+    /// That work's identifier of the same scheme, when it has one.
+    pub title_work_identifier: Option<String>,
+}
+
+/// Decide whether a cited identifier names another work than the cited title: the
+/// work it resolves to (`by_id`) fails the title gate while the work found by title
+/// (`by_title`, when the search found one) is a different work. A preprint DOI and a
+/// published DOI of one work are no conflation: both resolve to records that pass the
+/// gate.
+pub fn identifier_conflation(
+    fields: &RefFields,
+    raw: &str,
+    by_id: &Work,
+    by_title: Option<&Work>,
+    thresholds: &GateThresholds,
+) -> Option<Conflation> {
+    if accept(fields, raw, by_id, thresholds).accepted {
+        return None;
+    }
+    let same_ids = |a: &Work, b: &Work| {
+        matches!((record_doi(a), record_doi(b)), (Some(x), Some(y)) if x == y)
+            || matches!((record_arxiv(a), record_arxiv(b)), (Some(x), Some(y)) if x == y)
+    };
+    if by_title.is_some_and(|t| same_ids(t, by_id)) {
+        return None;
+    }
+    let id_doi = record_doi(by_id);
+    let id_arxiv = record_arxiv(by_id);
+    let cd = cited_doi(fields);
+    let cx = cited_arxiv(fields);
+    let (field, identifier) = if let Some(d) = cd.clone().filter(|d| {
+        Some(d) == id_doi.as_ref() || arxiv_of_doi(d).is_some_and(|x| Some(&x) == id_arxiv.as_ref())
+    }) {
+        (Field::Doi, d)
+    } else if let Some(x) = cx.clone().filter(|x| Some(x) == id_arxiv.as_ref()) {
+        (Field::Arxiv, x)
+    } else if let Some(d) = cd {
+        (Field::Doi, d)
+    } else if let Some(x) = cx {
+        (Field::Arxiv, x)
+    } else {
+        (Field::Pmid, fields.pmid.clone()?)
+    };
+    let title_work_identifier = by_title.and_then(|t| match field {
+        Field::Doi => record_doi(t),
+        Field::Arxiv => record_arxiv(t),
+        _ => t.pmid.clone(),
+    });
+    Some(Conflation {
+        field,
+        identifier,
+        identifier_work_title: by_id.title.clone(),
+        title_work_title: by_title.map(|t| t.title.clone()),
+        title_work_identifier,
+    })
+}
