@@ -1,1 +1,461 @@
+//! The LLM verification path, as DeepSciVerify does it: stage 1 judges the claim on the
+//! abstract; when it answers NOT_ENOUGH_INFO (or, configurably, with low confidence),
+//! the full text is fetched, chunked and ranked, and stage 2 judges the best passages
+//! with the abstract as supplementary context.
+//!
+//! Failures never turn into accusations: an outage, a timeout, output that stays
+//! invalid after the retries, or an exhausted budget give a "could not be verified"
+//! verdict, which is not cached. A quote that does not occur in the evidence downgrades
+//! the answer to NOT_ENOUGH_INFO. Final verdicts are cached (namespace `verdict`) by
+//! claim, work, models and prompt version.
 
+use std::collections::HashMap;
+
+use futures::StreamExt;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use super::evidence::Evidence;
+use super::fulltext::{FullText, FullTextConfig, FullTextFetcher, Rejection, Search};
+use super::llm::{ChatMessage, LlmClient, LlmError, ModelConfig};
+use super::passages::Passage;
+use super::prompt::{
+    self, ModelAnswer, PROMPT_VERSION, abstract_messages, parse_answer, passage_messages,
+    quote_occurs,
+};
+use super::select::{self, PassageSettings, RankedBy};
+use super::usage::{Limiter, UsageSummary, UsageTracker};
+use super::verdict::{Label, PassageRef, Stage, Unverifiable, Verdict};
+use crate::cache::Cache;
+use crate::model::Work;
+use crate::net::{Net, NetError};
+use crate::resolve::sources::Sources;
+
+/// Cache namespace of verdicts.
+pub const VERDICT_NAMESPACE: &str = "verdict";
+
+/// Everything the LLM path is configured with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerifyConfig {
+    /// The model that judges abstracts (a conservative one).
+    pub stage1: ModelConfig,
+    /// The model that judges full-text passages; `None`: the stage-1 model.
+    pub stage2: Option<ModelConfig>,
+    /// Rank passages by embeddings from this model instead of BM25.
+    pub embeddings: Option<ModelConfig>,
+    /// Escalate a SUPPORTS / CONTRADICTS answer whose confidence is below this.
+    pub escalate_below_confidence: Option<f64>,
+    /// Escalate to the full text at all.
+    pub full_text: bool,
+    pub fulltext: FullTextConfig,
+    pub passages: PassageSettings,
+    /// Further requests after a reply that cannot be parsed.
+    pub max_invalid_retries: u32,
+    /// Verifications in flight at once in [`Verifier::verify_all`].
+    pub parallel: usize,
+}
+
+impl VerifyConfig {
+    pub fn new(stage1: ModelConfig) -> VerifyConfig {
+        VerifyConfig {
+            stage1,
+            stage2: None,
+            embeddings: None,
+            escalate_below_confidence: None,
+            full_text: true,
+            fulltext: FullTextConfig::default(),
+            passages: PassageSettings::default(),
+            max_invalid_retries: 2,
+            parallel: 4,
+        }
+    }
+}
+
+/// Why a verifier could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error(transparent)]
+    Model(#[from] LlmError),
+    #[error("full-text client: {0}")]
+    Net(#[from] NetError),
+}
+
+/// One claim–work pair to verify.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifyRequest<'a> {
+    pub claim: &'a str,
+    pub work: &'a Work,
+    /// The URL the citation itself gives (first step of the full-text cascade).
+    pub citation_url: Option<&'a str>,
+}
+
+/// The LLM verification path. Cheap to share behind a reference.
+#[derive(Debug)]
+pub struct Verifier {
+    config: VerifyConfig,
+    stage1: LlmClient,
+    stage2: LlmClient,
+    embedder: Option<LlmClient>,
+    fetcher: FullTextFetcher,
+    sources: Option<Sources>,
+    cache: Option<Cache>,
+    usage: UsageTracker,
+}
+
+/// A model answer, or why there is none.
+enum Asked {
+    Answer(ModelAnswer),
+    Failed(Unverifiable, String),
+}
+
+impl Verifier {
+    /// Models that share a base URL share its limits (the first configuration's).
+    pub fn new(
+        net: &Net,
+        config: VerifyConfig,
+        sources: Option<Sources>,
+        cache: Option<Cache>,
+    ) -> Result<Verifier, VerifyError> {
+        let usage = UsageTracker::new();
+        let mut limiters: HashMap<String, Limiter> = HashMap::new();
+        let mut client = |c: &ModelConfig| {
+            let limiter = limiters
+                .entry(c.base_url.clone())
+                .or_insert_with(|| Limiter::new(c.limits.clone()))
+                .clone();
+            LlmClient::new(net, c.clone(), limiter, usage.clone())
+        };
+        let stage1 = client(&config.stage1)?;
+        let stage2 = client(config.stage2.as_ref().unwrap_or(&config.stage1))?;
+        let embedder = config.embeddings.as_ref().map(&mut client).transpose()?;
+        let fetcher = FullTextFetcher::new(config.fulltext.clone())?;
+        Ok(Verifier {
+            config,
+            stage1,
+            stage2,
+            embedder,
+            fetcher,
+            sources,
+            cache,
+            usage,
+        })
+    }
+
+    pub fn usage(&self) -> UsageSummary {
+        self.usage.summary()
+    }
+
+    pub fn stage1(&self) -> &LlmClient {
+        &self.stage1
+    }
+
+    /// The cache key: claim (whitespace collapsed), the work's identity, the models,
+    /// the passage settings and the prompt version.
+    pub fn cache_key(&self, request: &VerifyRequest<'_>) -> String {
+        let w = request.work;
+        let claim = request.claim.split_whitespace().collect::<Vec<_>>().join(" ");
+        let identity = json!([w.doi, w.arxiv, w.pmid, w.pmcid, w.title.to_lowercase(), w.year]);
+        let p = &self.config.passages;
+        let material = json!({
+            "claim": claim,
+            "work": identity,
+            "url": request.citation_url,
+            "stage1": [self.stage1.config().base_url, self.stage1.model()],
+            "stage2": [self.stage2.config().base_url, self.stage2.model()],
+            "embeddings": self.embedder.as_ref().map(|e| e.model().to_string()),
+            "passages": [p.size, p.overlap, p.top],
+            "full_text": self.config.full_text,
+            "escalate_below": self.config.escalate_below_confidence,
+            "prompt": PROMPT_VERSION,
+        });
+        let digest = Sha256::digest(material.to_string().as_bytes());
+        digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Verify several pairs, at most `parallel` at once; verdicts in request order.
+    pub async fn verify_all(&self, requests: &[VerifyRequest<'_>]) -> Vec<Verdict> {
+        futures::stream::iter(requests.iter().map(|r| self.verify(r)))
+            .buffered(self.config.parallel.max(1))
+            .collect()
+            .await
+    }
+
+    /// Verify one claim against one cited work.
+    pub async fn verify(&self, request: &VerifyRequest<'_>) -> Verdict {
+        let key = self.cache_key(request);
+        if let Some(cache) = &self.cache
+            && let Ok(Some(entry)) = cache.get_async(VERDICT_NAMESPACE, &key).await
+            && entry.found
+            && let Ok(verdict) = serde_json::from_value::<Verdict>(entry.value)
+        {
+            self.usage.record_cache_hit();
+            return verdict;
+        }
+        let (verdict, transient) = self.run(request).await;
+        let cacheable = !transient
+            && !matches!(
+                verdict.unverifiable,
+                Some(Unverifiable::ModelFailure | Unverifiable::RateLimited)
+            );
+        if cacheable
+            && let Some(cache) = &self.cache
+            && let Ok(value) = serde_json::to_value(&verdict)
+        {
+            // A cache that cannot be written only costs a later rerun.
+            let _ = cache
+                .put_many_async(VERDICT_NAMESPACE, vec![(key, true, value)])
+                .await;
+        }
+        verdict
+    }
+
+    /// The verdict, and whether it rests on a failure that may not recur (a source
+    /// or a download that failed), which keeps it out of the cache.
+    async fn run(&self, request: &VerifyRequest<'_>) -> (Verdict, bool) {
+        let mut ev = Evidence::new(request.work);
+        if let Some(sources) = &self.sources {
+            ev.find_abstract(sources).await;
+        }
+        let mut notes: Vec<String> = Vec::new();
+        let abstract_text = ev.abstract_text.clone();
+        let mut first: Option<Verdict> = None;
+        if let Some((text, from)) = &abstract_text {
+            notes.push(format!("abstract from {from}"));
+            let messages = abstract_messages(request.claim, text);
+            let verdict = match self.ask(&self.stage1, messages).await {
+                Asked::Failed(why, detail) => {
+                    let mut v = Verdict::unverifiable(Stage::Abstract, why, &detail);
+                    v.model = Some(self.stage1.model().to_string());
+                    v.notes = notes;
+                    return (v, false);
+                }
+                Asked::Answer(answer) => {
+                    checked(answer, &[text.as_str()], "the abstract", self.stage1.model())
+                }
+            };
+            if !self.should_escalate(&verdict) {
+                let mut v = verdict;
+                v.notes = notes;
+                return (v, false);
+            }
+            first = Some(verdict);
+        } else {
+            notes.push("no abstract found".to_string());
+        }
+        notes.extend(ev.failures.iter().map(|f| format!("source failed: {f}")));
+        if !self.config.full_text {
+            return self.without_full_text(first, notes, !ev.failures.is_empty());
+        }
+        let search = self
+            .fetcher
+            .find(&mut ev, self.sources.as_ref(), request.citation_url)
+            .await;
+        let transient = !ev.failures.is_empty() || has_transient_failure(&search);
+        notes.extend(search.attempts.iter().map(|a| match &a.outcome {
+            Ok(()) => format!("full text from {} ({})", a.candidate.url, a.candidate.origin),
+            Err(r) => format!("{} ({}): {r}", a.candidate.url, a.candidate.origin),
+        }));
+        let Some(full) = search.found else {
+            notes.push("no acceptable full text".to_string());
+            return self.without_full_text(first, notes, transient);
+        };
+        let abstract_only = abstract_text.as_ref().map(|(t, _)| t.as_str());
+        match self.stage_two(request.claim, &full, abstract_only, &mut notes).await {
+            Some(v) => {
+                let mut v = v;
+                v.notes = notes;
+                (v, transient)
+            }
+            None => self.without_full_text(first, notes, transient),
+        }
+    }
+
+    fn should_escalate(&self, v: &Verdict) -> bool {
+        match v.label {
+            Label::NotEnoughInfo => true,
+            Label::Supports | Label::Contradicts => self
+                .config
+                .escalate_below_confidence
+                .is_some_and(|bar| v.confidence.is_some_and(|c| c < bar)),
+            Label::Unverifiable => false,
+        }
+    }
+
+    /// The outcome when the full text was not used: the abstract verdict, or "could not
+    /// be verified" when there was none.
+    fn without_full_text(
+        &self,
+        first: Option<Verdict>,
+        notes: Vec<String>,
+        transient: bool,
+    ) -> (Verdict, bool) {
+        let mut v = first.unwrap_or_else(|| {
+            Verdict::unverifiable(Stage::Abstract, Unverifiable::NoEvidence, "")
+        });
+        v.notes = notes;
+        (v, transient)
+    }
+
+    /// Stage 2 on the best passages; `None` when the text yields no passage.
+    async fn stage_two(
+        &self,
+        claim: &str,
+        full: &FullText,
+        abstract_text: Option<&str>,
+        notes: &mut Vec<String>,
+    ) -> Option<Verdict> {
+        let settings = &self.config.passages;
+        let chunks = select::chunks(&full.doc, settings);
+        let (best, how) =
+            select::best_passages(claim, chunks, settings.top, self.embedder.as_ref()).await;
+        if best.is_empty() {
+            notes.push("the full text gave no passages".to_string());
+            return None;
+        }
+        notes.push(match how {
+            RankedBy::Bm25 => format!("{} passages ranked by BM25", best.len()),
+            RankedBy::Embeddings(m) => format!("{} passages ranked by embeddings ({m})", best.len()),
+            RankedBy::Bm25Fallback(e) => format!("embeddings failed ({e}); ranked by BM25"),
+        });
+        let blocks: Vec<(Option<&str>, &str)> = best
+            .iter()
+            .map(|p| (p.section.as_deref(), p.text.as_str()))
+            .collect();
+        let messages = passage_messages(claim, &blocks, abstract_text);
+        let answer = match self.ask(&self.stage2, messages).await {
+            Asked::Answer(a) => a,
+            Asked::Failed(why, detail) => {
+                let mut v = Verdict::unverifiable(Stage::FullText, why, &detail);
+                v.model = Some(self.stage2.model().to_string());
+                return Some(v);
+            }
+        };
+        let mut evidence: Vec<&str> = best.iter().map(|p| p.text.as_str()).collect();
+        evidence.extend(abstract_text);
+        let quote = answer.evidence.clone();
+        let mut v = checked(answer, &evidence, "the passages", self.stage2.model());
+        v.stage = Stage::FullText;
+        let decisive = quote
+            .as_deref()
+            .and_then(|q| best.iter().find(|p| quote_occurs(q, &[p.text.as_str()])))
+            .unwrap_or(&best[0]);
+        v.passage = Some(passage_ref(full, decisive));
+        Some(v)
+    }
+
+    /// Ask `model`, retrying (with a correction) when the reply cannot be parsed.
+    async fn ask(&self, model: &LlmClient, mut messages: Vec<ChatMessage>) -> Asked {
+        let schema = prompt::verdict_schema();
+        let mut last_error = String::new();
+        for _ in 0..=self.config.max_invalid_retries {
+            let reply = match model.chat(&messages, Some(&schema)).await {
+                Ok(reply) => reply,
+                Err(LlmError::Budget(e)) => {
+                    return Asked::Failed(Unverifiable::RateLimited, e.to_string());
+                }
+                Err(e) => return Asked::Failed(Unverifiable::ModelFailure, e.to_string()),
+            };
+            match parse_answer(&reply.content) {
+                Ok(answer) => return Asked::Answer(answer),
+                Err(e) => {
+                    messages.push(ChatMessage::assistant(reply.content));
+                    messages.push(prompt::correction(&e));
+                    last_error = e;
+                }
+            }
+        }
+        Asked::Failed(
+            Unverifiable::ModelFailure,
+            format!(
+                "invalid model output after {} attempts: {last_error}",
+                self.config.max_invalid_retries + 1
+            ),
+        )
+    }
+}
+
+/// A verdict from a parsed answer, with the quote checked against `evidence`: a
+/// SUPPORTS or CONTRADICTS whose quote is missing or does not occur there becomes
+/// NOT_ENOUGH_INFO, and the rationale says so.
+fn checked(answer: ModelAnswer, evidence: &[&str], what: &str, model: &str) -> Verdict {
+    let found = answer
+        .evidence
+        .as_deref()
+        .is_some_and(|q| quote_occurs(q, evidence));
+    let (label, rationale, quote) = match answer.label {
+        Label::Supports | Label::Contradicts if !found => {
+            let problem = match &answer.evidence {
+                Some(q) => format!("the quoted evidence \"{q}\" does not occur in {what}"),
+                None => "no evidence was quoted".to_string(),
+            };
+            let rationale = format!(
+                "downgraded from {} to NOT_ENOUGH_INFO: {problem}. Model rationale: {}",
+                answer.label, answer.rationale
+            );
+            (Label::NotEnoughInfo, rationale, None)
+        }
+        label => (label, answer.rationale, answer.evidence.filter(|_| found)),
+    };
+    Verdict {
+        label,
+        stage: Stage::Abstract,
+        rationale,
+        evidence: quote,
+        passage: None,
+        model: Some(model.to_string()),
+        confidence: answer.confidence,
+        unverifiable: None,
+        notes: Vec::new(),
+    }
+}
+
+fn passage_ref(full: &FullText, p: &Passage) -> PassageRef {
+    PassageRef {
+        source: full.url.clone(),
+        origin: full.origin.clone(),
+        format: full.format,
+        section: p.section.clone(),
+        offset: p.offset,
+        text: p.text.clone(),
+    }
+}
+
+/// A download that failed in a way that may not recur (transport, 429, 5xx).
+fn has_transient_failure(search: &Search) -> bool {
+    search.attempts.iter().any(|a| {
+        matches!(
+            &a.outcome,
+            Err(Rejection::Download(_)) | Err(Rejection::Status(429 | 500..=599))
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(label: Label, quote: Option<&str>) -> ModelAnswer {
+        ModelAnswer {
+            label,
+            rationale: "because".into(),
+            evidence: quote.map(str::to_string),
+            confidence: Some(0.9),
+        }
+    }
+
+    #[test]
+    fn a_quote_outside_the_evidence_downgrades() {
+        let evidence = ["Sleep loss reduced freezing by 40%."];
+        let ok = checked(answer(Label::Supports, Some("reduced freezing by 40%")), &evidence, "the abstract", "m");
+        assert_eq!(ok.label, Label::Supports);
+        assert_eq!(ok.evidence.as_deref(), Some("reduced freezing by 40%"));
+        let bad = checked(answer(Label::Contradicts, Some("increased freezing")), &evidence, "the abstract", "m");
+        assert_eq!(bad.label, Label::NotEnoughInfo);
+        assert!(bad.rationale.contains("does not occur in the abstract"), "{}", bad.rationale);
+        assert_eq!(bad.evidence, None);
+        let none = checked(answer(Label::Supports, None), &evidence, "the abstract", "m");
+        assert_eq!(none.label, Label::NotEnoughInfo);
+        let nei = checked(answer(Label::NotEnoughInfo, Some("made up")), &evidence, "the abstract", "m");
+        assert_eq!((nei.label, nei.evidence), (Label::NotEnoughInfo, None));
+    }
+}

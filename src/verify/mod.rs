@@ -21,6 +21,7 @@ mod lexicon;
 pub mod llm;
 pub mod passages;
 pub mod prompt;
+pub mod select;
 pub mod text;
 pub mod urlpolicy;
 pub mod usage;
