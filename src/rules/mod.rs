@@ -4,6 +4,7 @@
 pub mod input;
 pub mod links;
 pub mod meta;
+pub mod verification;
 
 use serde::Serialize;
 
@@ -110,6 +111,41 @@ most styles print it incompletely.\n\nExample:\n\n    @article{smith2020, title 
         "A DOI is written as a doi.org URL instead of a DOI field."
         "`url = {https://doi.org/10.1/x}` carries a DOI that tools can only use once it is a DOI. \
 The safe fix adds `doi = {10.1/x}`.\n\nExample:\n\n    url = {https://doi.org/10.1038/nature14539}";
+    CLAIM_CONTRADICTED = "CP301" "claim-contradicted" Verification Error
+        "The cited work says the opposite of the claim that cites it."
+        "The model judged the claim against the cited work's abstract (or, when the abstract did \
+not settle it, against the best passages of its full text) and found it contradicted. The \
+diagnostic quotes the evidence, checked to occur verbatim in the work's text, and names the \
+passage's section and source when it came from the full text.\n\n\
+Example:\n\n    Vitamin D supplementation prevented fractures [@smith2020].\n    \
+<- smith2020: \"supplementation did not reduce the incidence of fractures\"";
+    CLAIM_UNSUPPORTED = "CP302" "claim-unsupported" Verification Warning
+        "Neither the abstract nor the full text of the cited work supports the claim."
+        "The abstract did not settle the claim, so the full text was fetched and its passages most \
+relevant to the claim were read; they do not support it either. The cited work may still support \
+the claim in a figure, a table or a supplement; check it, or cite a source that states it.\n\n\
+Example:\n\n    Sleep loss halves memory retention in adults [3].   <- [3] studies mice only";
+    CITED_WORK_UNRELATED = "CP303" "cited-work-unrelated" Verification Warning
+        "The cited work appears to be about something else than the claim."
+        "The embedded offline backend (no model server) compared the claim with the cited work's \
+abstract or passages and found almost nothing in common: a likely wrong citation (a neighbouring \
+entry, a mistyped key, a fabricated pairing). It cannot judge support or contradiction, only that \
+the two are unrelated.\n\n\
+Example:\n\n    CRISPR screens identified new essential genes [@lee2019].   <- lee2019 is about \
+galaxy rotation curves";
+    SUPPORTED_IN_FULL_TEXT = "CP304" "supported-in-full-text" Verification Info
+        "The claim is supported only by the full text, not by the abstract; the passage is shown."
+        "Not a problem: the abstract did not settle the claim, and a passage of the full text \
+supports it. The diagnostic gives the passage, its section and where the text came from, so a \
+reader can find it.\n\n\
+Example:\n\n    Freezing fell by 40 % after five hours of sleep loss [@kim2021].\n    \
+<- supported in kim2021, Results: \"a 40% reduction in freezing\"";
+    CLAIM_UNVERIFIABLE = "CP305" "claim-unverifiable" Verification Info
+        "The claim could not be verified: no abstract, no full text, or the model failed."
+        "No judgement could be made: the cited work has no abstract that any source returns and \
+no open full text, or the model server failed, timed out, kept answering with invalid output or \
+its request budget was spent. This is never an accusation; rerun later or check by hand.\n\n\
+Example:\n\n    As reported in a 1962 monograph [@old1962].   <- no abstract, no open full text";
     UNUSED_SUPPRESSION = "CP901" "unused-suppression" Meta Warning
         "A suppression comment suppresses nothing."
         "A `citeproof: ignore[…]` or `disable[…]` comment whose rules report nothing in its range. \

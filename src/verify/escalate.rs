@@ -153,8 +153,19 @@ impl Verifier {
     /// the passage settings and the prompt version.
     pub fn cache_key(&self, request: &VerifyRequest<'_>) -> String {
         let w = request.work;
-        let claim = request.claim.split_whitespace().collect::<Vec<_>>().join(" ");
-        let identity = json!([w.doi, w.arxiv, w.pmid, w.pmcid, w.title.to_lowercase(), w.year]);
+        let claim = request
+            .claim
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let identity = json!([
+            w.doi,
+            w.arxiv,
+            w.pmid,
+            w.pmcid,
+            w.title.to_lowercase(),
+            w.year
+        ]);
         let p = &self.config.passages;
         let material = json!({
             "claim": claim,
@@ -229,9 +240,12 @@ impl Verifier {
                     v.notes = notes;
                     return (v, false);
                 }
-                Asked::Answer(answer) => {
-                    checked(answer, &[text.as_str()], "the abstract", self.stage1.model())
-                }
+                Asked::Answer(answer) => checked(
+                    answer,
+                    &[text.as_str()],
+                    "the abstract",
+                    self.stage1.model(),
+                ),
             };
             if !self.should_escalate(&verdict) {
                 let mut v = verdict;
@@ -252,7 +266,10 @@ impl Verifier {
             .await;
         let transient = !ev.failures.is_empty() || has_transient_failure(&search);
         notes.extend(search.attempts.iter().map(|a| match &a.outcome {
-            Ok(()) => format!("full text from {} ({})", a.candidate.url, a.candidate.origin),
+            Ok(()) => format!(
+                "full text from {} ({})",
+                a.candidate.url, a.candidate.origin
+            ),
             Err(r) => format!("{} ({}): {r}", a.candidate.url, a.candidate.origin),
         }));
         let Some(full) = search.found else {
@@ -260,7 +277,10 @@ impl Verifier {
             return self.without_full_text(first, notes, transient);
         };
         let abstract_only = abstract_text.as_ref().map(|(t, _)| t.as_str());
-        match self.stage_two(request.claim, &full, abstract_only, &mut notes).await {
+        match self
+            .stage_two(request.claim, &full, abstract_only, &mut notes)
+            .await
+        {
             Some(v) => {
                 let mut v = v;
                 v.notes = notes;
@@ -314,7 +334,9 @@ impl Verifier {
         }
         notes.push(match how {
             RankedBy::Bm25 => format!("{} passages ranked by BM25", best.len()),
-            RankedBy::Embeddings(m) => format!("{} passages ranked by embeddings ({m})", best.len()),
+            RankedBy::Embeddings(m) => {
+                format!("{} passages ranked by embeddings ({m})", best.len())
+            }
             RankedBy::Bm25Fallback(e) => format!("embeddings failed ({e}); ranked by BM25"),
         });
         let blocks: Vec<(Option<&str>, &str)> = best
@@ -446,16 +468,40 @@ mod tests {
     #[test]
     fn a_quote_outside_the_evidence_downgrades() {
         let evidence = ["Sleep loss reduced freezing by 40%."];
-        let ok = checked(answer(Label::Supports, Some("reduced freezing by 40%")), &evidence, "the abstract", "m");
+        let ok = checked(
+            answer(Label::Supports, Some("reduced freezing by 40%")),
+            &evidence,
+            "the abstract",
+            "m",
+        );
         assert_eq!(ok.label, Label::Supports);
         assert_eq!(ok.evidence.as_deref(), Some("reduced freezing by 40%"));
-        let bad = checked(answer(Label::Contradicts, Some("increased freezing")), &evidence, "the abstract", "m");
+        let bad = checked(
+            answer(Label::Contradicts, Some("increased freezing")),
+            &evidence,
+            "the abstract",
+            "m",
+        );
         assert_eq!(bad.label, Label::NotEnoughInfo);
-        assert!(bad.rationale.contains("does not occur in the abstract"), "{}", bad.rationale);
+        assert!(
+            bad.rationale.contains("does not occur in the abstract"),
+            "{}",
+            bad.rationale
+        );
         assert_eq!(bad.evidence, None);
-        let none = checked(answer(Label::Supports, None), &evidence, "the abstract", "m");
+        let none = checked(
+            answer(Label::Supports, None),
+            &evidence,
+            "the abstract",
+            "m",
+        );
         assert_eq!(none.label, Label::NotEnoughInfo);
-        let nei = checked(answer(Label::NotEnoughInfo, Some("made up")), &evidence, "the abstract", "m");
+        let nei = checked(
+            answer(Label::NotEnoughInfo, Some("made up")),
+            &evidence,
+            "the abstract",
+            "m",
+        );
         assert_eq!((nei.label, nei.evidence), (Label::NotEnoughInfo, None));
     }
 }

@@ -86,7 +86,9 @@ async fn rank_by_embeddings(
     top: usize,
 ) -> Result<Vec<usize>, LlmError> {
     let query = model.embed(&[claim.to_string()]).await?;
-    let query = query.first().ok_or_else(|| LlmError::Malformed("no query embedding".into()))?;
+    let query = query
+        .first()
+        .ok_or_else(|| LlmError::Malformed("no query embedding".into()))?;
     let mut scored: Vec<(usize, f64)> = Vec::with_capacity(chunks.len());
     for (batch_no, batch) in chunks.chunks(EMBED_BATCH).enumerate() {
         let texts: Vec<String> = batch.iter().map(|p| p.text.clone()).collect();
