@@ -179,9 +179,17 @@ fn is_furniture(element: ElementRef<'_>) -> bool {
         .chain(el.id())
         .map(str::to_ascii_lowercase)
         .collect::<Vec<_>>();
-    marks
-        .iter()
-        .any(|m| DROPPED_MARKERS.iter().any(|d| m.contains(d)))
+    // LaTeXML classes are exact names (`ltx_authors` must not match the document's
+    // `ltx_authors_1line`); other markers match inside longer names.
+    marks.iter().any(|m| {
+        DROPPED_MARKERS.iter().any(|d| {
+            if d.starts_with("ltx_") {
+                m == d
+            } else {
+                m.contains(d)
+            }
+        })
+    })
 }
 
 /// A `<section>` whose own heading names a references or acknowledgements section.
