@@ -37,9 +37,10 @@ fn sleep_pdf_lines() -> Vec<&'static str> {
         "Mice deprived of sleep for five hours immediately after training froze 41% less",
         "than undisturbed controls when returned to the conditioning context 24 hours later.",
     ];
-    for _ in 0..30 {
-        lines.push("Freezing was scored automatically from video recordings of each session.");
-    }
+    lines.extend(std::iter::repeat_n(
+        "Freezing was scored automatically from video recordings of each session.",
+        30,
+    ));
     lines
 }
 
