@@ -1,9 +1,16 @@
+//! Tests of the mock scholarly world in tests/support: response shapes against the recorded
+//! bodies, which works each service holds, searches, and the knobs (faults, rate limits,
+//! down switch, request log).
+
 mod support;
 
-use support::{MockConfig, MockWorld, Source};
-
-#[test]
-fn starts() {
-    let world = MockWorld::start(MockConfig::fixtures());
-    assert!(world.base_url(Source::Crossref).starts_with("http://127.0.0.1:"));
-}
+#[path = "mock_world/helpers.rs"]
+mod helpers;
+#[path = "mock_world/knobs.rs"]
+mod knobs;
+#[path = "mock_world/lookups.rs"]
+mod lookups;
+#[path = "mock_world/shapes_json.rs"]
+mod shapes_json;
+#[path = "mock_world/shapes_xml.rs"]
+mod shapes_xml;

@@ -292,8 +292,10 @@ pub fn work_message(state: &AppState, e: &Entry, score: f64) -> Value {
         .map(|(i, a)| {
             let sequence = if i == 0 { "first" } else { "additional" };
             match &a.given {
-                Some(given) => json!({"given": given, "family": a.family, "sequence": sequence, "affiliation": []}),
-                None => json!({"name": a.family, "sequence": sequence, "affiliation": []}),
+                Some(given) => json!({"given": given, "family": a.family, "sequence": sequence, "affiliation": [],
+                                      "role": [{"role": "author", "vocabulary": "crossref"}]}),
+                None => json!({"name": a.family, "sequence": sequence, "affiliation": [],
+                               "role": [{"role": "author", "vocabulary": "crossref"}]}),
             }
         })
         .collect();
@@ -314,7 +316,8 @@ pub fn work_message(state: &AppState, e: &Entry, score: f64) -> Value {
         "container-title": w.venue.iter().collect::<Vec<_>>(),
         "original-title": [],
         "language": "en",
-        "link": [],
+        "link": [{"URL": state.landing_url(e), "content-type": "text/html",
+                  "content-version": "vor", "intended-application": "similarity-checking"}],
         "deposited": crossref_date(year, 2, 1),
         "score": score,
         "resource": {"primary": {"URL": state.landing_url(e)}},

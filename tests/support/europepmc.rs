@@ -163,6 +163,7 @@ fn result(e: &Entry, result_type: &str) -> Value {
     }
     if let Some(c) = &w.pmcid {
         r.insert("pmcid".into(), json!(c));
+        r.insert("fullTextIdList".into(), json!({"fullTextId": [c]}));
     }
     if result_type != "idlist" {
         if let Some(d) = &w.doi {

@@ -151,12 +151,26 @@ async fn truncated(response: Response) -> Response {
     let full = bytes.len();
     let half = Bytes::copy_from_slice(&bytes[..full / 2]);
     parts.headers.insert(header::CONTENT_LENGTH, HeaderValue::from(full));
-    let chunks: Vec<Result<Bytes, std::io::Error>> = vec![
-        Ok(half),
-        Err(std::io::Error::new(
-            std::io::ErrorKind::ConnectionAborted,
-            "mock: truncated body",
-        )),
-    ];
-    Response::from_parts(parts, Body::from_stream(futures::stream::iter(chunks)))
+    // Half the body, then (after giving the connection a chance to flush it) an error, on
+    // which hyper closes the connection mid-body.
+    let chunks = futures::stream::unfold(0u8, move |step| {
+        let half = half.clone();
+        async move {
+            match step {
+                0 => Some((Ok(half), 1)),
+                1 => {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                    Some((
+                        Err(std::io::Error::new(
+                            std::io::ErrorKind::ConnectionAborted,
+                            "mock: truncated body",
+                        )),
+                        2,
+                    ))
+                }
+                _ => None,
+            }
+        }
+    });
+    Response::from_parts(parts, Body::from_stream(chunks))
 }

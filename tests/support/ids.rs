@@ -67,7 +67,7 @@ pub fn looks_like_doi(s: &str) -> bool {
     match rest.split_once('/') {
         Some((registrant, suffix)) => {
             !suffix.is_empty()
-                && registrant.len() >= 4
+                && !registrant.is_empty()
                 && registrant.chars().all(|c| c.is_ascii_digit() || c == '.')
         }
         None => false,

@@ -140,7 +140,7 @@ pub fn pubmed_article(e: &Entry) -> String {
         s.push_str("        </CommentsCorrectionsList>\n");
     }
     s.push_str(&format!(
-        "    </MedlineCitation>\n    <PubmedData>\n        <History>\n            <PubMedPubDate PubStatus=\"pubmed\">\n                <Year>{year}</Year>\n                <Month>{month}</Month>\n                <Day>{day}</Day>\n            </PubMedPubDate>\n        </History>\n        <PublicationStatus>ppublish</PublicationStatus>\n        <ArticleIdList>\n            <ArticleId IdType=\"pubmed\">{pmid}</ArticleId>\n"
+        "    </MedlineCitation>\n    <PubmedData>\n        <History>\n            <PubMedPubDate PubStatus=\"pubmed\">\n                <Year>{year}</Year>\n                <Month>{month}</Month>\n                <Day>{day}</Day>\n                <Hour>6</Hour>\n                <Minute>0</Minute>\n            </PubMedPubDate>\n        </History>\n        <PublicationStatus>ppublish</PublicationStatus>\n        <ArticleIdList>\n            <ArticleId IdType=\"pubmed\">{pmid}</ArticleId>\n"
     ));
     if let Some(doi) = &w.doi {
         s.push_str(&format!("            <ArticleId IdType=\"doi\">{}</ArticleId>\n", xml_escape(doi)));

@@ -11,6 +11,9 @@ const STOP_WORDS: &[&str] = &[
 
 /// Lowercase, accents removed (NFKD without combining marks).
 pub fn fold(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
     s.nfkd()
         .filter(|c| !is_combining_mark(*c))
         .flat_map(char::to_lowercase)
@@ -52,9 +55,9 @@ pub fn xml_escape(s: &str) -> String {
     out
 }
 
-/// ASCII letters only (for BibTeX keys such as `Frank_1970`).
+/// ASCII letters only, accents dropped, case kept (for BibTeX keys such as `Frank_1970`).
 pub fn ascii_letters(s: &str) -> String {
-    fold(s).chars().filter(char::is_ascii_alphabetic).collect()
+    s.nfkd().filter(char::is_ascii_alphabetic).collect()
 }
 
 /// Percent-decode a URL path or query component (`+` left as is).

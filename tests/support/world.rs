@@ -258,14 +258,13 @@ impl Entry {
 }
 
 /// The retraction notice of a retracted work whose record names none. The notice DOI is
-/// constructed (`…/retraction-notice.<suffix>`): the world records retraction, not the notice.
+/// constructed (`<doi>.retraction-notice`): the world records retraction, not the notice.
 fn synth_retraction(work: &Work) -> Update {
     let doi = work.doi.as_deref().unwrap_or("10.0000/unknown");
-    let (prefix, suffix) = doi.split_once('/').unwrap_or((doi, "work"));
     let year = work.year.unwrap_or(2020) + 1;
     Update {
         kind: "retraction".into(),
-        doi: format!("{prefix}/retraction-notice.{suffix}"),
+        doi: format!("{doi}.retraction-notice"),
         source: "retraction-watch".into(),
         date: format!("{year}-06-01"),
         record_id: Some(format!("{}", 40_000 + ids::stable_hash(&["rw", &work.id]) % 20_000)),
