@@ -44,8 +44,9 @@ pub struct Reply {
 
 impl Reply {
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", &self.body[..self.body.len().min(300)]))
+        serde_json::from_str(&self.body).unwrap_or_else(|e| {
+            panic!("not JSON ({e}): {}", &self.body[..self.body.len().min(300)])
+        })
     }
 }
 
@@ -99,7 +100,9 @@ pub fn key_paths(value: &Value) -> BTreeSet<String> {
                     walk(x, &q, out);
                 }
             }
-            Value::Array(items) => items.iter().for_each(|x| walk(x, &format!("{path}[]"), out)),
+            Value::Array(items) => items
+                .iter()
+                .for_each(|x| walk(x, &format!("{path}[]"), out)),
             _ => {}
         }
     }
@@ -150,7 +153,8 @@ pub fn xml_paths(xml: &str) -> BTreeSet<String> {
 
 /// Parsed JSON of a recorded body under ../shared/data/api_responses, if present.
 pub fn recorded_json(rel: &str) -> Option<Value> {
-    read_shared(&format!("api_responses/{rel}")).map(|t| serde_json::from_str(&t).expect("recorded JSON"))
+    read_shared(&format!("api_responses/{rel}"))
+        .map(|t| serde_json::from_str(&t).expect("recorded JSON"))
 }
 
 pub fn recorded_text(rel: &str) -> Option<String> {
@@ -182,19 +186,30 @@ pub fn assert_shape(
         .iter()
         .filter(|k| !union.contains(k) && !extras.contains(&k.as_str()))
         .collect();
-    assert!(invented.is_empty(), "{what}: key paths not in any recorded body: {invented:?}");
+    assert!(
+        invented.is_empty(),
+        "{what}: key paths not in any recorded body: {invented:?}"
+    );
     let excused = |k: &str| {
         no_data.iter().any(|p| {
-            k == *p || k.strip_prefix(p).is_some_and(|rest| rest.starts_with(['.', '[', '/', '@']))
+            k == *p
+                || k.strip_prefix(p)
+                    .is_some_and(|rest| rest.starts_with(['.', '[', '/', '@']))
         })
     };
     let shared: Vec<&String> = match recorded.split_first() {
-        Some((first, rest)) => first.iter().filter(|k| rest.iter().all(|r| r.contains(*k))).collect(),
+        Some((first, rest)) => first
+            .iter()
+            .filter(|k| rest.iter().all(|r| r.contains(*k)))
+            .collect(),
         None => Vec::new(),
     };
     let missing: Vec<&&String> = shared
         .iter()
         .filter(|k| !mock.contains(**k) && !excused(k))
         .collect();
-    assert!(missing.is_empty(), "{what}: key paths every recorded body has but the mock lacks: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "{what}: key paths every recorded body has but the mock lacks: {missing:?}"
+    );
 }

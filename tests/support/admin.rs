@@ -37,7 +37,11 @@ async fn counts(State(control): State<Arc<Control>>) -> Response {
 
 async fn log(State(control): State<Arc<Control>>, Path(name): Path<String>) -> Response {
     let Some(source) = Source::from_name(&name) else {
-        return reply(StatusCode::NOT_FOUND, "text/plain", format!("no source {name}"));
+        return reply(
+            StatusCode::NOT_FOUND,
+            "text/plain",
+            format!("no source {name}"),
+        );
     };
     let entries: Vec<Value> = control
         .requests(source)

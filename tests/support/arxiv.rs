@@ -24,13 +24,27 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/query", get(query))
 }
 
-fn feed_head(id: &str, title: &str, link: Option<&str>, per_page: usize, total: usize, start: usize) -> String {
+fn feed_head(
+    id: &str,
+    title: &str,
+    link: Option<&str>,
+    per_page: usize,
+    total: usize,
+    start: usize,
+) -> String {
     let mut s = String::from(
         "<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\" xmlns:arxiv=\"http://arxiv.org/schemas/atom\" xmlns=\"http://www.w3.org/2005/Atom\">\n",
     );
-    s.push_str(&format!("  <id>{}</id>\n  <title>{}</title>\n  <updated>{UPDATED}</updated>\n", xml_escape(id), xml_escape(title)));
+    s.push_str(&format!(
+        "  <id>{}</id>\n  <title>{}</title>\n  <updated>{UPDATED}</updated>\n",
+        xml_escape(id),
+        xml_escape(title)
+    ));
     if let Some(link) = link {
-        s.push_str(&format!("  <link href=\"{}\" type=\"application/atom+xml\"/>\n", xml_escape(link)));
+        s.push_str(&format!(
+            "  <link href=\"{}\" type=\"application/atom+xml\"/>\n",
+            xml_escape(link)
+        ));
     }
     s.push_str(&format!(
         "  <opensearch:itemsPerPage>{per_page}</opensearch:itemsPerPage>\n  <opensearch:totalResults>{total}</opensearch:totalResults>\n  <opensearch:startIndex>{start}</opensearch:startIndex>\n"
@@ -51,7 +65,10 @@ fn error_feed(code: &str, message: &str) -> Response {
 
 async fn query(State(state): State<AppState>, uri: Uri) -> Response {
     let pairs = query_pairs(uri.query());
-    let search_query = param(&pairs, "search_query").unwrap_or("").trim().to_string();
+    let search_query = param(&pairs, "search_query")
+        .unwrap_or("")
+        .trim()
+        .to_string();
     let id_list = param(&pairs, "id_list").unwrap_or("").trim().to_string();
     let start = match param(&pairs, "start").map_or(Ok(0), str::parse::<usize>) {
         Ok(n) => n,
@@ -59,22 +76,37 @@ async fn query(State(state): State<AppState>, uri: Uri) -> Response {
     };
     let max_results = match param(&pairs, "max_results").map_or(Ok(10), str::parse::<usize>) {
         Ok(n) if n <= 30_000 => n,
-        _ => return error_feed("max_results_must_be_an_integer", "max_results must be an integer"),
+        _ => {
+            return error_feed(
+                "max_results_must_be_an_integer",
+                "max_results must be an integer",
+            );
+        }
     };
     let world = &state.world;
     let mut selected: Vec<(usize, Option<u32>)> = Vec::new();
     if !id_list.is_empty() {
         for raw in id_list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let Some((id, version)) = ids::parse_arxiv(raw) else {
-                return error_feed(&format!("incorrect_id_format_for_{raw}"), &format!("incorrect id format for {raw}"));
+                return error_feed(
+                    &format!("incorrect_id_format_for_{raw}"),
+                    &format!("incorrect id format for {raw}"),
+                );
             };
-            if let Some(i) = world.by_arxiv(&id).filter(|&i| world.entry(i).held_by(Source::Arxiv)) {
+            if let Some(i) = world
+                .by_arxiv(&id)
+                .filter(|&i| world.entry(i).held_by(Source::Arxiv))
+            {
                 selected.push((i, version));
             }
         }
     }
     if !search_query.is_empty() {
-        let mut parser = Parser { tokens: lex(&search_query), pos: 0, terms: Vec::new() };
+        let mut parser = Parser {
+            tokens: lex(&search_query),
+            pos: 0,
+            terms: Vec::new(),
+        };
         let matched = parser.expr(world);
         let ranked: Vec<usize> = world
             .index
@@ -85,7 +117,11 @@ async fn query(State(state): State<AppState>, uri: Uri) -> Response {
         // Documents matched only by negation-free atoms with no rankable terms keep world order.
         let mut order: Vec<usize> = ranked.clone();
         let ranked_set: HashSet<usize> = ranked.into_iter().collect();
-        let mut rest: Vec<usize> = matched.iter().copied().filter(|i| !ranked_set.contains(i)).collect();
+        let mut rest: Vec<usize> = matched
+            .iter()
+            .copied()
+            .filter(|i| !ranked_set.contains(i))
+            .collect();
         rest.sort_unstable();
         order.extend(rest);
         if id_list.is_empty() {
@@ -100,8 +136,12 @@ async fn query(State(state): State<AppState>, uri: Uri) -> Response {
     } else {
         format!("all:{search_query}")
     };
-    let title = format!("arXiv Query: search_query={shown_query}&id_list={id_list}&start={start}&max_results={max_results}");
-    let link = format!("https://arxiv.org/api/query?search_query={shown_query}&start={start}&max_results={max_results}&id_list={id_list}");
+    let title = format!(
+        "arXiv Query: search_query={shown_query}&id_list={id_list}&start={start}&max_results={max_results}"
+    );
+    let link = format!(
+        "https://arxiv.org/api/query?search_query={shown_query}&start={start}&max_results={max_results}&id_list={id_list}"
+    );
     let feed_id = format!("https://arxiv.org/api/{}", feed_hash(&title));
     let mut body = feed_head(&feed_id, &title, Some(&link), max_results, total, start);
     for &(i, version) in selected.iter().skip(start).take(max_results) {
@@ -141,12 +181,22 @@ pub fn entry_xml(e: &Entry, version: u32) -> String {
     );
     let published_elsewhere = e.kind != Kind::Preprint;
     if let Some(venue) = w.venue.as_deref().filter(|_| published_elsewhere) {
-        s.push_str(&format!("    <arxiv:journal_ref>{}</arxiv:journal_ref>\n", xml_escape(venue)));
+        s.push_str(&format!(
+            "    <arxiv:journal_ref>{}</arxiv:journal_ref>\n",
+            xml_escape(venue)
+        ));
     }
     for a in &w.authors {
-        s.push_str(&format!("    <author>\n      <name>{}</name>\n    </author>\n", xml_escape(&a.display_name())));
+        s.push_str(&format!(
+            "    <author>\n      <name>{}</name>\n    </author>\n",
+            xml_escape(&a.display_name())
+        ));
     }
-    if let Some(doi) = w.doi.as_deref().filter(|d| ids::agency(d) == Agency::Crossref) {
+    if let Some(doi) = w
+        .doi
+        .as_deref()
+        .filter(|d| ids::agency(d) == Agency::Crossref)
+    {
         s.push_str(&format!(
             "    <arxiv:doi>{0}</arxiv:doi>\n    <link rel=\"related\" href=\"https://doi.org/{0}\" title=\"doi\"/>\n",
             xml_escape(doi)
@@ -163,7 +213,11 @@ enum Tok {
     And,
     Or,
     AndNot,
-    Atom { field: String, text: String, phrase: bool },
+    Atom {
+        field: String,
+        text: String,
+        phrase: bool,
+    },
 }
 
 fn lex(q: &str) -> Vec<Tok> {
@@ -183,7 +237,8 @@ fn lex(q: &str) -> Vec<Tok> {
         } else {
             let mut word = String::new();
             let mut phrase = false;
-            while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '(' && chars[i] != ')' {
+            while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '(' && chars[i] != ')'
+            {
                 if chars[i] == '"' {
                     phrase = true;
                     i += 1;
@@ -202,10 +257,21 @@ fn lex(q: &str) -> Vec<Tok> {
                 "OR" if !phrase => Tok::Or,
                 "ANDNOT" if !phrase => Tok::AndNot,
                 _ => match word.split_once(':') {
-                    Some((f, t)) if ["ti", "au", "abs", "jr", "all", "co", "cat", "rn", "id"].contains(&f) => {
-                        Tok::Atom { field: f.to_string(), text: t.to_string(), phrase }
+                    Some((f, t))
+                        if ["ti", "au", "abs", "jr", "all", "co", "cat", "rn", "id"]
+                            .contains(&f) =>
+                    {
+                        Tok::Atom {
+                            field: f.to_string(),
+                            text: t.to_string(),
+                            phrase,
+                        }
                     }
-                    _ => Tok::Atom { field: "all".into(), text: word, phrase },
+                    _ => Tok::Atom {
+                        field: "all".into(),
+                        text: word,
+                        phrase,
+                    },
                 },
             });
         }
@@ -254,7 +320,11 @@ impl Parser {
                 }
                 inner
             }
-            Some(Tok::Atom { field, text, phrase }) => {
+            Some(Tok::Atom {
+                field,
+                text,
+                phrase,
+            }) => {
                 self.pos += 1;
                 self.atom(world, &field, &text, phrase)
             }
@@ -280,14 +350,22 @@ impl Parser {
             _ => return HashSet::new(),
         };
         let toks = tokens(text);
-        let terms: Vec<Term> = toks.iter().map(|t| Term { token: t.clone(), fields }).collect();
+        let terms: Vec<Term> = toks
+            .iter()
+            .map(|t| Term {
+                token: t.clone(),
+                fields,
+            })
+            .collect();
         let found: HashSet<usize> = world
             .index
             .candidates_all(&toks)
             .into_iter()
             .filter(held)
             .filter(|&i| world.index.matches_all(i, &terms))
-            .filter(|&i| !phrase || fields != Fields::TITLE || world.index.title_has_phrase(i, &toks))
+            .filter(|&i| {
+                !phrase || fields != Fields::TITLE || world.index.title_has_phrase(i, &toks)
+            })
             .collect();
         self.terms.extend(terms);
         found

@@ -61,7 +61,10 @@ async fn single(State(state): State<AppState>, uri: Uri) -> Response {
     }
     let world = &state.world;
     match world.by_doi(&rest).map(|i| world.entry(i)) {
-        Some(e) if e.held_by(Source::Crossref) && e.work.doi.as_deref() == Some(&*ids::normalize_doi(&rest)) => {
+        Some(e)
+            if e.held_by(Source::Crossref)
+                && e.work.doi.as_deref() == Some(&*ids::normalize_doi(&rest)) =>
+        {
             envelope("work", work_message(&state, e, 1.0))
         }
         _ => not_found(),
@@ -94,11 +97,15 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
             return validation_failure(
                 "integer-not-valid",
                 v,
-                &format!("Integer specified as {v} but must be a positive integer less than or equal to {MAX_ROWS}. "),
+                &format!(
+                    "Integer specified as {v} but must be a positive integer less than or equal to {MAX_ROWS}. "
+                ),
             );
         }
     };
-    let offset = param(&pairs, "offset").and_then(|v| v.parse().ok()).unwrap_or(0usize);
+    let offset = param(&pairs, "offset")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0usize);
     if let Some(cursor) = param(&pairs, "cursor").filter(|c| *c != "*") {
         return json_reply(
             StatusCode::NOT_FOUND,
@@ -119,7 +126,9 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
                 return validation_failure(
                     "unknown-parameter",
                     k,
-                    &format!("Field query {k} specified but there is no such field query for this route."),
+                    &format!(
+                        "Field query {k} specified but there is no such field query for this route."
+                    ),
                 );
             }
             _ => continue,
@@ -129,7 +138,7 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
     }
     let filters = match parse_filters(param(&pairs, "filter").unwrap_or("")) {
         Ok(f) => f,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let world = &state.world;
     let admitted = |i: usize| {
@@ -137,7 +146,10 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
         e.held_by(Source::Crossref) && filters.iter().all(|f| f.admits(e))
     };
     let hits: Vec<(usize, f64)> = if query_terms.is_empty() {
-        (0..world.len()).filter(|&i| admitted(i)).map(|i| (i, 1.0)).collect()
+        (0..world.len())
+            .filter(|&i| admitted(i))
+            .map(|i| (i, 1.0))
+            .collect()
     } else {
         world
             .index
@@ -212,12 +224,17 @@ impl Filter {
 }
 
 /// `doi:a,doi:b,type:journal-article` — several `doi` filters are OR'ed, others AND'ed.
-fn parse_filters(raw: &str) -> Result<Vec<Filter>, Response> {
+fn parse_filters(raw: &str) -> Result<Vec<Filter>, Box<Response>> {
     let mut dois = Vec::new();
     let mut filters = Vec::new();
     for part in raw.split(',').filter(|p| !p.is_empty()) {
         let (name, value) = part.split_once(':').unwrap_or((part, ""));
-        let year = || value.get(0..4).and_then(|y| y.parse::<i32>().ok()).unwrap_or(0);
+        let year = || {
+            value
+                .get(0..4)
+                .and_then(|y| y.parse::<i32>().ok())
+                .unwrap_or(0)
+        };
         match name {
             "doi" => dois.push(ids::normalize_doi(value)),
             "type" => filters.push(Filter::Type(value.to_string())),
@@ -226,11 +243,13 @@ fn parse_filters(raw: &str) -> Result<Vec<Filter>, Response> {
             "has-abstract" => filters.push(Filter::HasAbstract(value == "true" || value == "1")),
             "prefix" => filters.push(Filter::Prefix(value.to_string())),
             other => {
-                return Err(validation_failure(
+                return Err(Box::new(validation_failure(
                     "filter-not-available",
                     other,
-                    &format!("Filter {other} specified but there is no such filter for this route. Valid filters for this route are: doi, type, from-pub-date, until-pub-date, has-abstract, prefix"),
-                ));
+                    &format!(
+                        "Filter {other} specified but there is no such filter for this route. Valid filters for this route are: doi, type, from-pub-date, until-pub-date, has-abstract, prefix"
+                    ),
+                )));
             }
         }
     }
@@ -241,17 +260,31 @@ fn parse_filters(raw: &str) -> Result<Vec<Filter>, Response> {
 }
 
 const CROSSREF_TYPES: &[&str] = &[
-    "journal-article", "proceedings-article", "posted-content", "book-chapter", "book",
-    "monograph", "edited-book", "reference-entry", "dataset", "dissertation", "report",
-    "peer-review", "component", "other", "standard", "book-part", "book-section",
+    "journal-article",
+    "proceedings-article",
+    "posted-content",
+    "book-chapter",
+    "book",
+    "monograph",
+    "edited-book",
+    "reference-entry",
+    "dataset",
+    "dissertation",
+    "report",
+    "peer-review",
+    "component",
+    "other",
+    "standard",
+    "book-part",
+    "book-section",
 ];
 
 /// The Crossref type: the recorded one when the record came from Crossref, else mapped.
 pub fn crossref_type(e: &Entry) -> &'static str {
-    if let Some(t) = e.work.kind.as_deref() {
-        if let Some(known) = CROSSREF_TYPES.iter().find(|k| **k == t) {
-            return known;
-        }
+    if let Some(t) = e.work.kind.as_deref()
+        && let Some(known) = CROSSREF_TYPES.iter().find(|k| **k == t)
+    {
+        return known;
     }
     match e.kind {
         Kind::Journal => "journal-article",

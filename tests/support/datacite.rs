@@ -36,7 +36,11 @@ async fn single(State(state): State<AppState>, uri: Uri) -> Response {
     let world = &state.world;
     match world.by_doi(&doi).map(|i| world.entry(i)) {
         Some(e) if e.held_by(Source::DataCite) && e.datacite_dois().any(|d| d == doi) => {
-            json_reply(StatusCode::OK, JSON_API, &json!({"data": record(&state, e, &doi)}))
+            json_reply(
+                StatusCode::OK,
+                JSON_API,
+                &json!({"data": record(&state, e, &doi)}),
+            )
         }
         _ => not_found(),
     }
@@ -92,7 +96,8 @@ fn record(state: &AppState, e: &Entry, doi: &str) -> Value {
     let mut dates = Vec::new();
     let (url, types) = match &w.arxiv {
         Some(a) if is_arxiv(doi) => {
-            identifiers.push(json!({"identifier": format!("arXiv:{a}"), "identifierType": "arXiv"}));
+            identifiers
+                .push(json!({"identifier": format!("arXiv:{a}"), "identifierType": "arXiv"}));
             let (y, m) = ids::arxiv_year_month(a).unwrap_or((year.unwrap_or(2020), 1));
             dates.push(json!({"date": format!("{y:04}-{m:02}-01T00:00:00Z"), "dateType": "Submitted", "dateInformation": "v1"}));
             (

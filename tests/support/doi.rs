@@ -56,12 +56,26 @@ async fn resolve(State(state): State<AppState>, uri: Uri, headers: HeaderMap) ->
         .unwrap_or("")
         .to_lowercase();
     let datacite = ids::agency(&doi) == Agency::DataCite;
-    if accept.contains("application/vnd.citationstyles.csl+json") || accept.contains("application/citeproc+json") {
-        let csl = if datacite { datacite_csl(&state, e, &doi) } else { crossref_csl(&state, e) };
-        return json_reply(StatusCode::OK, "application/vnd.citationstyles.csl+json", &csl);
+    if accept.contains("application/vnd.citationstyles.csl+json")
+        || accept.contains("application/citeproc+json")
+    {
+        let csl = if datacite {
+            datacite_csl(&state, e, &doi)
+        } else {
+            crossref_csl(&state, e)
+        };
+        return json_reply(
+            StatusCode::OK,
+            "application/vnd.citationstyles.csl+json",
+            &csl,
+        );
     }
     if accept.contains("application/x-bibtex") {
-        let bib = if datacite { datacite_bibtex(&state, e, &doi) } else { crossref_bibtex(e) };
+        let bib = if datacite {
+            datacite_bibtex(&state, e, &doi)
+        } else {
+            crossref_bibtex(e)
+        };
         return reply(StatusCode::OK, "application/x-bibtex; charset=utf-8", bib);
     }
     let target = state.landing_url(e);
@@ -129,12 +143,20 @@ fn datacite_csl(state: &AppState, e: &Entry, doi: &str) -> Value {
 }
 
 fn bibtex_key(e: &Entry) -> String {
-    let first = e.work.authors.first().map_or("Anonymous".to_string(), |a| a.family.clone());
+    let first = e
+        .work
+        .authors
+        .first()
+        .map_or("Anonymous".to_string(), |a| a.family.clone());
     let mut letters = ascii_letters(&first);
     if letters.is_empty() {
         letters = "Anonymous".into();
     }
-    format!("{}_{}", letters, e.work.year.map(|y| y.to_string()).unwrap_or_default())
+    format!(
+        "{}_{}",
+        letters,
+        e.work.year.map(|y| y.to_string()).unwrap_or_default()
+    )
 }
 
 fn bibtex_authors(e: &Entry) -> String {
@@ -169,14 +191,21 @@ fn crossref_bibtex(e: &Entry) -> String {
     if let Some(v) = &w.venue {
         fields.push(format!("{venue_field}={{{v}}}"));
     }
-    fields.push(format!("publisher={{{}}}", super::service::publisher_for(&doi)));
+    fields.push(format!(
+        "publisher={{{}}}",
+        super::service::publisher_for(&doi)
+    ));
     if !w.authors.is_empty() {
         fields.push(format!("author={{{}}}", bibtex_authors(e)));
     }
     if let Some(y) = w.year {
         fields.push(format!("year={{{y}}}"));
     }
-    format!(" @{entry_type}{{{}, {} }}\n", bibtex_key(e), fields.join(", "))
+    format!(
+        " @{entry_type}{{{}, {} }}\n",
+        bibtex_key(e),
+        fields.join(", ")
+    )
 }
 
 /// DataCite's BibTeX: multi-line, keyed by the DOI URL.
@@ -197,7 +226,9 @@ fn datacite_bibtex(state: &AppState, e: &Entry, doi: &str) -> String {
         "  title = {{{}}},\n  publisher = {{{}}},\n  year = {{{}}}\n}}\n",
         w.title,
         datacite_publisher(e, doi),
-        datacite_year(e, doi).map(|y| y.to_string()).unwrap_or_default()
+        datacite_year(e, doi)
+            .map(|y| y.to_string())
+            .unwrap_or_default()
     ));
     s
 }

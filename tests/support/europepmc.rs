@@ -27,14 +27,16 @@ pub fn router() -> Router<AppState> {
 async fn full_text_xml(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     let world = &state.world;
     match world.by_pmcid(&id).map(|i| world.entry(i)) {
-        Some(e) if e.held_by(Source::EuropePmc) && fulltext::full_text(world, e).is_some() => reply(
-            StatusCode::OK,
-            "application/xml",
-            format!(
-                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE article PUBLIC \"-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD with MathML3 v1.3 20210610//EN\" \"JATS-archivearticle1-mathml3.dtd\">\n{}\n",
-                fulltext::jats_article(world, e)
-            ),
-        ),
+        Some(e) if e.held_by(Source::EuropePmc) && fulltext::full_text(world, e).is_some() => {
+            reply(
+                StatusCode::OK,
+                "application/xml",
+                format!(
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE article PUBLIC \"-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD with MathML3 v1.3 20210610//EN\" \"JATS-archivearticle1-mathml3.dtd\">\n{}\n",
+                    fulltext::jats_article(world, e)
+                ),
+            )
+        }
         _ => reply(StatusCode::NOT_FOUND, "application/xml", ""),
     }
 }
@@ -43,7 +45,10 @@ async fn search(State(state): State<AppState>, uri: Uri) -> Response {
     let pairs = query_pairs(uri.query());
     let query = param(&pairs, "query").unwrap_or("").trim().to_string();
     let result_type = param(&pairs, "resultType").unwrap_or("lite").to_string();
-    let page_size = param(&pairs, "pageSize").and_then(|p| p.parse().ok()).unwrap_or(25usize).clamp(1, 1000);
+    let page_size = param(&pairs, "pageSize")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(25usize)
+        .clamp(1, 1000);
     let format_json = param(&pairs, "format").is_some_and(|f| f.eq_ignore_ascii_case("json"));
     let world = &state.world;
     let (matched, rank_terms) = evaluate(world, &query);
@@ -54,7 +59,11 @@ async fn search(State(state): State<AppState>, uri: Uri) -> Response {
         .map(|h| h.entry)
         .collect();
     let ranked: HashSet<usize> = hits.iter().copied().collect();
-    let mut rest: Vec<usize> = matched.iter().copied().filter(|i| !ranked.contains(i)).collect();
+    let mut rest: Vec<usize> = matched
+        .iter()
+        .copied()
+        .filter(|i| !ranked.contains(i))
+        .collect();
     rest.sort_unstable();
     hits.extend(rest);
     let results: Vec<Value> = hits
@@ -134,9 +143,19 @@ fn author_string(e: &Entry) -> String {
         .work
         .authors
         .iter()
-        .map(|a| if a.is_organisation() { a.family.clone() } else { format!("{} {}", a.family, a.initials()) })
+        .map(|a| {
+            if a.is_organisation() {
+                a.family.clone()
+            } else {
+                format!("{} {}", a.family, a.initials())
+            }
+        })
         .collect();
-    if names.is_empty() { String::new() } else { format!("{}.", names.join(", ")) }
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!("{}.", names.join(", "))
+    }
 }
 
 fn pub_types(e: &Entry) -> Vec<&'static str> {
@@ -165,10 +184,10 @@ fn result(e: &Entry, result_type: &str) -> Value {
         r.insert("pmcid".into(), json!(c));
         r.insert("fullTextIdList".into(), json!({"fullTextId": [c]}));
     }
-    if result_type != "idlist" {
-        if let Some(d) = &w.doi {
-            r.insert("doi".into(), json!(d));
-        }
+    if result_type != "idlist"
+        && let Some(d) = &w.doi
+    {
+        r.insert("doi".into(), json!(d));
     }
     if result_type == "idlist" {
         return Value::Object(r);
@@ -182,8 +201,10 @@ fn result(e: &Entry, result_type: &str) -> Value {
             .authors
             .iter()
             .map(|a| match &a.given {
-                Some(g) => json!({"fullName": format!("{} {}", a.family, a.initials()), "firstName": g,
-                                  "lastName": a.family, "initials": a.initials()}),
+                Some(g) => {
+                    json!({"fullName": format!("{} {}", a.family, a.initials()), "firstName": g,
+                                  "lastName": a.family, "initials": a.initials()})
+                }
                 None => json!({"collectiveName": a.family}),
             })
             .collect();
@@ -210,9 +231,15 @@ fn result(e: &Entry, result_type: &str) -> Value {
                              "documentStyle": "doi", "site": "DOI", "url": format!("https://doi.org/{d}")}));
         }
         if let Some(u) = &w.oa_url {
-            let style = if u.ends_with(".pdf") || u.contains("/pdf") { "pdf" } else { "html" };
-            urls.push(json!({"availability": "Open access", "availabilityCode": "OA",
-                             "documentStyle": style, "site": "Europe_PMC", "url": u}));
+            let style = if u.ends_with(".pdf") || u.contains("/pdf") {
+                "pdf"
+            } else {
+                "html"
+            };
+            urls.push(
+                json!({"availability": "Open access", "availabilityCode": "OA",
+                             "documentStyle": style, "site": "Europe_PMC", "url": u}),
+            );
         }
         r.insert("fullTextUrlList".into(), json!({"fullTextUrl": urls}));
         let notices: Vec<Value> = e
@@ -230,15 +257,24 @@ fn result(e: &Entry, result_type: &str) -> Value {
             })
             .collect();
         if !notices.is_empty() {
-            r.insert("commentCorrectionList".into(), json!({"commentCorrection": notices}));
+            r.insert(
+                "commentCorrectionList".into(),
+                json!({"commentCorrection": notices}),
+            );
         }
         r.insert("publicationStatus".into(), json!("ppublish"));
     } else {
-        r.insert("journalTitle".into(), json!(w.venue.clone().unwrap_or_default()));
+        r.insert(
+            "journalTitle".into(),
+            json!(w.venue.clone().unwrap_or_default()),
+        );
         r.insert("pubYear".into(), json!(year));
         r.insert("pubType".into(), json!(pub_types(e).join("; ")));
     }
-    r.insert("isOpenAccess".into(), json!(yn(e.is_open_access() && in_pmc)));
+    r.insert(
+        "isOpenAccess".into(),
+        json!(yn(e.is_open_access() && in_pmc)),
+    );
     r.insert("inEPMC".into(), json!(yn(in_pmc)));
     r.insert("inPMC".into(), json!(yn(in_pmc)));
     r.insert("hasPDF".into(), json!(yn(in_pmc)));
@@ -251,7 +287,10 @@ fn result(e: &Entry, result_type: &str) -> Value {
     r.insert("hasLabsLinks".into(), json!("N"));
     r.insert("hasTMAccessionNumbers".into(), json!("N"));
     r.insert("firstIndexDate".into(), json!(format!("{year}-01-05")));
-    r.insert("firstPublicationDate".into(), json!(format!("{year}-01-01")));
+    r.insert(
+        "firstPublicationDate".into(),
+        json!(format!("{year}-01-01")),
+    );
     Value::Object(r)
 }
 
@@ -290,7 +329,9 @@ fn lex(query: &str) -> Vec<String> {
 
 /// Evaluate a query over the works Europe PMC holds (every clause required unless OR/NOT).
 fn evaluate(world: &World, query: &str) -> (HashSet<usize>, Vec<Term>) {
-    let held: HashSet<usize> = (0..world.len()).filter(|&i| world.entry(i).held_by(Source::EuropePmc)).collect();
+    let held: HashSet<usize> = (0..world.len())
+        .filter(|&i| world.entry(i).held_by(Source::EuropePmc))
+        .collect();
     let mut rank_terms = Vec::new();
     let mut acc: Option<HashSet<usize>> = None;
     let mut op = "AND";
@@ -317,13 +358,22 @@ fn evaluate(world: &World, query: &str) -> (HashSet<usize>, Vec<Term>) {
     (acc.unwrap_or_default(), rank_terms)
 }
 
-fn clause(world: &World, held: &HashSet<usize>, piece: &str, rank_terms: &mut Vec<Term>) -> HashSet<usize> {
+fn clause(
+    world: &World,
+    held: &HashSet<usize>,
+    piece: &str,
+    rank_terms: &mut Vec<Term>,
+) -> HashSet<usize> {
     let (field, value) = match piece.split_once(':') {
-        Some((f, v)) if f.chars().all(|c| c.is_ascii_uppercase() || c == '_') && !f.is_empty() => (f, v),
+        Some((f, v)) if f.chars().all(|c| c.is_ascii_uppercase() || c == '_') && !f.is_empty() => {
+            (f, v)
+        }
         _ => ("", piece),
     };
     let phrase = value.starts_with('"') && value.ends_with('"') && value.len() >= 2;
-    let value = value.trim_matches(|c| c == '"' || c == '(' || c == ')').trim();
+    let value = value
+        .trim_matches(|c| c == '"' || c == '(' || c == ')')
+        .trim();
     let keep = |i: &usize| held.contains(i);
     match field {
         "DOI" => world
@@ -335,8 +385,16 @@ fn clause(world: &World, held: &HashSet<usize>, piece: &str, rank_terms: &mut Ve
         "EXT_ID" | "PMID" => world.by_pmid(value).into_iter().filter(keep).collect(),
         "PMCID" => world.by_pmcid(value).into_iter().filter(keep).collect(),
         "SRC" => match value {
-            "MED" => held.iter().copied().filter(|&i| world.entry(i).work.pmid.is_some()).collect(),
-            "PMC" => held.iter().copied().filter(|&i| world.entry(i).work.pmcid.is_some()).collect(),
+            "MED" => held
+                .iter()
+                .copied()
+                .filter(|&i| world.entry(i).work.pmid.is_some())
+                .collect(),
+            "PMC" => held
+                .iter()
+                .copied()
+                .filter(|&i| world.entry(i).work.pmcid.is_some())
+                .collect(),
             _ => HashSet::new(),
         },
         "PUB_YEAR" => held
@@ -352,15 +410,27 @@ fn clause(world: &World, held: &HashSet<usize>, piece: &str, rank_terms: &mut Ve
                 "ABSTRACT" => Fields::ABSTRACT,
                 _ => Fields::ALL,
             };
-            let required = if phrase { tokens(value) } else { content_tokens(value) };
-            let terms: Vec<Term> = required.iter().map(|t| Term { token: t.clone(), fields }).collect();
+            let required = if phrase {
+                tokens(value)
+            } else {
+                content_tokens(value)
+            };
+            let terms: Vec<Term> = required
+                .iter()
+                .map(|t| Term {
+                    token: t.clone(),
+                    fields,
+                })
+                .collect();
             let found = world
                 .index
                 .candidates_all(&required)
                 .into_iter()
                 .filter(keep)
                 .filter(|&i| world.index.matches_all(i, &terms))
-                .filter(|&i| !phrase || fields != Fields::TITLE || world.index.title_has_phrase(i, &required))
+                .filter(|&i| {
+                    !phrase || fields != Fields::TITLE || world.index.title_has_phrase(i, &required)
+                })
                 .collect();
             rank_terms.extend(terms);
             found

@@ -60,13 +60,16 @@ pub async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Res
             std::future::pending::<Response>().await
         }
         Decision::Fault(FaultKind::Timeout) => std::future::pending::<Response>().await,
-        Decision::RateLimited { retry_after_secs } => too_many_requests(gate.source, retry_after_secs),
+        Decision::RateLimited { retry_after_secs } => {
+            too_many_requests(gate.source, retry_after_secs)
+        }
         Decision::Fault(FaultKind::Status(code)) => error_status(gate.source, code),
         Decision::Fault(FaultKind::HtmlErrorPage) => maintenance_page(gate.source),
         Decision::Fault(FaultKind::EmptyBody) => empty_body(next.run(request).await),
         Decision::Fault(FaultKind::TruncatedBody) => truncated(next.run(request).await).await,
     };
-    gate.control.finish(gate.source, index, response.status().as_u16());
+    gate.control
+        .finish(gate.source, index, response.status().as_u16());
     response
 }
 
@@ -95,9 +98,9 @@ fn too_many_requests(source: Source, retry_after_secs: u64) -> Response {
         ),
     };
     if source.sends_retry_after() {
-        if let Ok(v) = HeaderValue::from_str(&retry_after_secs.to_string()) {
-            response.headers_mut().insert(header::RETRY_AFTER, v);
-        }
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
     }
     response
 }
@@ -112,7 +115,11 @@ fn error_status(source: Source, code: u16) -> Response {
         } else {
             "Internal server error"
         };
-        return reply(status, "application/json", format!(r#"{{"message":"{message}"}}"#));
+        return reply(
+            status,
+            "application/json",
+            format!(r#"{{"message":"{message}"}}"#),
+        );
     }
     reply(
         status,
@@ -150,7 +157,9 @@ async fn truncated(response: Response) -> Response {
         .unwrap_or_default();
     let full = bytes.len();
     let half = Bytes::copy_from_slice(&bytes[..full / 2]);
-    parts.headers.insert(header::CONTENT_LENGTH, HeaderValue::from(full));
+    parts
+        .headers
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(full));
     // Half the body, then (after giving the connection a chance to flush it) an error, on
     // which hyper closes the connection mid-body.
     let chunks = futures::stream::unfold(0u8, move |step| {

@@ -37,7 +37,12 @@ fn heading(line: &str) -> Option<String> {
     if let Some(rest) = t.strip_prefix('#') {
         return Some(rest.trim_start_matches('#').trim().to_string());
     }
-    for cmd in ["\\section{", "\\section*{", "\\subsection{", "\\subsection*{"] {
+    for cmd in [
+        "\\section{",
+        "\\section*{",
+        "\\subsection{",
+        "\\subsection*{",
+    ] {
         if let Some(rest) = t.strip_prefix(cmd) {
             return Some(rest.trim_end_matches('}').to_string());
         }
@@ -63,7 +68,10 @@ fn jats_body(text: &str) -> String {
             if open_sec {
                 body.push_str("    </sec>\n");
             }
-            body.push_str(&format!("    <sec>\n      <title>{}</title>\n", xml_escape(&title)));
+            body.push_str(&format!(
+                "    <sec>\n      <title>{}</title>\n",
+                xml_escape(&title)
+            ));
             open_sec = true;
         } else if line.trim().is_empty() {
             flush(&mut para, &mut body);
@@ -93,13 +101,21 @@ pub fn jats_article(world: &World, e: &Entry) -> String {
     }
     s.push_str("    </journal-meta>\n    <article-meta>\n");
     if let Some(p) = &w.pmid {
-        s.push_str(&format!("      <article-id pub-id-type=\"pmid\">{p}</article-id>\n"));
+        s.push_str(&format!(
+            "      <article-id pub-id-type=\"pmid\">{p}</article-id>\n"
+        ));
     }
     if let Some(p) = &w.pmcid {
-        s.push_str(&format!("      <article-id pub-id-type=\"pmc\">{}</article-id>\n", p.trim_start_matches("PMC")));
+        s.push_str(&format!(
+            "      <article-id pub-id-type=\"pmc\">{}</article-id>\n",
+            p.trim_start_matches("PMC")
+        ));
     }
     if let Some(d) = &w.doi {
-        s.push_str(&format!("      <article-id pub-id-type=\"doi\">{}</article-id>\n", xml_escape(d)));
+        s.push_str(&format!(
+            "      <article-id pub-id-type=\"doi\">{}</article-id>\n",
+            xml_escape(d)
+        ));
     }
     s.push_str(&format!(
         "      <title-group>\n        <article-title>{}</article-title>\n      </title-group>\n      <contrib-group>\n",
@@ -120,10 +136,15 @@ pub fn jats_article(world: &World, e: &Entry) -> String {
     }
     s.push_str("      </contrib-group>\n");
     if let Some(y) = w.year {
-        s.push_str(&format!("      <pub-date pub-type=\"epub\">\n        <year>{y}</year>\n      </pub-date>\n"));
+        s.push_str(&format!(
+            "      <pub-date pub-type=\"epub\">\n        <year>{y}</year>\n      </pub-date>\n"
+        ));
     }
     if let Some(a) = &w.abstract_text {
-        s.push_str(&format!("      <abstract>\n        <p>{}</p>\n      </abstract>\n", xml_escape(a)));
+        s.push_str(&format!(
+            "      <abstract>\n        <p>{}</p>\n      </abstract>\n",
+            xml_escape(a)
+        ));
     }
     s.push_str("    </article-meta>\n  </front>\n");
     if let Some(text) = full_text(world, e) {

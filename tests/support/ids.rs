@@ -113,7 +113,8 @@ pub fn normalize_pmcid(raw: &str) -> Option<String> {
     } else {
         s
     };
-    (!digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())).then(|| format!("PMC{digits}"))
+    (!digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("PMC{digits}"))
 }
 
 /// A stable 64-bit hash of some strings (SHA-256 based, so identical on every platform).
@@ -140,20 +141,32 @@ pub fn synth_corpus_id(world_id: &str) -> u64 {
 
 /// Synthetic OpenAlex work id (`W9…`, ten digits, outside the range of the real ids we hold).
 pub fn synth_openalex_id(world_id: &str) -> String {
-    format!("W9{:09}", stable_hash(&["openalex-work", world_id]) % 1_000_000_000)
+    format!(
+        "W9{:09}",
+        stable_hash(&["openalex-work", world_id]) % 1_000_000_000
+    )
 }
 
 /// Synthetic OpenAlex source id for a venue name.
 pub fn synth_openalex_source(venue: &str) -> String {
-    format!("S9{:09}", stable_hash(&["openalex-source", venue]) % 1_000_000_000)
+    format!(
+        "S9{:09}",
+        stable_hash(&["openalex-source", venue]) % 1_000_000_000
+    )
 }
 
 /// Synthetic OpenAlex author id for a name.
 pub fn synth_openalex_author(name: &str) -> String {
-    format!("A9{:09}", stable_hash(&["openalex-author", name]) % 1_000_000_000)
+    format!(
+        "A9{:09}",
+        stable_hash(&["openalex-author", name]) % 1_000_000_000
+    )
 }
 
 /// Synthetic Semantic Scholar authorId for a name.
 pub fn synth_s2_author(name: &str) -> String {
-    format!("{}", 10_000 + stable_hash(&["s2-author", name]) % 3_000_000_000)
+    format!(
+        "{}",
+        10_000 + stable_hash(&["s2-author", name]) % 3_000_000_000
+    )
 }

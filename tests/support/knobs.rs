@@ -59,7 +59,10 @@ impl RateLimit {
             Source::Unpaywall => 10.0,
             Source::Landing => return None,
         };
-        Some(RateLimit::new(per_second, (per_second.ceil() as u32).max(1)))
+        Some(RateLimit::new(
+            per_second,
+            (per_second.ceil() as u32).max(1),
+        ))
     }
 }
 
@@ -245,7 +248,10 @@ impl Control {
         let mut state = self.state(source);
         state.received += 1;
         let nth = state.received;
-        let key = format!("{} {}\n{}", arrival.method, arrival.path_and_query, arrival.body);
+        let key = format!(
+            "{} {}\n{}",
+            arrival.method, arrival.path_and_query, arrival.body
+        );
         let occurrence = {
             let n = state.occurrences.entry(key.clone()).or_insert(0);
             *n += 1;

@@ -37,7 +37,10 @@ async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response
 }
 
 fn meta(name: &str, content: &str) -> String {
-    format!("  <meta name=\"{name}\" content=\"{}\">\n", xml_escape(content))
+    format!(
+        "  <meta name=\"{name}\" content=\"{}\">\n",
+        xml_escape(content)
+    )
 }
 
 pub fn landing_html(e: &Entry) -> String {
@@ -103,11 +106,22 @@ pub fn landing_html(e: &Entry) -> String {
     let body_abstract = w
         .abstract_text
         .as_deref()
-        .map(|a| format!("<section class=\"abstract\"><h2>Abstract</h2><p>{}</p></section>\n", xml_escape(a)))
+        .map(|a| {
+            format!(
+                "<section class=\"abstract\"><h2>Abstract</h2><p>{}</p></section>\n",
+                xml_escape(a)
+            )
+        })
         .unwrap_or_default();
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"utf-8\">\n  <title>{title}</title>\n{head}  <script type=\"application/ld+json\">{ld_text}</script>\n</head>\n<body>\n<article>\n<h1>{title}</h1>\n<p class=\"authors\">{authors}</p>\n{body_abstract}</article>\n</body>\n</html>\n",
         title = xml_escape(&w.title),
-        authors = xml_escape(&w.authors.iter().map(|a| a.display_name()).collect::<Vec<_>>().join(", ")),
+        authors = xml_escape(
+            &w.authors
+                .iter()
+                .map(|a| a.display_name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     )
 }

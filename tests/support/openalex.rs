@@ -21,6 +21,8 @@ use super::world::{Entry, Kind};
 
 const MAX_OR_VALUES: usize = 100;
 
+type Predicate = Box<dyn Fn(&Entry) -> bool>;
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/works", get(list))
@@ -95,13 +97,20 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
         Ok(n) if (1..=200).contains(&n) => n,
         _ => return bad_request("per-page parameter must be an integer between 1 and 200"),
     };
-    let page = param(&pairs, "page").and_then(|p| p.parse().ok()).unwrap_or(1usize).max(1);
+    let page = param(&pairs, "page")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(1usize)
+        .max(1);
     let mut query_terms: Vec<Term> = param(&pairs, "search")
         .map(|s| terms(s, Fields::TITLE.union(Fields::ABSTRACT)))
         .unwrap_or_default();
     let mut id_sets: Vec<Vec<usize>> = Vec::new();
-    let mut predicates: Vec<Box<dyn Fn(&Entry) -> bool>> = Vec::new();
-    for filter in param(&pairs, "filter").unwrap_or("").split(',').filter(|f| !f.is_empty()) {
+    let mut predicates: Vec<Predicate> = Vec::new();
+    for filter in param(&pairs, "filter")
+        .unwrap_or("")
+        .split(',')
+        .filter(|f| !f.is_empty())
+    {
         let (name, value) = filter.split_once(':').unwrap_or((filter, ""));
         let values: Vec<&str> = value.split('|').collect();
         if values.len() > MAX_OR_VALUES {
@@ -132,13 +141,17 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
                     .collect();
                 id_sets.push(found);
             }
-            "title.search" | "display_name.search" => query_terms.extend(terms(value, Fields::TITLE)),
+            "title.search" | "display_name.search" => {
+                query_terms.extend(terms(value, Fields::TITLE))
+            }
             "default.search" | "title_and_abstract.search" => {
                 query_terms.extend(terms(value, Fields::TITLE.union(Fields::ABSTRACT)))
             }
             "publication_year" => {
                 let years: Vec<i32> = values.iter().filter_map(|v| v.parse().ok()).collect();
-                predicates.push(Box::new(move |e: &Entry| e.work.year.is_some_and(|y| years.contains(&y))));
+                predicates.push(Box::new(move |e: &Entry| {
+                    e.work.year.is_some_and(|y| years.contains(&y))
+                }));
             }
             "is_retracted" => {
                 let want = value == "true";
@@ -146,7 +159,9 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
             }
             "type" => {
                 let types: Vec<String> = values.iter().map(|s| s.to_string()).collect();
-                predicates.push(Box::new(move |e: &Entry| types.iter().any(|t| t == openalex_type(e))));
+                predicates.push(Box::new(move |e: &Entry| {
+                    types.iter().any(|t| t == openalex_type(e))
+                }));
             }
             other => {
                 return bad_request(&format!(
@@ -171,7 +186,10 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
             .map(|h| (h.entry, Some((h.score * 100.0).round() / 100.0)))
             .collect()
     } else {
-        (0..world.len()).filter(|&i| admitted(i)).map(|i| (i, None)).collect()
+        (0..world.len())
+            .filter(|&i| admitted(i))
+            .map(|i| (i, None))
+            .collect()
     };
     let select: Option<Vec<&str>> = param(&pairs, "select").map(|s| s.split(',').collect());
     let results: Vec<Value> = hits
@@ -182,7 +200,9 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
             let full = work_object(&state, world.entry(i), score.map(|s| s.max(0.01)));
             match (&select, full) {
                 (Some(keys), Value::Object(map)) => Value::Object(
-                    map.into_iter().filter(|(k, _)| keys.contains(&k.as_str())).collect::<Map<_, _>>(),
+                    map.into_iter()
+                        .filter(|(k, _)| keys.contains(&k.as_str()))
+                        .collect::<Map<_, _>>(),
                 ),
                 (_, full) => full,
             }
@@ -199,13 +219,27 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
 /// OpenAlex work type: the recorded one for OpenAlex records, else mapped from the kind.
 fn openalex_type(e: &Entry) -> &'static str {
     const TYPES: &[&str] = &[
-        "article", "preprint", "review", "book-chapter", "book", "dataset", "dissertation",
-        "paratext", "letter", "editorial", "erratum", "other",
+        "article",
+        "preprint",
+        "review",
+        "book-chapter",
+        "book",
+        "dataset",
+        "dissertation",
+        "paratext",
+        "letter",
+        "editorial",
+        "erratum",
+        "other",
     ];
-    if e.work.sources.iter().any(|s| s == "openalex") {
-        if let Some(t) = e.work.kind.as_deref().and_then(|t| TYPES.iter().find(|k| **k == t)) {
-            return t;
-        }
+    if e.work.sources.iter().any(|s| s == "openalex")
+        && let Some(t) = e
+            .work
+            .kind
+            .as_deref()
+            .and_then(|t| TYPES.iter().find(|k| **k == t))
+    {
+        return t;
     }
     match e.kind {
         Kind::Journal | Kind::Proceedings => "article",
@@ -237,7 +271,13 @@ fn source_object(name: &str, kind: &str) -> Value {
     })
 }
 
-fn location(landing: String, pdf: Option<&str>, source: Value, is_oa: bool, version: &str) -> Value {
+fn location(
+    landing: String,
+    pdf: Option<&str>,
+    source: Value,
+    is_oa: bool,
+    version: &str,
+) -> Value {
     json!({
         "is_oa": is_oa, "landing_page_url": landing, "pdf_url": pdf, "source": source,
         "license": null, "license_id": null, "version": version,
@@ -257,13 +297,20 @@ pub fn work_object(state: &AppState, e: &Entry, relevance: Option<f64>) -> Value
     };
     let is_oa = e.is_open_access();
     let mut locations = Vec::new();
-    let primary_source = w.venue.as_deref().map_or(Value::Null, |v| source_object(v, venue_kind));
+    let primary_source = w
+        .venue
+        .as_deref()
+        .map_or(Value::Null, |v| source_object(v, venue_kind));
     locations.push(location(
         doi_url.clone().unwrap_or_else(|| state.landing_url(e)),
         w.oa_url.as_deref().filter(|_| w.arxiv.is_none()),
         primary_source,
         is_oa && w.arxiv.is_none(),
-        if e.kind == Kind::Preprint { "submittedVersion" } else { "publishedVersion" },
+        if e.kind == Kind::Preprint {
+            "submittedVersion"
+        } else {
+            "publishedVersion"
+        },
     ));
     if let Some(a) = &w.arxiv {
         let pdf = format!("https://arxiv.org/pdf/{a}");
@@ -275,7 +322,10 @@ pub fn work_object(state: &AppState, e: &Entry, relevance: Option<f64>) -> Value
             "submittedVersion",
         ));
     }
-    let best = locations.iter().find(|l| l["is_oa"] == json!(true)).cloned();
+    let best = locations
+        .iter()
+        .find(|l| l["is_oa"] == json!(true))
+        .cloned();
     let datacite = ids::agency(w.doi.as_deref().unwrap_or("")) == Agency::DataCite;
     let oa_status = if !is_oa && w.arxiv.is_none() {
         "closed"
@@ -292,7 +342,10 @@ pub fn work_object(state: &AppState, e: &Entry, relevance: Option<f64>) -> Value
         ids_obj["pmid"] = json!(format!("https://pubmed.ncbi.nlm.nih.gov/{p}"));
     }
     if let Some(p) = &w.pmcid {
-        ids_obj["pmcid"] = json!(format!("https://www.ncbi.nlm.nih.gov/pmc/articles/{}", p.trim_start_matches("PMC")));
+        ids_obj["pmcid"] = json!(format!(
+            "https://www.ncbi.nlm.nih.gov/pmc/articles/{}",
+            p.trim_start_matches("PMC")
+        ));
     }
     let authorships: Vec<Value> = w
         .authors
@@ -314,7 +367,10 @@ pub fn work_object(state: &AppState, e: &Entry, relevance: Option<f64>) -> Value
         })
         .collect();
     let mut indexed_in = Vec::new();
-    if w.doi.as_deref().is_some_and(|d| ids::agency(d) == Agency::Crossref) {
+    if w.doi
+        .as_deref()
+        .is_some_and(|d| ids::agency(d) == Agency::Crossref)
+    {
         indexed_in.push("crossref");
     }
     if w.arxiv.is_some() {

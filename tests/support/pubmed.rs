@@ -45,8 +45,12 @@ fn wants_json(pairs: &[(String, String)]) -> bool {
 async fn esearch(State(state): State<AppState>, uri: Uri) -> Response {
     let pairs = query_pairs(uri.query());
     let term = param(&pairs, "term").unwrap_or("").trim().to_string();
-    let retmax = param(&pairs, "retmax").and_then(|v| v.parse().ok()).unwrap_or(20usize);
-    let retstart = param(&pairs, "retstart").and_then(|v| v.parse().ok()).unwrap_or(0usize);
+    let retmax = param(&pairs, "retmax")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20usize);
+    let retstart = param(&pairs, "retstart")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0usize);
     let world = &state.world;
     let (matched, rank_terms) = evaluate(world, &term);
     let mut ranked: Vec<usize> = world
@@ -56,8 +60,21 @@ async fn esearch(State(state): State<AppState>, uri: Uri) -> Response {
         .map(|h| h.entry)
         .collect();
     let ranked_set: HashSet<usize> = ranked.iter().copied().collect();
-    let mut rest: Vec<usize> = matched.iter().copied().filter(|i| !ranked_set.contains(i)).collect();
-    rest.sort_by_key(|&i| std::cmp::Reverse(world.entry(i).work.pmid.as_deref().and_then(|p| p.parse::<u64>().ok())));
+    let mut rest: Vec<usize> = matched
+        .iter()
+        .copied()
+        .filter(|i| !ranked_set.contains(i))
+        .collect();
+    rest.sort_by_key(|&i| {
+        std::cmp::Reverse(
+            world
+                .entry(i)
+                .work
+                .pmid
+                .as_deref()
+                .and_then(|p| p.parse::<u64>().ok()),
+        )
+    });
     ranked.extend(rest);
     let pmids: Vec<String> = ranked
         .iter()
@@ -85,7 +102,10 @@ async fn esearch(State(state): State<AppState>, uri: Uri) -> Response {
     let mut s = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<!DOCTYPE eSearchResult PUBLIC \"-//NLM//DTD esearch 20060628//EN\" \"https://eutils.ncbi.nlm.nih.gov/eutils/dtd/20060628/esearch.dtd\">\n",
     );
-    s.push_str(&format!("<eSearchResult><Count>{count}</Count><RetMax>{}</RetMax><RetStart>{retstart}</RetStart>", pmids.len()));
+    s.push_str(&format!(
+        "<eSearchResult><Count>{count}</Count><RetMax>{}</RetMax><RetStart>{retstart}</RetStart>",
+        pmids.len()
+    ));
     if pmids.is_empty() {
         s.push_str("<IdList/>");
     } else {
@@ -95,7 +115,10 @@ async fn esearch(State(state): State<AppState>, uri: Uri) -> Response {
         }
         s.push_str("</IdList>");
     }
-    s.push_str(&format!("<TranslationSet/><QueryTranslation>{}</QueryTranslation>", xml_escape(&term)));
+    s.push_str(&format!(
+        "<TranslationSet/><QueryTranslation>{}</QueryTranslation>",
+        xml_escape(&term)
+    ));
     if count == 0 {
         s.push_str(&format!(
             "<ErrorList><PhraseNotFound>{}</PhraseNotFound></ErrorList><WarningList><OutputMessage>No items found.</OutputMessage></WarningList>",
@@ -135,7 +158,10 @@ async fn efetch(State(state): State<AppState>, uri: Uri) -> Response {
         "<?xml version=\"1.0\" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC \"-//NLM//DTD PubMedArticle, 1st January 2019//EN\" \"https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_190101.dtd\">\n<PubmedArticleSet>\n",
     );
     for id in &ids {
-        if let Some(i) = world.by_pmid(id).filter(|&i| world.entry(i).held_by(Source::Pubmed)) {
+        if let Some(i) = world
+            .by_pmid(id)
+            .filter(|&i| world.entry(i).held_by(Source::Pubmed))
+        {
             s.push_str(&pubmed_article(world.entry(i)));
         }
     }
@@ -149,11 +175,22 @@ async fn esummary(State(state): State<AppState>, uri: Uri) -> Response {
     let world = &state.world;
     let found: Vec<(String, Option<usize>)> = ids
         .iter()
-        .map(|id| (id.clone(), world.by_pmid(id).filter(|&i| world.entry(i).held_by(Source::Pubmed))))
+        .map(|id| {
+            (
+                id.clone(),
+                world
+                    .by_pmid(id)
+                    .filter(|&i| world.entry(i).held_by(Source::Pubmed)),
+            )
+        })
         .collect();
     if wants_json(&pairs) {
         let mut result = serde_json::Map::new();
-        let uids: Vec<&String> = found.iter().filter(|(_, i)| i.is_some()).map(|(id, _)| id).collect();
+        let uids: Vec<&String> = found
+            .iter()
+            .filter(|(_, i)| i.is_some())
+            .map(|(id, _)| id)
+            .collect();
         result.insert("uids".into(), json!(uids));
         for (id, i) in &found {
             let value = match i {
@@ -177,7 +214,10 @@ async fn esummary(State(state): State<AppState>, uri: Uri) -> Response {
     for (id, i) in &found {
         match i {
             Some(i) => s.push_str(&docsum_xml(world.entry(*i))),
-            None => s.push_str(&format!("<ERROR>UID={}: cannot get document summary</ERROR>\n", xml_escape(id))),
+            None => s.push_str(&format!(
+                "<ERROR>UID={}: cannot get document summary</ERROR>\n",
+                xml_escape(id)
+            )),
         }
     }
     s.push_str("</eSummaryResult>\n");
@@ -187,13 +227,21 @@ async fn esummary(State(state): State<AppState>, uri: Uri) -> Response {
 /// Evaluate an Entrez query over the works PubMed holds: the matching set, and the terms
 /// to rank it by.
 pub fn evaluate(world: &World, term: &str) -> (HashSet<usize>, Vec<Term>) {
-    let held: HashSet<usize> = (0..world.len()).filter(|&i| world.entry(i).held_by(Source::Pubmed)).collect();
+    let held: HashSet<usize> = (0..world.len())
+        .filter(|&i| world.entry(i).held_by(Source::Pubmed))
+        .collect();
     let mut rank_terms = Vec::new();
     let mut acc: Option<HashSet<usize>> = None;
     let mut op = "AND";
     for piece in split_boolean(term) {
         if matches!(piece.as_str(), "AND" | "OR" | "NOT") {
-            op = if piece == "AND" { "AND" } else if piece == "OR" { "OR" } else { "NOT" };
+            op = if piece == "AND" {
+                "AND"
+            } else if piece == "OR" {
+                "OR"
+            } else {
+                "NOT"
+            };
             continue;
         }
         let set = clause(world, &held, &piece, &mut rank_terms);
@@ -212,7 +260,10 @@ pub fn evaluate(world: &World, term: &str) -> (HashSet<usize>, Vec<Term>) {
 
 /// Split at top-level AND/OR/NOT, keeping quoted phrases and `[tag]`s with their clause.
 fn split_boolean(term: &str) -> Vec<String> {
-    let cleaned: String = term.chars().map(|c| if c == '(' || c == ')' { ' ' } else { c }).collect();
+    let cleaned: String = term
+        .chars()
+        .map(|c| if c == '(' || c == ')' { ' ' } else { c })
+        .collect();
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
     let mut in_quotes = false;
@@ -245,7 +296,9 @@ fn split_boolean(term: &str) -> Vec<String> {
                 in_tag = false;
                 word.push(c);
             }
-            c if c.is_whitespace() && !in_quotes && !in_tag => flush_word(&mut word, &mut current, &mut out),
+            c if c.is_whitespace() && !in_quotes && !in_tag => {
+                flush_word(&mut word, &mut current, &mut out)
+            }
             c => word.push(c),
         }
     }
@@ -257,21 +310,34 @@ fn split_boolean(term: &str) -> Vec<String> {
 }
 
 /// One clause: `value[tag]`, `"phrase"[tag]` or untagged words (all required).
-fn clause(world: &World, held: &HashSet<usize>, clause: &str, rank_terms: &mut Vec<Term>) -> HashSet<usize> {
+fn clause(
+    world: &World,
+    held: &HashSet<usize>,
+    clause: &str,
+    rank_terms: &mut Vec<Term>,
+) -> HashSet<usize> {
     let (value, tag) = match (clause.rfind('['), clause.ends_with(']')) {
-        (Some(open), true) => (clause[..open].trim(), clause[open + 1..clause.len() - 1].to_lowercase()),
+        (Some(open), true) => (
+            clause[..open].trim(),
+            clause[open + 1..clause.len() - 1].to_lowercase(),
+        ),
         _ => (clause.trim(), "all fields".to_string()),
     };
     let phrase = value.starts_with('"') && value.ends_with('"') && value.len() >= 2;
     let value = value.trim_matches('"').trim();
     let keep = |i: &usize| held.contains(i);
     match tag.as_str() {
-        "doi" | "aid" | "lid" | "location id" => world.by_doi(value).into_iter().filter(keep).collect(),
+        "doi" | "aid" | "lid" | "location id" => {
+            world.by_doi(value).into_iter().filter(keep).collect()
+        }
         "pmid" | "uid" | "pubmed id" => world.by_pmid(value).into_iter().filter(keep).collect(),
         "pmcid" | "pmc" => world.by_pmcid(value).into_iter().filter(keep).collect(),
         "dp" | "pdat" | "publication date" => {
             let year: Option<i32> = value.get(0..4).and_then(|y| y.parse().ok());
-            held.iter().copied().filter(|&i| world.entry(i).work.year == year && year.is_some()).collect()
+            held.iter()
+                .copied()
+                .filter(|&i| world.entry(i).work.year == year && year.is_some())
+                .collect()
         }
         _ => {
             let fields = match tag.as_str() {
@@ -281,15 +347,27 @@ fn clause(world: &World, held: &HashSet<usize>, clause: &str, rank_terms: &mut V
                 "ta" | "journal" | "jour" => Fields::VENUE,
                 _ => Fields::ALL,
             };
-            let required = if phrase { tokens(value) } else { content_tokens(value) };
-            let terms: Vec<Term> = required.iter().map(|t| Term { token: t.clone(), fields }).collect();
+            let required = if phrase {
+                tokens(value)
+            } else {
+                content_tokens(value)
+            };
+            let terms: Vec<Term> = required
+                .iter()
+                .map(|t| Term {
+                    token: t.clone(),
+                    fields,
+                })
+                .collect();
             let found = world
                 .index
                 .candidates_all(&required)
                 .into_iter()
                 .filter(keep)
                 .filter(|&i| world.index.matches_all(i, &terms))
-                .filter(|&i| !phrase || fields != Fields::TITLE || world.index.title_has_phrase(i, &required))
+                .filter(|&i| {
+                    !phrase || fields != Fields::TITLE || world.index.title_has_phrase(i, &required)
+                })
                 .collect();
             rank_terms.extend(terms);
             found

@@ -12,7 +12,9 @@ use super::world::Entry;
 static SECTION_LABEL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|\s)([A-Z][A-Z0-9 ,&/\-]{2,40}):\s").expect("label regex"));
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
 
 /// Split `OBJECTIVE: … DESIGN: …` back into labelled sections (the world keeps PubMed's
 /// structured abstracts as `LABEL: text`).
@@ -48,7 +50,11 @@ fn pubmed_title(title: &str) -> String {
 
 fn publication_types(e: &Entry) -> Vec<(&'static str, &'static str)> {
     let mut types = vec![("D016428", "Journal Article")];
-    if e.work.kind.as_deref().is_some_and(|k| k.to_lowercase().contains("review")) {
+    if e.work
+        .kind
+        .as_deref()
+        .is_some_and(|k| k.to_lowercase().contains("review"))
+    {
         types.push(("D016454", "Review"));
     }
     if e.work.is_retracted {
@@ -58,7 +64,10 @@ fn publication_types(e: &Entry) -> Vec<(&'static str, &'static str)> {
 }
 
 fn month_day(e: &Entry) -> (u32, u32) {
-    (1 + (e.salt("pubmed-month") % 12) as u32, 1 + (e.salt("pubmed-day") % 28) as u32)
+    (
+        1 + (e.salt("pubmed-month") % 12) as u32,
+        1 + (e.salt("pubmed-day") % 28) as u32,
+    )
 }
 
 /// One `<PubmedArticle>` (efetch db=pubmed retmode=xml).
@@ -68,7 +77,11 @@ pub fn pubmed_article(e: &Entry) -> String {
     let year = w.year.unwrap_or(2000);
     let (month, day) = month_day(e);
     let venue = xml_escape(w.venue.as_deref().unwrap_or(""));
-    let status = if e.salt("pubmed-status") % 3 == 0 { "PubMed-not-MEDLINE" } else { "MEDLINE" };
+    let status = if e.salt("pubmed-status") % 3 == 0 {
+        "PubMed-not-MEDLINE"
+    } else {
+        "MEDLINE"
+    };
     let mut s = format!(
         "<PubmedArticle>\n    <MedlineCitation Status=\"{status}\" Owner=\"NLM\">\n        <PMID Version=\"1\">{pmid}</PMID>\n        <DateRevised>\n            <Year>{}</Year>\n            <Month>{month:02}</Month>\n            <Day>{day:02}</Day>\n        </DateRevised>\n        <Article PubModel=\"Print-Electronic\">\n            <Journal>\n                <JournalIssue CitedMedium=\"Internet\">\n                    <PubDate>\n                        <Year>{year}</Year>\n                        <Month>{}</Month>\n                    </PubDate>\n                </JournalIssue>\n                <Title>{venue}</Title>\n                <ISOAbbreviation>{venue}</ISOAbbreviation>\n            </Journal>\n            <ArticleTitle>{}</ArticleTitle>\n",
         year + 1,
@@ -76,7 +89,10 @@ pub fn pubmed_article(e: &Entry) -> String {
         xml_escape(&pubmed_title(&w.title)),
     );
     if let Some(doi) = &w.doi {
-        s.push_str(&format!("            <ELocationID EIdType=\"doi\" ValidYN=\"Y\">{}</ELocationID>\n", xml_escape(doi)));
+        s.push_str(&format!(
+            "            <ELocationID EIdType=\"doi\" ValidYN=\"Y\">{}</ELocationID>\n",
+            xml_escape(doi)
+        ));
     }
     if let Some(text) = &w.abstract_text {
         s.push_str("            <Abstract>\n");
@@ -110,7 +126,9 @@ pub fn pubmed_article(e: &Entry) -> String {
     }
     s.push_str("            </AuthorList>\n            <Language>eng</Language>\n            <PublicationTypeList>\n");
     for (ui, name) in publication_types(e) {
-        s.push_str(&format!("                <PublicationType UI=\"{ui}\">{name}</PublicationType>\n"));
+        s.push_str(&format!(
+            "                <PublicationType UI=\"{ui}\">{name}</PublicationType>\n"
+        ));
     }
     s.push_str(&format!(
         "            </PublicationTypeList>\n        </Article>\n        <MedlineJournalInfo>\n            <MedlineTA>{venue}</MedlineTA>\n        </MedlineJournalInfo>\n"
@@ -126,7 +144,15 @@ pub fn pubmed_article(e: &Entry) -> String {
                 _ => return None,
             };
             let (y, m, _) = u.date_parts();
-            Some((ref_type, format!("{}. {y} {}. doi: {}", w.venue.as_deref().unwrap_or(""), MONTHS[(m.clamp(1, 12) - 1) as usize], u.doi)))
+            Some((
+                ref_type,
+                format!(
+                    "{}. {y} {}. doi: {}",
+                    w.venue.as_deref().unwrap_or(""),
+                    MONTHS[(m.clamp(1, 12) - 1) as usize],
+                    u.doi
+                ),
+            ))
         })
         .collect();
     if !notices.is_empty() {
@@ -143,17 +169,26 @@ pub fn pubmed_article(e: &Entry) -> String {
         "    </MedlineCitation>\n    <PubmedData>\n        <History>\n            <PubMedPubDate PubStatus=\"pubmed\">\n                <Year>{year}</Year>\n                <Month>{month}</Month>\n                <Day>{day}</Day>\n                <Hour>6</Hour>\n                <Minute>0</Minute>\n            </PubMedPubDate>\n        </History>\n        <PublicationStatus>ppublish</PublicationStatus>\n        <ArticleIdList>\n            <ArticleId IdType=\"pubmed\">{pmid}</ArticleId>\n"
     ));
     if let Some(doi) = &w.doi {
-        s.push_str(&format!("            <ArticleId IdType=\"doi\">{}</ArticleId>\n", xml_escape(doi)));
+        s.push_str(&format!(
+            "            <ArticleId IdType=\"doi\">{}</ArticleId>\n",
+            xml_escape(doi)
+        ));
     }
     if let Some(pmc) = &w.pmcid {
-        s.push_str(&format!("            <ArticleId IdType=\"pmc\">{}</ArticleId>\n", xml_escape(pmc)));
+        s.push_str(&format!(
+            "            <ArticleId IdType=\"pmc\">{}</ArticleId>\n",
+            xml_escape(pmc)
+        ));
     }
     s.push_str("        </ArticleIdList>\n    </PubmedData>\n</PubmedArticle>\n");
     s
 }
 
 fn item(name: &str, kind: &str, value: &str) -> String {
-    format!("\t<Item Name=\"{name}\" Type=\"{kind}\">{}</Item>\n", xml_escape(value))
+    format!(
+        "\t<Item Name=\"{name}\" Type=\"{kind}\">{}</Item>\n",
+        xml_escape(value)
+    )
 }
 
 /// Medline-style author names (`LoPresti PJ`).
@@ -188,7 +223,11 @@ pub fn docsum_xml(e: &Entry) -> String {
         s.push_str(&format!("\t{}", item("Author", "String", n)));
     }
     s.push_str("\t</Item>\n");
-    s.push_str(&item("LastAuthor", "String", names.last().map_or("", String::as_str)));
+    s.push_str(&item(
+        "LastAuthor",
+        "String",
+        names.last().map_or("", String::as_str),
+    ));
     s.push_str(&item("Title", "String", &pubmed_title(&w.title)));
     s.push_str(&item("Volume", "String", ""));
     s.push_str(&item("Issue", "String", ""));
@@ -201,10 +240,17 @@ pub fn docsum_xml(e: &Entry) -> String {
         s.push_str(&format!("\t{}", item("PubType", "String", name)));
     }
     s.push_str("\t</Item>\n");
-    s.push_str(&item("RecordStatus", "String", "PubMed - indexed for MEDLINE"));
+    s.push_str(&item(
+        "RecordStatus",
+        "String",
+        "PubMed - indexed for MEDLINE",
+    ));
     s.push_str(&item("PubStatus", "String", "ppublish"));
     s.push_str("\t<Item Name=\"ArticleIds\" Type=\"List\">\n");
-    s.push_str(&format!("\t{}", item("pubmed", "String", w.pmid.as_deref().unwrap_or(""))));
+    s.push_str(&format!(
+        "\t{}",
+        item("pubmed", "String", w.pmid.as_deref().unwrap_or(""))
+    ));
     if let Some(doi) = &w.doi {
         s.push_str(&format!("\t{}", item("doi", "String", doi)));
     }
@@ -212,9 +258,20 @@ pub fn docsum_xml(e: &Entry) -> String {
         s.push_str(&format!("\t{}", item("pmc", "String", pmc)));
     }
     s.push_str("\t</Item>\n");
-    s.push_str(&item("HasAbstract", "Integer", if w.abstract_text.is_some() { "1" } else { "0" }));
+    s.push_str(&item(
+        "HasAbstract",
+        "Integer",
+        if w.abstract_text.is_some() { "1" } else { "0" },
+    ));
     s.push_str(&item("FullJournalName", "String", venue));
-    s.push_str(&item("ELocationID", "String", &w.doi.as_ref().map(|d| format!("doi: {d}")).unwrap_or_default()));
+    s.push_str(&item(
+        "ELocationID",
+        "String",
+        &w.doi
+            .as_ref()
+            .map(|d| format!("doi: {d}"))
+            .unwrap_or_default(),
+    ));
     s.push_str(&item("SO", "String", &pubdate));
     s.push_str("</DocSum>\n\n");
     s

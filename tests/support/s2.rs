@@ -19,11 +19,31 @@ use super::world::{Entry, Kind};
 const MAX_BATCH: usize = 500;
 
 const VALID_FIELDS: &[&str] = &[
-    "paperId", "corpusId", "externalIds", "url", "title", "abstract", "venue",
-    "publicationVenue", "year", "referenceCount", "citationCount", "influentialCitationCount",
-    "isOpenAccess", "openAccessPdf", "fieldsOfStudy", "s2FieldsOfStudy", "publicationTypes",
-    "publicationDate", "journal", "citationStyles", "authors", "citations", "references",
-    "embedding", "tldr",
+    "paperId",
+    "corpusId",
+    "externalIds",
+    "url",
+    "title",
+    "abstract",
+    "venue",
+    "publicationVenue",
+    "year",
+    "referenceCount",
+    "citationCount",
+    "influentialCitationCount",
+    "isOpenAccess",
+    "openAccessPdf",
+    "fieldsOfStudy",
+    "s2FieldsOfStudy",
+    "publicationTypes",
+    "publicationDate",
+    "journal",
+    "citationStyles",
+    "authors",
+    "citations",
+    "references",
+    "embedding",
+    "tldr",
 ];
 
 pub fn router() -> Router<AppState> {
@@ -40,7 +60,7 @@ fn error(status: StatusCode, message: &str) -> Response {
 }
 
 /// Top-level field names requested (`authors.name` → `authors`); 400 for unknown ones.
-fn parse_fields(raw: Option<&str>) -> Result<Vec<String>, Response> {
+fn parse_fields(raw: Option<&str>) -> Result<Vec<String>, Box<Response>> {
     let Some(raw) = raw.filter(|r| !r.is_empty()) else {
         return Ok(vec!["title".into()]);
     };
@@ -59,10 +79,13 @@ fn parse_fields(raw: Option<&str>) -> Result<Vec<String>, Response> {
     if unknown.is_empty() {
         Ok(fields)
     } else {
-        Err(error(
+        Err(Box::new(error(
             StatusCode::BAD_REQUEST,
-            &format!("Unrecognized or unsupported fields: [{}]", unknown.join(", ")),
-        ))
+            &format!(
+                "Unrecognized or unsupported fields: [{}]",
+                unknown.join(", ")
+            ),
+        )))
     }
 }
 
@@ -90,7 +113,9 @@ fn lookup(state: &AppState, raw: &str) -> Option<usize> {
             }
         }
         "" if value.starts_with("10.") => world.by_doi(&value),
-        "" if value.len() == 40 && value.chars().all(|c| c.is_ascii_hexdigit()) => world.by_s2(&value),
+        "" if value.len() == 40 && value.chars().all(|c| c.is_ascii_hexdigit()) => {
+            world.by_s2(&value)
+        }
         _ => None,
     };
     found.filter(|&i| world.entry(i).held_by(Source::S2))
@@ -101,11 +126,18 @@ async fn paper(State(state): State<AppState>, uri: Uri) -> Response {
     let pairs = query_pairs(uri.query());
     let fields = match parse_fields(param(&pairs, "fields")) {
         Ok(f) => f,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     match lookup(&state, &id) {
-        Some(i) => json_reply(StatusCode::OK, "application/json", &paper_object(state.world.entry(i), &fields)),
-        None => error(StatusCode::NOT_FOUND, &format!("Paper with id {id} not found")),
+        Some(i) => json_reply(
+            StatusCode::OK,
+            "application/json",
+            &paper_object(state.world.entry(i), &fields),
+        ),
+        None => error(
+            StatusCode::NOT_FOUND,
+            &format!("Paper with id {id} not found"),
+        ),
     }
 }
 
@@ -113,11 +145,14 @@ async fn batch(State(state): State<AppState>, uri: Uri, body: String) -> Respons
     let pairs = query_pairs(uri.query());
     let fields = match parse_fields(param(&pairs, "fields")) {
         Ok(f) => f,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let ids: Vec<String> = match serde_json::from_str::<Value>(&body) {
         Ok(v) => match v.get("ids").and_then(Value::as_array) {
-            Some(list) => list.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect(),
+            Some(list) => list
+                .iter()
+                .map(|x| x.as_str().unwrap_or("").to_string())
+                .collect(),
             None => return error(StatusCode::BAD_REQUEST, "Unacceptable JSON body"),
         },
         Err(_) => return error(StatusCode::BAD_REQUEST, "Unacceptable JSON body"),
@@ -130,7 +165,9 @@ async fn batch(State(state): State<AppState>, uri: Uri, body: String) -> Respons
     }
     let papers: Vec<Value> = ids
         .iter()
-        .map(|id| lookup(&state, id).map_or(Value::Null, |i| paper_object(state.world.entry(i), &fields)))
+        .map(|id| {
+            lookup(&state, id).map_or(Value::Null, |i| paper_object(state.world.entry(i), &fields))
+        })
         .collect();
     json_reply(StatusCode::OK, "application/json", &Value::Array(papers))
 }
@@ -139,23 +176,32 @@ async fn search(State(state): State<AppState>, uri: Uri) -> Response {
     let pairs = query_pairs(uri.query());
     let fields = match parse_fields(param(&pairs, "fields")) {
         Ok(f) => f,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Some(query) = param(&pairs, "query").filter(|q| !q.trim().is_empty()) else {
-        return error(StatusCode::BAD_REQUEST, "Missing required parameter: 'query'");
+        return error(
+            StatusCode::BAD_REQUEST,
+            "Missing required parameter: 'query'",
+        );
     };
     let limit = match param(&pairs, "limit").map_or(Ok(100), str::parse::<usize>) {
         Ok(n) if (1..=100).contains(&n) => n,
         _ => return error(StatusCode::BAD_REQUEST, "'limit' must be <= 100"),
     };
-    let offset = param(&pairs, "offset").and_then(|o| o.parse().ok()).unwrap_or(0usize);
+    let offset = param(&pairs, "offset")
+        .and_then(|o| o.parse().ok())
+        .unwrap_or(0usize);
     let world = &state.world;
-    let hits = world
-        .index
-        .rank(&terms(query, Fields::ALL), |i| world.entry(i).held_by(Source::S2));
+    let hits = world.index.rank(&terms(query, Fields::ALL), |i| {
+        world.entry(i).held_by(Source::S2)
+    });
     let total = hits.len();
     if total == 0 {
-        return json_reply(StatusCode::OK, "application/json", &json!({"total": 0, "offset": offset}));
+        return json_reply(
+            StatusCode::OK,
+            "application/json",
+            &json!({"total": 0, "offset": offset}),
+        );
     }
     let data: Vec<Value> = hits
         .iter()
@@ -174,15 +220,20 @@ async fn search_match(State(state): State<AppState>, uri: Uri) -> Response {
     let pairs = query_pairs(uri.query());
     let fields = match parse_fields(param(&pairs, "fields")) {
         Ok(f) => f,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Some(query) = param(&pairs, "query").filter(|q| !q.trim().is_empty()) else {
-        return error(StatusCode::BAD_REQUEST, "Missing required parameter: 'query'");
+        return error(
+            StatusCode::BAD_REQUEST,
+            "Missing required parameter: 'query'",
+        );
     };
     let world = &state.world;
     let best = world
         .index
-        .rank(&terms(query, Fields::TITLE), |i| world.entry(i).held_by(Source::S2))
+        .rank(&terms(query, Fields::TITLE), |i| {
+            world.entry(i).held_by(Source::S2)
+        })
         .into_iter()
         .next()
         .filter(|h| world.index.title_similarity(h.entry, query) >= 0.5);
@@ -190,7 +241,11 @@ async fn search_match(State(state): State<AppState>, uri: Uri) -> Response {
         Some(hit) => {
             let mut paper = paper_object(world.entry(hit.entry), &fields);
             paper["matchScore"] = json!((hit.score * 1000.0).round() / 100.0);
-            json_reply(StatusCode::OK, "application/json", &json!({"data": [paper]}))
+            json_reply(
+                StatusCode::OK,
+                "application/json",
+                &json!({"data": [paper]}),
+            )
         }
         None => error(StatusCode::NOT_FOUND, "Title match not found"),
     }
@@ -198,8 +253,19 @@ async fn search_match(State(state): State<AppState>, uri: Uri) -> Response {
 
 fn publication_types(e: &Entry) -> Value {
     const S2_TYPES: &[&str] = &[
-        "JournalArticle", "Review", "Conference", "CaseReport", "ClinicalTrial", "Dataset",
-        "Editorial", "LettersAndComments", "MetaAnalysis", "News", "Study", "Book", "BookSection",
+        "JournalArticle",
+        "Review",
+        "Conference",
+        "CaseReport",
+        "ClinicalTrial",
+        "Dataset",
+        "Editorial",
+        "LettersAndComments",
+        "MetaAnalysis",
+        "News",
+        "Study",
+        "Book",
+        "BookSection",
     ];
     if let Some(t) = e.work.kind.as_deref().filter(|t| S2_TYPES.contains(t)) {
         return json!([t]);
@@ -216,7 +282,10 @@ fn publication_types(e: &Entry) -> Value {
 
 fn bibtex(e: &Entry) -> String {
     let w = &e.work;
-    let first = w.authors.first().map_or("Anonymous".to_string(), |a| a.family.clone());
+    let first = w
+        .authors
+        .first()
+        .map_or("Anonymous".to_string(), |a| a.family.clone());
     let key_words: String = super::text::tokens(&w.title)
         .iter()
         .take(2)
@@ -229,7 +298,10 @@ fn bibtex(e: &Entry) -> String {
         key_words
     );
     let authors: Vec<String> = w.authors.iter().map(|a| a.display_name()).collect();
-    let mut s = format!("@Article{{{key},\n author = {{{}}},\n", authors.join(" and "));
+    let mut s = format!(
+        "@Article{{{key},\n author = {{{}}},\n",
+        authors.join(" and ")
+    );
     if let Some(v) = &w.venue {
         s.push_str(&format!(" journal = {{{v}}},\n"));
     }
@@ -250,7 +322,9 @@ fn field_value(e: &Entry, field: &str) -> Value {
         "externalIds" => {
             let mut ids = Map::new();
             if let Some(d) = e.any_doi() {
-                let d = d.strip_prefix("10.48550/arxiv.").map_or(d.to_string(), |a| format!("10.48550/arXiv.{a}"));
+                let d = d
+                    .strip_prefix("10.48550/arxiv.")
+                    .map_or(d.to_string(), |a| format!("10.48550/arXiv.{a}"));
                 ids.insert("DOI".into(), json!(d));
             }
             if let Some(a) = &w.arxiv {
@@ -270,7 +344,11 @@ fn field_value(e: &Entry, field: &str) -> Value {
         }
         "url" => json!(format!("https://www.semanticscholar.org/paper/{}", e.s2_id)),
         "title" => json!(w.title),
-        "abstract" => w.abstract_text.as_ref().filter(|_| from_s2).map_or(Value::Null, |a| json!(a)),
+        "abstract" => w
+            .abstract_text
+            .as_ref()
+            .filter(|_| from_s2)
+            .map_or(Value::Null, |a| json!(a)),
         "venue" => json!(w.venue.clone().unwrap_or_default()),
         "year" => json!(w.year),
         "referenceCount" => json!(0),
@@ -278,7 +356,11 @@ fn field_value(e: &Entry, field: &str) -> Value {
         "influentialCitationCount" => json!(e.salt("s2-influential") % 20),
         "isOpenAccess" => json!(e.is_open_access()),
         "openAccessPdf" => w.oa_url.as_ref().map_or(Value::Null, |u| {
-            let status = if w.arxiv.is_some() || u.contains("arxiv.org") { "GREEN" } else { "GOLD" };
+            let status = if w.arxiv.is_some() || u.contains("arxiv.org") {
+                "GREEN"
+            } else {
+                "GOLD"
+            };
             json!({"url": u, "status": status})
         }),
         "s2FieldsOfStudy" | "citations" | "references" => json!([]),

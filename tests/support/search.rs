@@ -79,7 +79,13 @@ impl SearchIndex {
                 .iter()
                 .flat_map(|a| tokens(&a.display_name()))
                 .collect();
-            let venue: HashSet<String> = w.venue.as_deref().map(tokens).unwrap_or_default().into_iter().collect();
+            let venue: HashSet<String> = w
+                .venue
+                .as_deref()
+                .map(tokens)
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
             let abstract_tokens: HashSet<String> = w
                 .abstract_text
                 .as_deref()

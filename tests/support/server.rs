@@ -100,10 +100,11 @@ pub async fn serve(listener: TcpListener, app: Router, mut shutdown: watch::Rece
         let app = app.clone();
         let handler_control = control.clone();
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-                request.extensions_mut().insert(handler_control.clone());
-                app.clone().oneshot(request)
-            });
+            let service =
+                hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+                    request.extensions_mut().insert(handler_control.clone());
+                    app.clone().oneshot(request)
+                });
             let connection = hyper::server::conn::http1::Builder::new()
                 .keep_alive(true)
                 .serve_connection(io, service);

@@ -44,7 +44,9 @@ async fn single(State(state): State<AppState>, uri: Uri) -> Response {
         }
         _ => error(
             StatusCode::NOT_FOUND,
-            format!("'{raw}' isn't in Unpaywall. See https://support.unpaywall.org/a/solutions/articles/44001900286"),
+            format!(
+                "'{raw}' isn't in Unpaywall. See https://support.unpaywall.org/a/solutions/articles/44001900286"
+            ),
         ),
     }
 }
@@ -74,7 +76,13 @@ fn doi_object(e: &Entry) -> Value {
     let doi_url = format!("https://doi.org/{doi}");
     let mut locations = Vec::new();
     if let Some(u) = w.oa_url.as_deref().filter(|u| !u.contains("arxiv.org")) {
-        locations.push(oa_location(u, "publisher", "publishedVersion", true, doi_url.clone()));
+        locations.push(oa_location(
+            u,
+            "publisher",
+            "publishedVersion",
+            true,
+            doi_url.clone(),
+        ));
     }
     if let Some(a) = &w.arxiv {
         locations.push(oa_location(

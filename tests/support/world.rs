@@ -130,12 +130,18 @@ fn kind_of(work: &Work) -> Kind {
     let conference_venue = ["proceedings", "conference", "symposium", "workshop"]
         .iter()
         .any(|w| venue.contains(w));
-    if work.doi.as_deref().is_some_and(|d| d.starts_with("10.48550/")) {
+    if work
+        .doi
+        .as_deref()
+        .is_some_and(|d| d.starts_with("10.48550/"))
+    {
         return Kind::Preprint;
     }
     let t = work.kind.as_deref().unwrap_or("").to_lowercase();
     match t.as_str() {
-        "proceedings-article" | "conference" | "conference and workshop papers" => Kind::Proceedings,
+        "proceedings-article" | "conference" | "conference and workshop papers" => {
+            Kind::Proceedings
+        }
         "preprint" | "posted-content" | "informal and other publications" => Kind::Preprint,
         "book-chapter" => Kind::Chapter,
         "book" | "monograph" | "edited-book" => Kind::Book,
@@ -167,7 +173,10 @@ pub struct Entry {
 impl Entry {
     fn new(work: Work) -> Entry {
         let kind = kind_of(&work);
-        let s2_id = work.s2.clone().unwrap_or_else(|| ids::synth_s2_id(&work.id));
+        let s2_id = work
+            .s2
+            .clone()
+            .unwrap_or_else(|| ids::synth_s2_id(&work.id));
         let corpus_id = ids::synth_corpus_id(&work.id);
         let openalex_id = work
             .openalex
@@ -253,7 +262,9 @@ impl Entry {
     }
 
     pub fn has_expression_of_concern(&self) -> bool {
-        self.updates.iter().any(|u| u.kind == "expression_of_concern")
+        self.updates
+            .iter()
+            .any(|u| u.kind == "expression_of_concern")
     }
 }
 
@@ -267,7 +278,10 @@ fn synth_retraction(work: &Work) -> Update {
         doi: format!("{doi}.retraction-notice"),
         source: "retraction-watch".into(),
         date: format!("{year}-06-01"),
-        record_id: Some(format!("{}", 40_000 + ids::stable_hash(&["rw", &work.id]) % 20_000)),
+        record_id: Some(format!(
+            "{}",
+            40_000 + ids::stable_hash(&["rw", &work.id]) % 20_000
+        )),
     }
 }
 
@@ -319,7 +333,10 @@ impl World {
             }
             world.by_s2.entry(e.s2_id.to_lowercase()).or_insert(i);
             world.by_corpus.entry(e.corpus_id).or_insert(i);
-            world.by_openalex.entry(e.openalex_id.to_uppercase()).or_insert(i);
+            world
+                .by_openalex
+                .entry(e.openalex_id.to_uppercase())
+                .or_insert(i);
             world.by_id.entry(w.id.clone()).or_insert(i);
         }
         // arXiv DOIs are aliases: a work's own DOI wins if two works claim the same one.
