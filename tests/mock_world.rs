@@ -10,6 +10,8 @@ mod helpers;
 mod knobs;
 #[path = "mock_world/lookups.rs"]
 mod lookups;
+#[path = "mock_world/records.rs"]
+mod records;
 #[path = "mock_world/shapes_json.rs"]
 mod shapes_json;
 #[path = "mock_world/shapes_xml.rs"]

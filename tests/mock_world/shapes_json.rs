@@ -441,3 +441,96 @@ async fn doi_csl_json_matches_recorded_keys() {
     ];
     assert_shape("doi.org CSL-JSON", &mock, &recorded, &extras, &no_data);
 }
+
+/// DataCite and Unpaywall have no recorded bodies: their keys follow the services' own
+/// documentation (DataCite REST API JSON:API `dois` resource; Unpaywall DOI object).
+#[tokio::test]
+async fn datacite_and_unpaywall_follow_their_documentation() {
+    let world = MockWorld::start(MockConfig::fixtures());
+    let dc = get(&world, Source::DataCite, "/dois/10.5281/zenodo.5651310").await;
+    assert_eq!(dc.content_type, "application/vnd.api+json; charset=utf-8");
+    let dc = dc.json();
+    let keys: BTreeSet<&str> = dc["data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        BTreeSet::from(["id", "type", "attributes", "relationships"])
+    );
+    for key in [
+        "doi",
+        "creators",
+        "titles",
+        "publisher",
+        "publicationYear",
+        "types",
+        "dates",
+        "descriptions",
+        "relatedIdentifiers",
+        "url",
+        "state",
+    ] {
+        assert!(
+            dc["data"]["attributes"].get(key).is_some(),
+            "DataCite attribute {key}"
+        );
+    }
+    assert_eq!(dc["data"]["attributes"]["publisher"], "Zenodo");
+    let up = get(
+        &world,
+        Source::Unpaywall,
+        "/v2/10.1109/lra.2021.3062602?email=test@example.org",
+    )
+    .await
+    .json();
+    for key in [
+        "doi",
+        "doi_url",
+        "title",
+        "genre",
+        "is_paratext",
+        "published_date",
+        "year",
+        "journal_name",
+        "journal_issns",
+        "journal_issn_l",
+        "journal_is_oa",
+        "journal_is_in_doaj",
+        "publisher",
+        "is_oa",
+        "oa_status",
+        "has_repository_copy",
+        "best_oa_location",
+        "first_oa_location",
+        "oa_locations",
+        "oa_locations_embargoed",
+        "updated",
+        "data_standard",
+        "z_authors",
+    ] {
+        assert!(up.get(key).is_some(), "Unpaywall field {key}");
+    }
+    for key in [
+        "url",
+        "url_for_pdf",
+        "url_for_landing_page",
+        "evidence",
+        "license",
+        "version",
+        "host_type",
+        "is_best",
+        "pmh_id",
+        "endpoint_id",
+        "repository_institution",
+        "oa_date",
+        "updated",
+    ] {
+        assert!(
+            up["best_oa_location"].get(key).is_some(),
+            "Unpaywall OA location field {key}"
+        );
+    }
+}

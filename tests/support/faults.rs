@@ -16,6 +16,10 @@ use super::service::{Source, reply};
 /// Largest request body the gate buffers (S2 batches of 500 ids are far below this).
 const MAX_REQUEST_BODY: usize = 16 << 20;
 
+/// How long a "never completes" request hangs before its connection is reset, so that a
+/// long benchmark run does not accumulate hung connections (far beyond any client timeout).
+const HANG_LIMIT: std::time::Duration = std::time::Duration::from_secs(600);
+
 #[derive(Clone)]
 pub struct Gate {
     pub control: Arc<Control>,
@@ -53,13 +57,11 @@ pub async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Res
     let request = Request::from_parts(parts, Body::from(bytes));
     let response = match decision {
         Decision::Pass => next.run(request).await,
-        Decision::Down | Decision::Fault(FaultKind::ConnectionReset) => {
-            if let Some(conn) = conn {
-                conn.reset();
-            }
-            std::future::pending::<Response>().await
+        Decision::Down | Decision::Fault(FaultKind::ConnectionReset) => reset(conn).await,
+        Decision::Fault(FaultKind::Timeout) => {
+            tokio::time::sleep(HANG_LIMIT).await;
+            reset(conn).await
         }
-        Decision::Fault(FaultKind::Timeout) => std::future::pending::<Response>().await,
         Decision::RateLimited { retry_after_secs } => {
             too_many_requests(gate.source, retry_after_secs)
         }
@@ -71,6 +73,14 @@ pub async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Res
     gate.control
         .finish(gate.source, index, response.status().as_u16());
     response
+}
+
+/// Reset the connection; the response never comes.
+async fn reset(conn: Option<ConnControl>) -> Response {
+    if let Some(conn) = conn {
+        conn.reset();
+    }
+    std::future::pending::<Response>().await
 }
 
 /// A 429 in the service's own style.

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::text::{content_tokens, tokens};
+use super::text::{content_tokens, fold, is_stop_word, tokens};
 use super::world::Entry;
 
 /// Which fields a query term may match (a bit set).
@@ -52,98 +52,144 @@ pub struct Hit {
     pub score: f64,
 }
 
+/// Token ids of one document, each list sorted (title also kept in order for phrases).
 struct Doc {
-    title: Vec<String>,
-    title_content: HashSet<String>,
-    authors: HashSet<String>,
-    venue: HashSet<String>,
-    year: Option<String>,
-    abstract_tokens: HashSet<String>,
+    title: Vec<u32>,
+    title_content: Vec<u32>,
+    authors: Vec<u32>,
+    venue: Vec<u32>,
+    year: Option<u32>,
+    abstract_tokens: Vec<u32>,
 }
 
+fn contains(sorted: &[u32], id: u32) -> bool {
+    sorted.binary_search(&id).is_ok()
+}
+
+fn sorted_unique(mut ids: Vec<u32>) -> Vec<u32> {
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// Tokens are interned to ids so that building the index over thousands of abstracts
+/// allocates once per distinct word, not once per occurrence.
 pub struct SearchIndex {
+    vocab: HashMap<String, u32>,
+    postings: Vec<Vec<u32>>,
     docs: Vec<Doc>,
-    postings: HashMap<String, Vec<u32>>,
     avg_title_len: f64,
 }
 
 impl SearchIndex {
     pub fn build(entries: &[Entry]) -> SearchIndex {
-        let mut docs = Vec::with_capacity(entries.len());
-        let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut index = SearchIndex {
+            vocab: HashMap::new(),
+            postings: Vec::new(),
+            docs: Vec::with_capacity(entries.len()),
+            avg_title_len: 1.0,
+        };
         for (i, e) in entries.iter().enumerate() {
             let w = &e.work;
-            let title = tokens(&w.title);
-            let authors: HashSet<String> = w
-                .authors
-                .iter()
-                .flat_map(|a| tokens(&a.display_name()))
-                .collect();
-            let venue: HashSet<String> = w
-                .venue
-                .as_deref()
-                .map(tokens)
-                .unwrap_or_default()
-                .into_iter()
-                .collect();
-            let abstract_tokens: HashSet<String> = w
-                .abstract_text
-                .as_deref()
-                .map(tokens)
-                .unwrap_or_default()
-                .into_iter()
-                .collect();
-            let year = w.year.map(|y| y.to_string());
-            let mut all: HashSet<&String> = title.iter().collect();
-            all.extend(authors.iter());
-            all.extend(venue.iter());
-            all.extend(abstract_tokens.iter());
-            all.extend(year.iter());
-            for t in all {
-                postings.entry(t.clone()).or_default().push(i as u32);
+            let title = index.intern_all(&w.title);
+            let title_content = sorted_unique(
+                index
+                    .intern_all(&w.title)
+                    .into_iter()
+                    .zip(tokens(&w.title))
+                    .filter(|(_, t)| !is_stop_word(t))
+                    .map(|(id, _)| id)
+                    .collect(),
+            );
+            let mut authors = Vec::new();
+            for a in &w.authors {
+                authors.extend(index.intern_all(&a.display_name()));
             }
-            docs.push(Doc {
-                title_content: content_tokens(&w.title).into_iter().collect(),
+            let authors = sorted_unique(authors);
+            let venue = sorted_unique(
+                w.venue
+                    .as_deref()
+                    .map(|v| index.intern_all(v))
+                    .unwrap_or_default(),
+            );
+            let abstract_tokens = sorted_unique(
+                w.abstract_text
+                    .as_deref()
+                    .map(|a| index.intern_all(a))
+                    .unwrap_or_default(),
+            );
+            let year = w.year.map(|y| index.intern(&y.to_string()));
+            let mut all: Vec<u32> = title.clone();
+            all.extend(&authors);
+            all.extend(&venue);
+            all.extend(&abstract_tokens);
+            all.extend(year);
+            for id in sorted_unique(all) {
+                index.postings[id as usize].push(i as u32);
+            }
+            index.docs.push(Doc {
                 title,
+                title_content,
                 authors,
                 venue,
                 year,
                 abstract_tokens,
             });
         }
-        let total: usize = docs.iter().map(|d| d.title.len()).sum();
-        let avg_title_len = (total as f64 / docs.len().max(1) as f64).max(1.0);
-        SearchIndex {
-            docs,
-            postings,
-            avg_title_len,
-        }
+        let total: usize = index.docs.iter().map(|d| d.title.len()).sum();
+        index.avg_title_len = (total as f64 / index.docs.len().max(1) as f64).max(1.0);
+        index
     }
 
-    fn idf(&self, token: &str) -> f64 {
+    fn intern(&mut self, token: &str) -> u32 {
+        if let Some(&id) = self.vocab.get(token) {
+            return id;
+        }
+        let id = self.postings.len() as u32;
+        self.vocab.insert(token.to_string(), id);
+        self.postings.push(Vec::new());
+        id
+    }
+
+    fn intern_all(&mut self, text: &str) -> Vec<u32> {
+        let folded = fold(text);
+        folded
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|t| !t.is_empty())
+            .map(|t| self.intern(t))
+            .collect()
+    }
+
+    fn id(&self, token: &str) -> Option<u32> {
+        self.vocab.get(token).copied()
+    }
+
+    fn idf(&self, id: u32) -> f64 {
         let n = self.docs.len() as f64;
-        let df = self.postings.get(token).map_or(0, Vec::len) as f64;
+        let df = self.postings[id as usize].len() as f64;
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
     /// Every document matching at least one term, best first, among those `accept` admits.
     pub fn rank(&self, terms: &[Term], accept: impl Fn(usize) -> bool) -> Vec<Hit> {
         let mut seen = HashSet::new();
-        let terms: Vec<&Term> = terms
+        // Unknown tokens match nothing and add nothing.
+        let terms: Vec<(u32, Fields)> = terms
             .iter()
-            .filter(|t| seen.insert((t.token.clone(), t.fields.0)))
+            .filter_map(|t| self.id(&t.token).map(|id| (id, t.fields)))
+            .filter(|&(id, f)| seen.insert((id, f.0)))
             .collect();
         let mut candidates: HashSet<u32> = HashSet::new();
-        for t in &terms {
-            if let Some(list) = self.postings.get(&t.token) {
-                candidates.extend(list.iter().copied());
-            }
+        for &(id, _) in &terms {
+            candidates.extend(self.postings[id as usize].iter().copied());
         }
-        let title_query: HashSet<&str> = terms
-            .iter()
-            .filter(|t| t.fields.has(Fields::TITLE))
-            .map(|t| t.token.as_str())
-            .collect();
+        let title_query: Vec<u32> = sorted_unique(
+            terms
+                .iter()
+                .filter(|(_, f)| f.has(Fields::TITLE))
+                .map(|&(id, _)| id)
+                .collect(),
+        );
         let mut hits: Vec<Hit> = candidates
             .into_iter()
             .map(|c| c as usize)
@@ -157,29 +203,29 @@ impl SearchIndex {
         hits
     }
 
-    fn score(&self, doc: usize, terms: &[&Term], title_query: &HashSet<&str>) -> f64 {
+    fn score(&self, doc: usize, terms: &[(u32, Fields)], title_query: &[u32]) -> f64 {
         let d = &self.docs[doc];
         let (k1, b) = (1.2, 0.75);
         let len_norm = 1.0 - b + b * d.title.len() as f64 / self.avg_title_len;
         let mut score = 0.0;
-        for t in terms {
-            let idf = self.idf(&t.token);
-            if t.fields.has(Fields::TITLE) {
-                let tf = d.title.iter().filter(|x| **x == t.token).count() as f64;
+        for &(id, fields) in terms {
+            let idf = self.idf(id);
+            if fields.has(Fields::TITLE) {
+                let tf = d.title.iter().filter(|x| **x == id).count() as f64;
                 if tf > 0.0 {
                     score += 2.0 * idf * tf * (k1 + 1.0) / (tf + k1 * len_norm);
                 }
             }
-            if t.fields.has(Fields::AUTHOR) && d.authors.contains(&t.token) {
+            if fields.has(Fields::AUTHOR) && contains(&d.authors, id) {
                 score += 1.2 * idf;
             }
-            if t.fields.has(Fields::VENUE) && d.venue.contains(&t.token) {
+            if fields.has(Fields::VENUE) && contains(&d.venue, id) {
                 score += 0.6 * idf;
             }
-            if t.fields.has(Fields::YEAR) && d.year.as_deref() == Some(t.token.as_str()) {
+            if fields.has(Fields::YEAR) && d.year == Some(id) {
                 score += 1.5;
             }
-            if t.fields.has(Fields::ABSTRACT) && d.abstract_tokens.contains(&t.token) {
+            if fields.has(Fields::ABSTRACT) && contains(&d.abstract_tokens, id) {
                 score += 0.3 * idf;
             }
         }
@@ -187,7 +233,7 @@ impl SearchIndex {
             let covered = d
                 .title_content
                 .iter()
-                .filter(|t| title_query.contains(t.as_str()))
+                .filter(|id| contains(title_query, **id))
                 .count() as f64;
             let coverage = covered / d.title_content.len() as f64;
             score += 6.0 * coverage * coverage;
@@ -199,18 +245,25 @@ impl SearchIndex {
     pub fn matches_all(&self, doc: usize, terms: &[Term]) -> bool {
         let d = &self.docs[doc];
         terms.iter().all(|t| {
-            (t.fields.has(Fields::TITLE) && d.title.contains(&t.token))
-                || (t.fields.has(Fields::AUTHOR) && d.authors.contains(&t.token))
-                || (t.fields.has(Fields::VENUE) && d.venue.contains(&t.token))
-                || (t.fields.has(Fields::YEAR) && d.year.as_deref() == Some(t.token.as_str()))
-                || (t.fields.has(Fields::ABSTRACT) && d.abstract_tokens.contains(&t.token))
+            let Some(id) = self.id(&t.token) else {
+                return false;
+            };
+            (t.fields.has(Fields::TITLE) && d.title.contains(&id))
+                || (t.fields.has(Fields::AUTHOR) && contains(&d.authors, id))
+                || (t.fields.has(Fields::VENUE) && contains(&d.venue, id))
+                || (t.fields.has(Fields::YEAR) && d.year == Some(id))
+                || (t.fields.has(Fields::ABSTRACT) && contains(&d.abstract_tokens, id))
         })
     }
 
     /// Whether the title contains these tokens contiguously.
     pub fn title_has_phrase(&self, doc: usize, phrase: &[String]) -> bool {
+        let ids: Option<Vec<u32>> = phrase.iter().map(|t| self.id(t)).collect();
         let title = &self.docs[doc].title;
-        !phrase.is_empty() && title.windows(phrase.len()).any(|w| w == phrase)
+        match ids {
+            Some(ids) if !ids.is_empty() => title.windows(ids.len()).any(|w| w == ids.as_slice()),
+            _ => false,
+        }
     }
 
     /// Dice coefficient of the content tokens of a title query and the document title.
@@ -220,7 +273,10 @@ impl SearchIndex {
         if q.is_empty() || t.is_empty() {
             return 0.0;
         }
-        let common = q.intersection(t).count() as f64;
+        let common = q
+            .iter()
+            .filter(|token| self.id(token).is_some_and(|id| contains(t, id)))
+            .count() as f64;
         2.0 * common / (q.len() + t.len()) as f64
     }
 
@@ -228,8 +284,8 @@ impl SearchIndex {
     pub fn candidates_all(&self, tokens: &[String]) -> Vec<usize> {
         let mut lists: Vec<&Vec<u32>> = Vec::new();
         for t in tokens {
-            match self.postings.get(t) {
-                Some(list) => lists.push(list),
+            match self.id(t) {
+                Some(id) => lists.push(&self.postings[id as usize]),
                 None => return Vec::new(),
             }
         }
@@ -237,11 +293,11 @@ impl SearchIndex {
         let Some((first, rest)) = lists.split_first() else {
             return Vec::new();
         };
-        let sets: Vec<HashSet<u32>> = rest.iter().map(|l| l.iter().copied().collect()).collect();
+        // Postings are sorted by document, so membership is a binary search.
         first
             .iter()
             .copied()
-            .filter(|d| sets.iter().all(|s| s.contains(d)))
+            .filter(|d| rest.iter().all(|l| l.binary_search(d).is_ok()))
             .map(|d| d as usize)
             .collect()
     }
