@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod verify;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
