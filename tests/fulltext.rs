@@ -424,3 +424,43 @@ async fn downloads_over_the_size_cap_fail() {
         "{result:?}"
     );
 }
+
+#[tokio::test]
+async fn a_redirect_from_a_trusted_mirror_to_an_internal_address_is_not_followed() {
+    let world = World::start().await;
+    world.serve(
+        "/publisher/fibre.html",
+        "text/html",
+        fixture("fibre_publisher.html"),
+    );
+    world.redirect("/oa/moved.html", &world.url("/publisher/fibre.html"));
+    world.serve(
+        "/oa/fibre.html",
+        "text/html",
+        fixture("fibre_publisher.html"),
+    );
+    world.redirect("/oa/renamed.html", &world.url("/oa/fibre.html"));
+    let fetcher = FullTextFetcher::new(world.fulltext_config()).unwrap();
+    let moved = fetcher
+        .fetch(
+            &candidate(world.url("/oa/moved.html"), "open_access:s2"),
+            FIBRE_TITLE,
+        )
+        .await;
+    match moved {
+        Err(Rejection::Refused(UrlRefusal::WhileConnecting(message))) => {
+            assert!(message.contains("internal address"), "{message}");
+        }
+        other => panic!("expected the redirect to be refused, got {other:?}"),
+    }
+    assert!(world.hits_under("/publisher").is_empty());
+    // A redirect that stays under the trusted mirror is followed.
+    let renamed = fetcher
+        .fetch(
+            &candidate(world.url("/oa/renamed.html"), "open_access:s2"),
+            FIBRE_TITLE,
+        )
+        .await
+        .unwrap();
+    assert_eq!(renamed.url, world.url("/oa/fibre.html"));
+}

@@ -17,7 +17,7 @@ use url::Url;
 use super::acceptance::{NotAccepted, accept};
 use super::evidence::{Asked, Evidence};
 use super::extract::{Extracted, html, jats, pdf};
-use super::urlpolicy::{UrlPolicy, UrlRefusal};
+use super::urlpolicy::{REFUSAL_MARKS, UrlPolicy, UrlRefusal};
 use super::verdict::TextFormat;
 use crate::net::{
     HttpReply, HttpRequest, Net, NetConfig, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
@@ -286,11 +286,14 @@ impl FullTextFetcher {
             _ => "text/html, application/xhtml+xml, application/pdf;q=0.9, application/xml;q=0.8",
         };
         let request = HttpRequest::get(url).header("accept", accept_header);
-        let reply = self
-            .http
-            .send(&request)
-            .await
-            .map_err(Rejection::Download)?;
+        let reply = self.http.send(&request).await.map_err(|e| match e {
+            // The resolver or the redirect policy refused a hop: a refusal, not a
+            // transient download failure.
+            NetError::Connect(m) if REFUSAL_MARKS.iter().any(|mark| m.contains(mark)) => {
+                Rejection::Refused(UrlRefusal::WhileConnecting(m))
+            }
+            e => Rejection::Download(e),
+        })?;
         if reply.status != 200 {
             return Err(Rejection::Status(reply.status));
         }

@@ -23,6 +23,9 @@ pub enum UrlRefusal {
     NoHost,
     #[error("{host} is an internal address ({ip}); not fetched from a document-supplied URL")]
     Internal { host: String, ip: IpAddr },
+    /// A redirect (or a DNS answer met while connecting) broke one of the rules.
+    #[error("refused while connecting: {0}")]
+    WhileConnecting(String),
     #[error("{host} could not be resolved: {message}")]
     Unresolvable { host: String, message: String },
 }
@@ -138,6 +141,13 @@ impl UrlPolicy {
         })
     }
 }
+
+/// Texts by which a refusal raised inside the HTTP client (by the resolver or the
+/// redirect policy) is recognised in its error message.
+pub const REFUSAL_MARKS: [&str; 2] = [
+    "not fetched from a document-supplied URL",
+    "only http and https URLs are fetched",
+];
 
 /// `path` is `base` or below it.
 fn under_path(base: &str, path: &str) -> bool {

@@ -79,6 +79,8 @@ pub struct Doc {
     pub status: u16,
     pub content_type: String,
     pub body: Vec<u8>,
+    /// A `Location` header (redirects).
+    pub location: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -207,6 +209,20 @@ impl World {
                 status,
                 content_type: content_type.to_string(),
                 body: body.into(),
+                location: None,
+            },
+        );
+    }
+
+    /// Answer `path` with a 302 to `location`.
+    pub fn redirect(&self, path: &str, location: &str) {
+        self.state.docs.lock().unwrap().insert(
+            path.to_string(),
+            Doc {
+                status: 302,
+                content_type: "text/html".to_string(),
+                body: Vec::new(),
+                location: Some(location.to_string()),
             },
         );
     }
@@ -383,12 +399,20 @@ async fn document(State(state): State<Arc<WorldState>>, uri: Uri) -> Response {
         docs.get(&full).or_else(|| docs.get(uri.path())).cloned()
     };
     match doc {
-        Some(d) => (
-            StatusCode::from_u16(d.status).unwrap(),
-            [(header::CONTENT_TYPE, d.content_type)],
-            d.body,
-        )
-            .into_response(),
+        Some(d) => {
+            let mut response = (
+                StatusCode::from_u16(d.status).unwrap(),
+                [(header::CONTENT_TYPE, d.content_type)],
+                d.body,
+            )
+                .into_response();
+            if let Some(location) = d.location {
+                response
+                    .headers_mut()
+                    .insert(header::LOCATION, location.parse().unwrap());
+            }
+            response
+        }
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
