@@ -12,7 +12,7 @@ use citeproof::cache::Cache;
 use citeproof::rules::verification::from_verdict;
 use citeproof::verify::escalate::VerifyRequest;
 use citeproof::verify::prompt::SYSTEM_PROMPT;
-use citeproof::verify::verdict::{Label, Unverifiable};
+use citeproof::verify::verdict::{Label, Stage, Unverifiable};
 use support_llm::verify::*;
 use support_llm::{Reply, role_text};
 
@@ -304,4 +304,48 @@ async fn requests_in_flight_never_exceed_the_concurrency_cap() {
     v.verify_all(&requests).await;
     assert_eq!(world.chat_count(), 6);
     assert!(world.state.max_in_flight.load(Ordering::SeqCst) <= 2);
+}
+
+#[tokio::test]
+async fn a_failed_stage_two_keeps_a_low_confidence_abstract_verdict_uncached() {
+    let world = sleep_world().await;
+    let dir = tempfile::tempdir().unwrap();
+    let claim = "Sleep after training helps fear memory in mice.";
+    world.script_for(
+        Some(STAGE1),
+        claim,
+        vec![Reply::Verdict {
+            label: "SUPPORTS",
+            rationale: "probably",
+            evidence: "sleep deprivation after learning affects contextual fear memory",
+            confidence: 0.5,
+        }],
+    );
+    world.script_for(
+        Some(STAGE2),
+        claim,
+        vec![Reply::Status(500, "stage 2 down".into())],
+    );
+    let mut c = config(&world);
+    c.escalate_below_confidence = Some(0.7);
+    let v = verifier(&world, c, Some(Cache::open(dir.path()).unwrap()));
+    let verdict = verify(&v, claim, &sleep_work()).await;
+    assert_eq!(
+        (verdict.label, verdict.stage),
+        (Label::Supports, Stage::Abstract)
+    );
+    assert!(
+        verdict
+            .notes
+            .iter()
+            .any(|n| n.starts_with("stage 2 failed")),
+        "{:?}",
+        verdict.notes
+    );
+    let before = world.chat_count();
+    verify(&v, claim, &sleep_work()).await;
+    assert!(
+        world.chat_count() > before,
+        "not cached: the rerun asks again"
+    );
 }

@@ -281,8 +281,18 @@ impl Verifier {
             .stage_two(request.claim, &full, abstract_only, &mut notes)
             .await
         {
-            Some(v) => {
-                let mut v = v;
+            // Stage 2 failed after a low-confidence SUPPORTS / CONTRADICTS: that answer
+            // stands, but a rerun may do better, so it is not cached.
+            Some(v)
+                if v.label == Label::Unverifiable
+                    && first
+                        .as_ref()
+                        .is_some_and(|f| f.label != Label::NotEnoughInfo) =>
+            {
+                notes.push(format!("stage 2 failed: {}", v.rationale));
+                self.without_full_text(first, notes, true)
+            }
+            Some(mut v) => {
                 v.notes = notes;
                 (v, transient)
             }
