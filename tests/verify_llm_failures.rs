@@ -349,3 +349,27 @@ async fn a_failed_stage_two_keeps_a_low_confidence_abstract_verdict_uncached() {
         "not cached: the rerun asks again"
     );
 }
+
+#[tokio::test]
+async fn a_model_timeout_is_could_not_be_verified() {
+    let world = sleep_world().await;
+    world.state.chat_delay_ms.store(2000, Ordering::SeqCst);
+    let claim = "Sleep supports memory consolidation.";
+    world.script(
+        claim,
+        vec![Reply::verdict(
+            "SUPPORTS",
+            "support the consolidation of recently acquired memories",
+        )],
+    );
+    let mut c = config(&world);
+    c.stage1.timeout = Duration::from_millis(100);
+    let v = verifier(&world, c, None);
+    let verdict = verify(&v, claim, &sleep_work()).await;
+    assert_eq!(verdict.unverifiable, Some(Unverifiable::ModelFailure));
+    assert!(
+        verdict.rationale.contains("timed out"),
+        "{}",
+        verdict.rationale
+    );
+}
