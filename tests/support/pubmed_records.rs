@@ -77,7 +77,7 @@ pub fn pubmed_article(e: &Entry) -> String {
     let year = w.year.unwrap_or(2000);
     let (month, day) = month_day(e);
     let venue = xml_escape(w.venue.as_deref().unwrap_or(""));
-    let status = if e.salt("pubmed-status") % 3 == 0 {
+    let status = if e.salt("pubmed-status").is_multiple_of(3) {
         "PubMed-not-MEDLINE"
     } else {
         "MEDLINE"
