@@ -1,0 +1,461 @@
+//! Author and editor lists at the head of a reference: where the list ends and how each
+//! name splits into given and family parts, in the forms the styles write them —
+//! `Family, I.` (APA, Harvard), `I. Family` (IEEE, ACM), `Family IN` (Vancouver),
+//! `Family, Given, and Given Family` (Chicago, MLA), full names, organisations,
+//! particles (`van der`, `De Nadai`), suffixes and `et al.`.
+
+use super::lexicon::{is_org_word, is_particle, is_stopword, is_suffix};
+use super::tokens::{Kind, Tok, tokenize};
+use crate::model::Person;
+
+/// What ended the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// A period after a complete name (`… A. Sheth. Title`).
+    Period,
+    /// A comma followed by something that is not a name (`Feferman, S., Title, …`).
+    Comma,
+    /// Anything else: `(`, `:`, a quote, a number, the end of the text.
+    Other,
+}
+
+#[derive(Debug, Clone)]
+pub struct NameList {
+    pub persons: Vec<Person>,
+    /// Byte offset where the list (and its closing period) ends.
+    pub end: usize,
+    pub stop: Stop,
+    pub truncated: bool,
+    /// The list is marked as editors (`(Eds.)`, `eds.`).
+    pub editors: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// `J. R.`, `JJ` after a family chunk.
+    Initials,
+    /// `D. Georgakopoulos`, `Robin C. Williamson`: given names first.
+    InitialsWords,
+    /// `Peters OA`, `Heidegger M.`, `James C.H.`.
+    WordsInitials,
+    /// Only words; the count of non-particle words.
+    Words(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Unknown,
+    /// `Family, Given` first (APA, Chicago, MLA).
+    Inverted,
+    /// Given names first (IEEE, ACM, full names).
+    Direct,
+    /// `Family INITIALS` (Vancouver).
+    Vancouver,
+}
+
+struct Chunk {
+    /// Token index range.
+    from: usize,
+    to: usize,
+    shape: Shape,
+}
+
+fn is_sep_word(t: &Tok) -> bool {
+    t.kind == Kind::Word && matches!(t.text, "and" | "And" | "AND" | "und" | "et" | "y" | "e" | "with")
+}
+
+fn is_sep(t: &Tok) -> bool {
+    (t.kind == Kind::Punct && matches!(t.text, "," | ";" | "&" | "–" | "—")) || is_sep_word(t)
+}
+
+fn is_editor_word(w: &str) -> bool {
+    matches!(
+        w,
+        "ed" | "eds" | "editor" | "editors" | "hrsg" | "hg" | "hgg" | "dir" | "dirs" | "éd" | "éds"
+            | "coord" | "coords" | "comp" | "comps" | "edd" | "red"
+    )
+}
+
+/// `et al.`, `and others`, `et. al.`, `...`: returns the index after the marker.
+fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
+    let t = toks.get(i)?;
+    let l = t.lower();
+    if l == "et.al" || l == "etal" {
+        return Some(i + 1);
+    }
+    let next = toks.get(i + 1).map(|n| n.lower());
+    match (l.as_str(), next.as_deref()) {
+        ("et", Some("al")) | ("and", Some("others")) | ("and", Some("colleagues")) => {
+            Some(i + 2)
+        }
+        ("u", Some("a")) if t.dot => Some(i + 2),
+        ("…", _) => Some(i + 1),
+        (".", _) if toks.get(i + 2).is_some_and(|x| x.is(',') || x.is('.')) => None,
+        _ => None,
+    }
+}
+
+/// Read the name list at the start of `s`.
+pub fn scan(s: &str) -> NameList {
+    let toks = tokenize(s);
+    let mut list = NameList {
+        persons: Vec::new(),
+        end: 0,
+        stop: Stop::Other,
+        truncated: false,
+        editors: false,
+    };
+    let mut chunks: Vec<Chunk> = Vec::new();
+    let mut style = Style::Unknown;
+    let mut pending: Option<Chunk> = None;
+    let mut i = 0;
+    let mut saw_comma = false;
+    loop {
+        // Separators between names.
+        while i < toks.len() && is_sep(&toks[i]) && et_al(&toks, i).is_none() {
+            saw_comma |= toks[i].is(',');
+            i += 1;
+        }
+        if let Some(after) = et_al(&toks, i) {
+            list.truncated = true;
+            list.end = toks[after - 1].end;
+            i = after;
+            if toks[after - 1].dot {
+                list.stop = Stop::Period;
+            } else if toks.get(i).is_some_and(|t| t.is('.')) {
+                list.end = toks[i].end;
+                list.stop = Stop::Period;
+                i += 1;
+            } else if toks.get(i).is_some_and(|t| t.is(',')) {
+                list.end = toks[i].end;
+                list.stop = Stop::Comma;
+                i += 1;
+            }
+            break;
+        }
+        let Some(t) = toks.get(i) else {
+            list.stop = Stop::Other;
+            break;
+        };
+        // `(Eds.)`, `, eds.`: the names were editors.
+        if let Some(after) = editor_marker(&toks, i) {
+            list.editors = true;
+            list.end = toks[after - 1].end;
+            i = after;
+            if toks.get(i).is_some_and(|t| t.is('.')) {
+                list.end = toks[i].end;
+                i += 1;
+            }
+            list.stop = Stop::Period;
+            continue;
+        }
+        if t.kind != Kind::Word {
+            list.stop = if t.is('.') {
+                list.end = t.end;
+                Stop::Period
+            } else {
+                Stop::Other
+            };
+            break;
+        }
+        let (to, terminal) = read_chunk(&toks, i, pending.is_some());
+        let Some(shape) = shape_of(&toks[i..to]) else {
+            list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
+            break;
+        };
+        let chunk = Chunk { from: i, to, shape };
+        let accepted = if let Some(fam) = pending.take() {
+            if given_like(shape) {
+                chunks.push(fam);
+                chunks.push(chunk);
+                list.persons.push(pair(s, &toks, &chunks[chunks.len() - 2], &chunks[chunks.len() - 1]));
+                if style == Style::Unknown {
+                    style = Style::Inverted;
+                }
+                true
+            } else {
+                // A lone family name, then something else.
+                list.persons.push(single(s, &toks, &fam));
+                false
+            }
+        } else {
+            match shape {
+                Shape::Initials => false,
+                Shape::Words(1) if matches!(style, Style::Unknown | Style::Inverted) && !terminal => {
+                    pending = Some(chunk);
+                    true
+                }
+                Shape::Words(1) if style == Style::Unknown => {
+                    list.persons.push(single(s, &toks, &chunk));
+                    true
+                }
+                Shape::Words(1) => false,
+                Shape::Words(n) => {
+                    let next_initials = !terminal
+                        && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
+                        && next_chunk_shape(&toks, to + 1) == Some(Shape::Initials);
+                    if next_initials && n <= 3 {
+                        pending = Some(chunk);
+                    } else if n <= 3 && matches!(style, Style::Unknown | Style::Direct | Style::Inverted) {
+                        list.persons.push(direct(s, &toks, &chunk));
+                        if style == Style::Unknown {
+                            style = Style::Direct;
+                        }
+                    } else {
+                        list.stop = Stop::Comma;
+                        break;
+                    }
+                    true
+                }
+                Shape::InitialsWords => {
+                    list.persons.push(direct(s, &toks, &chunk));
+                    if style == Style::Unknown {
+                        style = Style::Direct;
+                    }
+                    true
+                }
+                Shape::WordsInitials => {
+                    list.persons.push(vancouver(s, &toks, &chunk));
+                    if style == Style::Unknown {
+                        style = Style::Vancouver;
+                    }
+                    true
+                }
+            }
+        };
+        if !accepted {
+            list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
+            break;
+        }
+        list.end = toks[to - 1].end;
+        i = to;
+        if terminal {
+            if pending.is_none() {
+                list.stop = Stop::Period;
+                break;
+            }
+        } else if let Some(t) = toks.get(i) {
+            // A stray period after a name (`Smith J .`).
+            if t.is('.') && pending.is_none() {
+                list.end = t.end;
+                list.stop = Stop::Period;
+                break;
+            }
+        }
+    }
+    if let Some(fam) = pending {
+        list.persons.push(single(s, &toks, &fam));
+        list.end = list.end.max(toks[fam.to - 1].end);
+    }
+    // Take the separator that closed the list with it (`Smith, J.,` → after the comma).
+    if list.stop == Stop::Comma {
+        if let Some(t) = toks.iter().find(|t| t.start >= list.end) {
+            if t.is(',') {
+                list.end = t.end;
+            }
+        }
+    }
+    list
+}
+
+fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
+    i > 0 && toks[..i].iter().rev().take_while(|t| is_sep(t)).any(|t| t.is(','))
+}
+
+fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
+    let t = toks.get(i)?;
+    if t.is('(') {
+        let w = toks.get(i + 1)?;
+        let close = toks.get(i + 2)?;
+        if w.kind == Kind::Word && is_editor_word(&w.lower()) && close.is(')') {
+            return Some(i + 3);
+        }
+        return None;
+    }
+    if t.kind == Kind::Word && is_editor_word(&t.lower()) && (t.dot || t.text.len() > 3) {
+        return Some(i + 1);
+    }
+    None
+}
+
+/// Read one name chunk from `i`: up to a separator, a terminator or a period that
+/// closes a complete name. Returns (end token index, closed by a period).
+fn read_chunk(toks: &[Tok], i: usize, given_part: bool) -> (usize, bool) {
+    let mut k = i;
+    let mut saw_word = false;
+    while k < toks.len() {
+        let t = &toks[k];
+        if t.kind != Kind::Word || (k > i && is_sep_word(t)) || (k > i && et_al(toks, k).is_some()) {
+            return (k, false);
+        }
+        let initial = t.is_initial() || (saw_word && t.is_caps_initials());
+        let suffix = is_suffix(&t.lower());
+        if t.dot {
+            let next = toks.get(k + 1);
+            let next_continues = next.is_some_and(|n| is_sep(n) || n.is('('));
+            if suffix {
+                return (k + 1, !next_continues);
+            }
+            if !initial {
+                // A whole word with a period closes the name and the list.
+                return (k + 1, !next_continues || next.is_some_and(|n| n.is('.')));
+            }
+            let next_initial = next.is_some_and(|n| n.is_initial() || n.is_caps_initials());
+            if (saw_word || given_part) && !next_initial && !next_continues {
+                return (k + 1, true);
+            }
+        }
+        saw_word |= !initial;
+        k += 1;
+    }
+    (k, false)
+}
+
+/// The shape of a chunk, or `None` when it cannot be (part of) a person's name.
+fn shape_of(toks: &[Tok]) -> Option<Shape> {
+    if toks.is_empty() || toks.len() > 7 {
+        return None;
+    }
+    let mut words = 0;
+    let mut initials = 0;
+    let mut first_initial = None;
+    let mut last_is_initial = false;
+    let mut saw_word = false;
+    for (k, t) in toks.iter().enumerate() {
+        let l = t.lower();
+        let initial = t.is_initial() || (saw_word && t.is_caps_initials());
+        if initial {
+            initials += 1;
+            first_initial.get_or_insert(k);
+            last_is_initial = true;
+            continue;
+        }
+        if is_suffix(&l) && k > 0 {
+            continue;
+        }
+        if is_particle(&l) {
+            last_is_initial = false;
+            continue;
+        }
+        if is_stopword(&l) || is_org_word(&l) || !t.capitalised() || t.text.chars().count() < 2 {
+            return None;
+        }
+        words += 1;
+        saw_word = true;
+        last_is_initial = false;
+    }
+    match (words, initials) {
+        (0, 0) => None,
+        (0, _) => Some(Shape::Initials),
+        (w, 0) if w <= 4 => Some(Shape::Words(w)),
+        (_, 0) => None,
+        (w, _) if w > 3 => None,
+        _ if last_is_initial => Some(Shape::WordsInitials),
+        _ => Some(Shape::InitialsWords),
+    }
+}
+
+fn next_chunk_shape(toks: &[Tok], i: usize) -> Option<Shape> {
+    if i >= toks.len() || toks[i].kind != Kind::Word {
+        return None;
+    }
+    let (to, _) = read_chunk(toks, i, true);
+    shape_of(&toks[i..to])
+}
+
+fn given_like(shape: Shape) -> bool {
+    matches!(shape, Shape::Initials | Shape::WordsInitials | Shape::Words(1..=3))
+}
+
+/// The source text of tokens `from..to`, without a closing period after a word.
+fn text_of(s: &str, toks: &[Tok], from: usize, to: usize) -> String {
+    if from >= to {
+        return String::new();
+    }
+    let last = &toks[to - 1];
+    let keep_dot = last.is_initial() || is_suffix(&last.lower()) || last.is_caps_initials();
+    let end = if last.dot && !keep_dot { last.end - 1 } else { last.end };
+    s[toks[from].start..end].trim().to_string()
+}
+
+fn single(s: &str, toks: &[Tok], c: &Chunk) -> Person {
+    Person::new(None, &text_of(s, toks, c.from, c.to))
+}
+
+fn pair(s: &str, toks: &[Tok], family: &Chunk, given: &Chunk) -> Person {
+    Person::new(
+        Some(&text_of(s, toks, given.from, given.to)),
+        &text_of(s, toks, family.from, family.to),
+    )
+}
+
+/// `Family IN`: every word is the family name, the trailing initials the given name.
+fn vancouver(s: &str, toks: &[Tok], c: &Chunk) -> Person {
+    let first_init = (c.from..c.to)
+        .rposition_from(toks, |t| !(t.is_initial() || t.is_caps_initials()))
+        .map_or(c.from, |k| k + 1);
+    Person::new(
+        Some(&text_of(s, toks, first_init, c.to)),
+        &text_of(s, toks, c.from, first_init),
+    )
+}
+
+/// Given names first: the family is what follows the last initial, or the last word
+/// with the particles before it.
+fn direct(s: &str, toks: &[Tok], c: &Chunk) -> Person {
+    let mut end = c.to;
+    while end > c.from + 1 && is_suffix(&toks[end - 1].lower()) {
+        end -= 1;
+    }
+    let last_initial = (c.from..end).rposition_from(toks, |t| t.is_initial());
+    let mut start = match last_initial {
+        Some(k) if k + 1 < end => k + 1,
+        _ => end - 1,
+    };
+    if last_initial.is_none_or(|k| k + 1 >= end) {
+        while start > c.from + 1 && is_particle(&toks[start - 1].lower()) {
+            start -= 1;
+        }
+    }
+    Person::new(
+        Some(&text_of(s, toks, c.from, start)),
+        &text_of(s, toks, start, c.to),
+    )
+}
+
+trait RangeFind {
+    fn rposition_from(self, toks: &[Tok], f: impl Fn(&Tok) -> bool) -> Option<usize>;
+}
+
+impl RangeFind for std::ops::Range<usize> {
+    fn rposition_from(self, toks: &[Tok], f: impl Fn(&Tok) -> bool) -> Option<usize> {
+        self.rev().find(|&k| f(&toks[k]))
+    }
+}
+
+/// An organisation as author: the text up to the first period, parenthesis or colon
+/// when it holds an organisation word (`World Health Organization. Title …`).
+pub fn organisation(s: &str) -> Option<(Person, usize)> {
+    let toks = tokenize(s);
+    let mut org = false;
+    let mut end = 0;
+    let mut stop = toks.len();
+    for (k, t) in toks.iter().enumerate() {
+        if t.kind != Kind::Word && !t.is('&') && !t.is(',') && !t.is('-') {
+            stop = k;
+            break;
+        }
+        org |= t.kind == Kind::Word && is_org_word(&t.lower());
+        end = t.end;
+        if t.dot && !t.is_initial() && t.text.chars().count() > 3 {
+            stop = k + 1;
+            break;
+        }
+    }
+    if !org || stop == 0 || stop > 14 {
+        return None;
+    }
+    let name = s[..end].trim_end_matches(['.', ',']).trim();
+    let close = toks.get(stop).filter(|t| t.is('.')).map_or(end, |t| t.end);
+    Some((Person::new(None, name), close))
+}
