@@ -222,7 +222,7 @@ fn read_xml_refs(path: &Path, record: &str) -> Option<Vec<Collect>> {
     loop {
         match reader.read_event() {
             Ok(Event::Start(e)) => {
-                let name = String::from_utf8_lossy(e.local_name().as_ref()).to_string();
+                let name = e.local_name().as_ref().to_string();
                 if name == record {
                     cur = Some(Collect::default());
                     stack.clear();
@@ -230,7 +230,7 @@ fn read_xml_refs(path: &Path, record: &str) -> Option<Vec<Collect>> {
                     let attr = e
                         .attributes()
                         .flatten()
-                        .find(|a| matches!(a.key.local_name().as_ref(), b"level" | b"type" | b"when"))
+                        .find(|a| matches!(a.key.local_name().as_ref(), "level" | "type" | "when"))
                         .and_then(|a| a.unescape_value().ok().map(|v| v.to_string()))
                         .unwrap_or_default();
                     if record == "sequence" && !c.raw.is_empty() {
@@ -245,7 +245,7 @@ fn read_xml_refs(path: &Path, record: &str) -> Option<Vec<Collect>> {
                     push(&mut cur, &t.xml10_content());
                 }
             }
-            Ok(Event::CData(t)) => push(&mut cur, &String::from_utf8_lossy(&t)),
+            Ok(Event::CData(t)) => push(&mut cur, t.as_ref()),
             Ok(Event::GeneralRef(r)) => {
                 let s = match r.resolve_char_ref() {
                     Ok(Some(c)) => c.to_string(),
@@ -258,7 +258,7 @@ fn read_xml_refs(path: &Path, record: &str) -> Option<Vec<Collect>> {
                 }
             }
             Ok(Event::End(e)) => {
-                let name = String::from_utf8_lossy(e.local_name().as_ref()).to_string();
+                let name = e.local_name().as_ref().to_string();
                 if name == record {
                     if let Some(c) = cur.take() {
                         out.push(c);
@@ -303,7 +303,12 @@ pub fn anystyle(path: &Path) -> Option<Vec<Case>> {
     Some(
         refs.into_iter()
             .map(|r| {
-                let get = |tag: &str| r.fields.iter().filter(move |f| f.0 == tag).map(|f| f.2.as_str());
+                let get = |tag: &'static str| {
+                    r.fields
+                        .iter()
+                        .filter(move |f| f.0 == tag)
+                        .map(|f| f.2.as_str())
+                };
                 let title: Vec<&str> = get("title").collect();
                 let families: Vec<String> = get("author").flat_map(gold_families).collect();
                 Case {

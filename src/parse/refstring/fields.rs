@@ -66,15 +66,16 @@ pub fn best_year(s: &str) -> Option<i32> {
         if matches!(prev, Some('-' | '–' | '/' | '.' | ':')) && !before.ends_with(". ") && b.get(m.start().wrapping_sub(1)) != Some(&b' ') {
             continue;
         }
-        if matches!(next, Some('-' | '–' | '—')) && s[m.end() + 1..].starts_with(|c: char| c.is_ascii_digit()) {
+        let after_next = &s[m.end() + next.map_or(0, char::len_utf8)..];
+        if matches!(next, Some('-' | '–' | '—')) && after_next.starts_with(|c: char| c.is_ascii_digit()) {
             let rest = &s[m.end()..];
             let span = rest.trim_start_matches(['-', '–', '—']);
             // `1885-1914` is a range inside a title, `2011–12` a season: keep the latter.
-            if span.len() >= 4 && span[..4].chars().all(|c| c.is_ascii_digit()) {
+            if span.get(..4).is_some_and(|d| d.chars().all(|c| c.is_ascii_digit())) {
                 continue;
             }
         }
-        if matches!(next, Some('/' | '.')) && s[m.end() + 1..].starts_with(|c: char| c.is_ascii_digit()) {
+        if matches!(next, Some('/' | '.')) && after_next.starts_with(|c: char| c.is_ascii_digit()) {
             continue;
         }
         let mut score = 0;
