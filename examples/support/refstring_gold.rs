@@ -150,16 +150,19 @@ pub fn gold_families(field: &str) -> Vec<String> {
     let mut i = 0;
     while i < chunks.len() {
         let w = words(&chunks[i]);
+        let single = |ws: &[String]| {
+            ws.iter().filter(|x| !PARTICLES.contains(&x.to_lowercase().as_str())).count() == 1
+                && !ws.iter().any(|x| is_initials(x))
+        };
+        let inverted_list = single(&words(&chunks[0]));
         let next_given = chunks.get(i + 1).is_some_and(|n| {
             let nw = words(n);
             nw.iter().all(|x| is_initials(x))
                 || (!semi
-                    && i == 0
-                    && w.len() <= 2
-                    && !w.iter().any(|x| is_initials(x))
+                    && inverted_list
+                    && single(&w)
                     && nw.len() <= 3
                     && nw.iter().all(|x| x.chars().next().is_some_and(char::is_uppercase)))
-                || (!semi && i > 0 && families.len() == 1 && chunks_inverted(&chunks))
         });
         if semi && w.len() > 1 && chunks[i].contains(',') {
             families.push(normalize_family(chunks[i].split(',').next().unwrap_or("")));
@@ -195,10 +198,6 @@ pub fn gold_families(field: &str) -> Vec<String> {
         i += 1;
     }
     families
-}
-
-fn chunks_inverted(chunks: &[String]) -> bool {
-    chunks.len() >= 2 && chunks[0].split_whitespace().count() == 1
 }
 
 /// Where an XML element's text goes while a reference is read.

@@ -10,7 +10,7 @@ use super::tokens::{Kind, Tok, tokenize};
 
 /// A year right at the start of the text: `(2011).`, `1990.`, `(2012, March 4)`, `2004a,`.
 static LEADING_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[\s,.:]*[(\[]?\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[,/–-]\s*[^()\[\].]{0,24}?)?\s*[)\]]?\s*(?:[.,:;]|$)")
+    Regex::new(r"^[\s,.:]*[(\[]?\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[,/–-]\s*[^()\[\].]{0,24}?)?\s*[)\]]?\s*(?:[.,:;]|$)?")
         .expect("leading year regex")
 });
 static LEADING_NO_DATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -124,7 +124,9 @@ pub fn title_end(s: &str, comma_style: bool) -> (usize, usize) {
                             return (t.end, t.end);
                         }
                     }
-                    "." if depth <= 0 && k > 0 => return (t.start, t.end),
+                    "." if depth <= 0 && k > 0 && next.is_none_or(|n| n.start > t.end) => {
+                        return (t.start, t.end);
+                    }
                     "," if comma_style && depth <= 0 && k > 0 && !continues_title(&toks, k + 1) => {
                         return (t.start, t.end);
                     }

@@ -84,6 +84,7 @@ fn read_fields(s: &str, forced_title: Option<String>, f: &mut RefFields) {
     let mut year_first = false;
     if let Some((year, end)) = fields::leading_year(&s[pos..]) {
         f.year = year;
+        comma_style |= s[pos..pos + end].trim_end().ends_with(',');
         pos += end;
         year_first = true;
     }
@@ -121,6 +122,10 @@ fn take_names(f: &mut RefFields, list: names::NameList) {
 
 /// A title in quotes at the start of `s`: (title, offset after the closing quote).
 fn quoted(s: &str) -> Option<(&str, usize)> {
+    if let Some(body) = s.strip_prefix("``") {
+        let end = body.find("''")?;
+        return Some((&body[..end], 2 + end + 2));
+    }
     let open = s.chars().next()?;
     let closers: &[char] = match open {
         '"' => &['"', '”'],

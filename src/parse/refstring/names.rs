@@ -110,6 +110,8 @@ pub fn scan(s: &str) -> NameList {
     let mut pending: Option<Chunk> = None;
     let mut i = 0;
     let mut saw_comma = false;
+    // The names so far carry initials: a chunk of whole words is then no name.
+    let mut uses_initials = false;
     loop {
         // Separators between names.
         while i < toks.len() && is_sep(&toks[i]) && et_al(&toks, i).is_none() {
@@ -163,6 +165,10 @@ pub fn scan(s: &str) -> NameList {
             list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
             break;
         };
+        if !terminal && !follower_ok(&toks, to, shape) {
+            list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
+            break;
+        }
         let chunk = Chunk { from: i, to, shape };
         let accepted = if let Some(fam) = pending.take() {
             if given_like(shape) {
@@ -190,6 +196,7 @@ pub fn scan(s: &str) -> NameList {
                     true
                 }
                 Shape::Words(1) => false,
+                Shape::Words(_) if uses_initials && pending.is_none() && !next_is_initials(&toks, to, terminal) => false,
                 Shape::Words(n) => {
                     let next_initials = !terminal
                         && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
@@ -227,6 +234,7 @@ pub fn scan(s: &str) -> NameList {
             list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
             break;
         }
+        uses_initials |= !matches!(shape, Shape::Words(_));
         list.end = toks[to - 1].end;
         i = to;
         if terminal {
@@ -256,6 +264,29 @@ pub fn scan(s: &str) -> NameList {
         }
     }
     list
+}
+
+fn next_is_initials(toks: &[Tok], to: usize, terminal: bool) -> bool {
+    !terminal
+        && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
+        && next_chunk_shape(toks, to + 1) == Some(Shape::Initials)
+}
+
+/// What may follow a name: a separator, the closing period, the year, a quote, the
+/// end; a colon only after initials (`Janik J.: Title`).
+fn follower_ok(toks: &[Tok], to: usize, shape: Shape) -> bool {
+    let Some(t) = toks.get(to) else {
+        return true;
+    };
+    match t.kind {
+        Kind::Num => true,
+        Kind::Word => is_sep_word(t) || et_al(toks, to).is_some(),
+        Kind::Punct => match t.text {
+            "," | ";" | "&" | "." | "(" | "[" | "–" | "—" | "\"" | "“" | "«" | "„" | "‘" | "'" | "`" => true,
+            ":" => !matches!(shape, Shape::Words(_)),
+            _ => false,
+        },
+    }
 }
 
 fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
@@ -301,7 +332,14 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool) -> (usize, bool) {
                 return (k + 1, !next_continues || next.is_some_and(|n| n.is('.')));
             }
             let next_initial = next.is_some_and(|n| n.is_initial() || n.is_caps_initials());
-            if (saw_word || given_part) && !next_initial && !next_continues {
+            // `Larry D. Wittie,`: a word after the initial that closes the name.
+            let family_follows = saw_word
+                && !given_part
+                && next.is_some_and(|n| n.kind == Kind::Word && n.capitalised() && !is_sep_word(n))
+                && toks.get(k + 2).is_none_or(|a| {
+                    next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.is(':')
+                });
+            if (saw_word || given_part) && !next_initial && !next_continues && !family_follows {
                 return (k + 1, true);
             }
         }
