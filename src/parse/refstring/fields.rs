@@ -107,6 +107,23 @@ pub fn best_year(s: &str) -> Option<i32> {
 pub fn title_end(s: &str, comma_style: bool) -> (usize, usize) {
     let toks = tokenize(s);
     let mut depth = 0i32;
+    let mut first_comma: Option<(usize, usize)> = None;
+    let found = title_end_at(s, &toks, comma_style, &mut depth, &mut first_comma);
+    match (first_comma, found) {
+        (Some(c), Some(f)) if c.0 < f.0 => c,
+        (_, Some(f)) => f,
+        (Some(c), None) => c,
+        (None, None) => (s.len(), s.len()),
+    }
+}
+
+fn title_end_at(
+    s: &str,
+    toks: &[Tok],
+    comma_style: bool,
+    depth: &mut i32,
+    first_comma: &mut Option<(usize, usize)>,
+) -> Option<(usize, usize)> {
     for (k, t) in toks.iter().enumerate() {
         let next = toks.get(k + 1);
         match t.kind {
@@ -114,40 +131,45 @@ pub fn title_end(s: &str, comma_style: bool) -> (usize, usize) {
                 match t.text {
                     "(" | "[" => {
                         if k > 0 && paren_ends_title(&s[t.start..]) {
-                            return (t.start, t.start);
+                            return Some((t.start, t.start));
                         }
-                        depth += 1;
+                        *depth += 1;
                     }
-                    ")" | "]" => depth -= 1,
-                    "?" | "!" if depth <= 0 && k > 0 => {
+                    ")" | "]" => *depth -= 1,
+                    "?" | "!" if *depth <= 0 && k > 0 => {
                         if next.is_none_or(|n| !n.is(')') && !n.is('"') && !n.is('”')) {
-                            return (t.end, t.end);
+                            return Some((t.end, t.end));
                         }
                     }
-                    "." if depth <= 0 && k > 0 && next.is_none_or(|n| n.start > t.end) => {
-                        return (t.start, t.end);
+                    "." if *depth <= 0 && k > 0 && next.is_none_or(|n| n.start > t.end) => {
+                        return Some((t.start, t.end));
                     }
-                    "," if comma_style && depth <= 0 && k > 0 && !continues_title(&toks, k + 1) => {
-                        return (t.start, t.end);
+                    "," if *depth <= 0 && k > 0 && venue_starts(s, toks, k + 1) => {
+                        // Decided by what follows: no earlier comma may override it.
+                        *first_comma = None;
+                        return Some((t.start, t.end));
                     }
-                    ";" if depth <= 0 && k > 2 => return (t.start, t.end),
-                    "/" if next.is_some_and(|n| n.is('/')) => return (t.start, t.start),
+                    "," if comma_style && *depth <= 0 && k > 0 && first_comma.is_none() && !continues_title(toks, k + 1) => {
+                        *first_comma = Some((t.start, t.end));
+                    }
+                    ";" if *depth <= 0 && k > 2 => return Some((t.start, t.end)),
+                    "/" if next.is_some_and(|n| n.is('/')) => return Some((t.start, t.start)),
                     _ => {}
                 }
             }
             Kind::Num => {
-                if t.end < s.len() && s[t.end..].starts_with(". ") && depth <= 0 {
-                    return (t.end, t.end + 1);
+                if t.end < s.len() && s[t.end..].starts_with(". ") && *depth <= 0 {
+                    return Some((t.end, t.end + 1));
                 }
             }
             Kind::Word => {
-                if t.dot && depth <= 0 && period_ends_title(&toks, k) {
-                    return (t.end - 1, t.end);
+                if t.dot && *depth <= 0 && period_ends_title(toks, k) {
+                    return Some((t.end - 1, t.end));
                 }
             }
         }
     }
-    (s.len(), s.len())
+    None
 }
 
 /// A parenthesis that starts the year or a note after the title.
@@ -158,6 +180,40 @@ fn paren_ends_title(s: &str) -> bool {
         || ["eds", "ed.", "dissertation", "thesis", "in press", "report", "doctoral", "master", "unpublished", "abstract", "preprint", "version"]
             .iter()
             .any(|k| l.contains(k))
+}
+
+/// Does a venue, a report or a publisher start at token `k` (after a comma)?
+fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
+    let Some(t) = toks.get(k) else {
+        return false;
+    };
+    if t.kind == Kind::Num {
+        // `, 37(7)`, `, 12:3`: a volume right after the title.
+        return toks.get(k + 1).is_some_and(|n| n.is('(') || n.is(':'));
+    }
+    if t.kind != Kind::Word {
+        return false;
+    }
+    let l = t.lower();
+    let starts = matches!(
+        l.as_str(),
+        "proc" | "proceedings" | "journal" | "j" | "trans" | "transactions" | "ieee" | "acm" | "in"
+            | "comm" | "communications" | "lecture" | "technical" | "tech" | "ph.d" | "phd" | "masters"
+            | "master's" | "thesis" | "dissertation" | "report" | "conference" | "conf" | "symposium"
+            | "symp" | "workshop" | "int" | "annals" | "ann" | "bulletin" | "bull" | "letters" | "lett"
+            | "advances" | "adv" | "lncs" | "phys" | "rev" | "nature" | "science" | "unpublished"
+            | "manuscript" | "preprint" | "arxiv" | "doctoral" | "to" | "submitted" | "paper" | "presented"
+            | "vol" | "pp" | "pages" | "chapter" | "ch" | "eds" | "ed" | "editors" | "american" | "british"
+            | "european" | "international" | "national"
+    );
+    if starts {
+        // `to appear`, `in press`: notes, but still the end of the title.
+        return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
+    }
+    // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
+    let seg_end = toks[k..].iter().position(|x| x.is(',') || x.is('.')).map_or(toks.len(), |p| k + p);
+    let seg = &toks[k..seg_end];
+    seg.len() <= 5 && seg.iter().any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised()) && !s.is_empty()
 }
 
 /// After a comma in a comma-separated reference: does the title go on (`…, and

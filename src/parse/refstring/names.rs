@@ -195,6 +195,11 @@ pub fn scan(s: &str) -> NameList {
                     list.persons.push(single(s, &toks, &chunk));
                     true
                 }
+                // `Al Mok`: a given name that is also a particle.
+                Shape::Words(1) if style == Style::Direct && to - i >= 2 && toks[i].capitalised() => {
+                    list.persons.push(direct(s, &toks, &chunk));
+                    true
+                }
                 Shape::Words(1) => false,
                 Shape::Words(_) if uses_initials && pending.is_none() && !next_is_initials(&toks, to, terminal) => false,
                 Shape::Words(n) => {
@@ -234,7 +239,12 @@ pub fn scan(s: &str) -> NameList {
             list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
             break;
         }
-        uses_initials |= !matches!(shape, Shape::Words(_));
+        // `J. Smith`, `Smith, J.`, `Smith J`: given names as initials only.
+        uses_initials |= match shape {
+            Shape::InitialsWords => toks[i].is_initial(),
+            Shape::Words(_) => false,
+            _ => true,
+        };
         list.end = toks[to - 1].end;
         i = to;
         if terminal {
