@@ -452,18 +452,15 @@ pub fn crossref_pairs(apa: &Path, ieee: &Path) -> Option<(Vec<Case>, Vec<Case>)>
             .find(" (")
             .and_then(|p| a[p + 2..].get(..4))
             .and_then(|y| y.parse().ok());
-        let authors = a.find(" (").map(|p| &a[..p]).unwrap_or("");
-        // `Family, I. I., Family, I., & Family, I.`: every chunk before an initials chunk.
-        let chunks: Vec<&str> = authors.split(", ").map(|c| c.trim_start_matches("& ")).collect();
-        let families: Vec<String> = chunks
-            .windows(2)
-            .filter(|w| !is_initials(w[0].split_whitespace().next().unwrap_or("")) && w[1].split_whitespace().all(is_initials))
-            .map(|w| normalize_family(w[0]))
-            .collect();
+        let families = ieee_families(&i);
         let case = |raw: String| Case {
+            // The APA rendering leaves the middle of long lists out (`A, B, … Z`).
+            families: families.as_ref().map(|fs| {
+                let written = format!(" {} ", normalize_text(&raw));
+                fs.iter().filter(|f| written.contains(&format!(" {f} "))).cloned().collect()
+            }),
             raw,
             title: title.clone(),
-            families: Some(families.clone()),
             year,
             doi: None,
         };
@@ -471,6 +468,32 @@ pub fn crossref_pairs(apa: &Path, ieee: &Path) -> Option<(Vec<Case>, Vec<Case>)>
         out_ieee.push(case(i));
     }
     Some((out_apa, out_ieee))
+}
+
+/// Family names of an IEEE rendering `[1]I. I. Family, I. Family, and I. Family, “…`:
+/// the words after the last initial of each name. `None` when a name is not in that
+/// form (so it cannot be split without guessing) or the names are editors.
+fn ieee_families(ieee: &str) -> Option<Vec<String>> {
+    let start = ieee.find(']')? + 1;
+    let end = ieee.find(", “")?;
+    let list = ieee.get(start..end)?;
+    if list.ends_with(", Eds.") || list.ends_with(", Ed.") {
+        return None;
+    }
+    let mut out = Vec::new();
+    for chunk in list.split(", ").flat_map(|c| c.split(" and ")) {
+        let chunk = chunk.trim().trim_start_matches("and ").trim();
+        if chunk.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = chunk.split_whitespace().collect();
+        let last_initial = words.iter().rposition(|w| is_initials(w) && w.ends_with('.'))?;
+        if last_initial + 1 >= words.len() {
+            return None;
+        }
+        out.push(normalize_family(&words[last_initial + 1..].join(" ")));
+    }
+    Some(out)
 }
 
 /// Counts behind the four figures.

@@ -57,6 +57,10 @@ pub fn clean(raw: &str) -> String {
         s = Cow::Owned(MD_LINK.replace_all(&s, "$1 $2").into_owned());
     }
     let mut out = collapse_spaces(&s);
+    if out.contains("...") {
+        // NFKC spells the ellipsis out; one character keeps it apart from periods.
+        out = out.replace("...", "…");
+    }
     if out.contains("- ") {
         out = join_hyphenation(&out);
     }

@@ -141,7 +141,12 @@ fn title_end_at(
                             return Some((t.end, t.end));
                         }
                     }
-                    "." if *depth <= 0 && k > 0 && next.is_none_or(|n| n.start > t.end) => {
+                    // `skeleton .Curr Opin`: a period the PDF moved onto the next word.
+                    "." if *depth <= 0
+                        && k > 0
+                        && (next.is_none_or(|n| n.start > t.end)
+                            || (toks[k - 1].end < t.start && next.is_some_and(|n| n.capitalised()))) =>
+                    {
                         return Some((t.start, t.end));
                     }
                     "," if *depth <= 0 && k > 0 && venue_starts(s, toks, k + 1) => {
@@ -230,6 +235,10 @@ fn period_ends_title(toks: &[Tok], k: usize) -> bool {
     let t = &toks[k];
     let l = t.lower();
     if is_abbreviation(&l) || t.is_initial() && t.text.chars().count() <= 2 && k > 0 && toks[k - 1].is_initial() {
+        return false;
+    }
+    if k > 0 && (is_abbreviation(&toks[k - 1].lower()) && toks[k - 1].dot || toks[k - 1].is_initial() && toks[k - 1].dot) {
+        // `Mrs. E. Montague`, `J. S. Bach`: a name inside the title.
         return false;
     }
     if t.text.chars().count() == 1 && t.capitalised() {

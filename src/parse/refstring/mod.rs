@@ -60,7 +60,7 @@ fn read_fields(s: &str, forced_title: Option<String>, f: &mut RefFields) {
         title_done = true;
     }
     let list = names::scan(s);
-    if !list.persons.is_empty() {
+    if !list.persons.is_empty() && !title_in_author_place(s, &list) {
         pos = list.end;
         comma_style = list.stop == names::Stop::Comma;
         take_names(f, list);
@@ -104,11 +104,32 @@ fn read_fields(s: &str, forced_title: Option<String>, f: &mut RefFields) {
             }
         }
     }
-    let rest = &s[pos..];
+    let mut rest = &s[pos..];
+    // The year after the title (`Editorial. (1954). Weather`, Vancouver `Title. 2019;`).
+    if let Some((year, end)) = fields::leading_year(rest) {
+        if rest[..end].contains('(') || !year_first {
+            if f.year.is_none() {
+                f.year = year;
+            }
+            rest = &rest[end..];
+        }
+    }
     read_venue(rest.trim_start_matches(SEPARATORS), f);
     if f.year.is_none() && !year_first {
         f.year = fields::best_year(rest).or_else(|| fields::best_year(s));
     }
+}
+
+/// APA puts the title first when there is no author: `Editorial. (1954). Weather, …`.
+/// A "name list" of whole words only, closed by a period and followed by the year in
+/// parentheses, is that title.
+fn title_in_author_place(s: &str, list: &names::NameList) -> bool {
+    list.stop == names::Stop::Period
+        && !list.truncated
+        && list.persons.iter().all(|p| p.given.as_deref().is_none_or(|g| !g.contains('.') && g.chars().any(char::is_lowercase)))
+        && list.persons.len() <= 2
+        && s[list.end..].trim_start().starts_with('(')
+        && fields::leading_year(&s[list.end..]).is_some()
 }
 
 fn take_names(f: &mut RefFields, list: names::NameList) {

@@ -65,7 +65,7 @@ fn is_sep_word(t: &Tok) -> bool {
 }
 
 fn is_sep(t: &Tok) -> bool {
-    (t.kind == Kind::Punct && matches!(t.text, "," | ";" | "&" | "–" | "—")) || is_sep_word(t)
+    (t.kind == Kind::Punct && matches!(t.text, "," | ";" | "&" | "–" | "—" | "…")) || is_sep_word(t)
 }
 
 fn is_editor_word(w: &str) -> bool {
@@ -89,7 +89,6 @@ fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
             Some(i + 2)
         }
         ("u", Some("a")) if t.dot => Some(i + 2),
-        ("…", _) => Some(i + 1),
         (".", _) if toks.get(i + 2).is_some_and(|x| x.is(',') || x.is('.')) => None,
         _ => None,
     }
@@ -114,7 +113,12 @@ pub fn scan(s: &str) -> NameList {
     let mut uses_initials = false;
     loop {
         // Separators between names.
-        while i < toks.len() && is_sep(&toks[i]) && et_al(&toks, i).is_none() {
+        while i < toks.len()
+            && (is_sep(&toks[i]) || (toks[i].is('.') && toks.get(i + 1).is_some_and(|n| n.is(','))))
+            && et_al(&toks, i).is_none()
+        {
+            // APA's `A, B, … Z`: names left out in the middle.
+            list.truncated |= toks[i].is('…');
             saw_comma |= toks[i].is(',');
             i += 1;
         }
@@ -160,7 +164,7 @@ pub fn scan(s: &str) -> NameList {
             };
             break;
         }
-        let (to, terminal) = read_chunk(&toks, i, pending.is_some());
+        let (to, terminal) = read_chunk(&toks, i, pending.is_some(), style == Style::Vancouver);
         let Some(shape) = shape_of(&toks[i..to]) else {
             list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
             break;
@@ -321,7 +325,7 @@ fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
 
 /// Read one name chunk from `i`: up to a separator, a terminator or a period that
 /// closes a complete name. Returns (end token index, closed by a period).
-fn read_chunk(toks: &[Tok], i: usize, given_part: bool) -> (usize, bool) {
+fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usize, bool) {
     let mut k = i;
     let mut saw_word = false;
     while k < toks.len() {
@@ -345,6 +349,7 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool) -> (usize, bool) {
             // `Larry D. Wittie,`: a word after the initial that closes the name.
             let family_follows = saw_word
                 && !given_part
+                && !vancouver
                 && next.is_some_and(|n| n.kind == Kind::Word && n.capitalised() && !is_sep_word(n))
                 && toks.get(k + 2).is_none_or(|a| {
                     next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.is(':')
@@ -392,6 +397,10 @@ fn shape_of(toks: &[Tok]) -> Option<Shape> {
         saw_word = true;
         last_is_initial = false;
     }
+    if words == 0 {
+        // `Du, C. K.`, `Le, T.`: a particle standing alone is the family name.
+        words = toks.iter().filter(|t| is_particle(&t.lower()) && t.capitalised()).count();
+    }
     match (words, initials) {
         (0, 0) => None,
         (0, _) => Some(Shape::Initials),
@@ -407,7 +416,7 @@ fn next_chunk_shape(toks: &[Tok], i: usize) -> Option<Shape> {
     if i >= toks.len() || toks[i].kind != Kind::Word {
         return None;
     }
-    let (to, _) = read_chunk(toks, i, true);
+    let (to, _) = read_chunk(toks, i, true, false);
     shape_of(&toks[i..to])
 }
 

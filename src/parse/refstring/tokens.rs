@@ -82,12 +82,17 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
         }
         if word_char(c) {
             let mut end = i + c.len_utf8();
+            // Letters since the last inner period: `U.S`, `Ph.D` and `J.-P` keep theirs,
+            // `glance.J` (a missing space) does not.
+            let mut run = 1;
             while let Some(&(j, d)) = it.peek() {
-                let inner = matches!(d, '-' | '\'' | '’' | '.')
+                let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
+                    && (d != '.' || run <= 2)
                     && s[j + d.len_utf8()..].chars().next().is_some_and(|n| {
                         n.is_alphabetic() || (d == '.' && n == '-')
                     });
                 if word_char(d) || inner || (d == '-' && s[j + 1..].starts_with('.')) {
+                    run = if d == '.' { 0 } else { run + 1 };
                     end = j + d.len_utf8();
                     it.next();
                 } else {
