@@ -137,7 +137,10 @@ fn title_end_at(
                     }
                     ")" | "]" => *depth -= 1,
                     "?" | "!" if *depth <= 0 && k > 0 => {
-                        if next.is_none_or(|n| !n.is(')') && !n.is('"') && !n.is('”')) {
+                        let goes_on = next.is_some_and(|n| {
+                            n.is(')') || n.is('"') || n.is('”') || (n.kind == Kind::Word && !n.capitalised())
+                        });
+                        if !goes_on {
                             return Some((t.end, t.end));
                         }
                     }

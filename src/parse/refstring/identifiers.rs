@@ -40,7 +40,7 @@ static URL: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Labels and notes that only introduce an identifier or an access date.
 static NOISE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\[(?:online|internet|pubmed|google scholar|crossref|cross ref|pmc free article|ref list|medline|web of science|scopus|abstract)\]\.?|\b(?:retrieved|accessed|last accessed|viewed|consulted)\b(?:\s+(?:on|from))?[^.;\[\]()]{0,40}?\d{4}\b\.?|\((?:accessed|retrieved|viewed|consulted)[^)]{0,60}\)|\b(?:retrieved|available|accessible)\s+(?:online\s+)?(?:from|at|on)?\s*:?|\bavailable\s*:|\burl\s*:|\bonline\s*:|\bepub\s+ahead\s+of\s+print\b\.?|\bepub\s+\d{4}[^.]{0,20}\.")
+    Regex::new(r"(?i)\[(?:online|internet|pubmed|google scholar|crossref|cross ref|pmc free article|ref list|medline|web of science|scopus|abstract)\]\.?|\b(?:retrieved|accessed|last accessed|viewed|consulted)\b(?:\s+(?:on|from))?[^.;\[\]()]{0,40}?\d{4}\b\.?|\((?:accessed|retrieved|viewed|consulted)[^)]{0,60}\)|\b(?:retrieved|available|accessible)\s+(?:online\s+)?(?:from|at|on)?\s*:?|\bavailable\s*:|\burl\s*:|\bonline\s*:|\bepub\s+ahead\s+of\s+print\b\.?|\barxiv\s*(?:\[preprint\]|preprint|e-prints?)\.?|\bepub\s+\d{4}[^.]{0,20}\.")
         .expect("noise regex")
 });
 
@@ -96,9 +96,9 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
             cut.push((start, end));
         }
     }
-    if f.arxiv.is_none() && (has("rxiv") || has("RXIV") || has("[")) {
+    if has("rxiv") || has("RXIV") || has("[") {
         if let Some(c) = ARXIV_NEW.captures(text) {
-            f.arxiv = Some(c[1].to_string());
+            f.arxiv.get_or_insert_with(|| c[1].to_string());
             let m = c.get(0).expect("whole match");
             cut.push((m.start(), m.end()));
         }

@@ -124,8 +124,9 @@ fn read_fields(s: &str, forced_title: Option<String>, f: &mut RefFields) {
 /// A "name list" of whole words only, closed by a period and followed by the year in
 /// parentheses, is that title.
 fn title_in_author_place(s: &str, list: &names::NameList) -> bool {
-    list.stop == names::Stop::Period
+    s[..list.end].trim_end().ends_with('.')
         && !list.truncated
+        && !s[..list.end].contains([',', ';'])
         && list.persons.iter().all(|p| p.given.as_deref().is_none_or(|g| !g.contains('.') && g.chars().any(char::is_lowercase)))
         && list.persons.len() <= 2
         && s[list.end..].trim_start().starts_with('(')

@@ -111,6 +111,7 @@ pub fn scan(s: &str) -> NameList {
     let mut saw_comma = false;
     // The names so far carry initials: a chunk of whole words is then no name.
     let mut uses_initials = false;
+    let mut full_names = false;
     loop {
         // Separators between names.
         while i < toks.len()
@@ -205,7 +206,7 @@ pub fn scan(s: &str) -> NameList {
                     true
                 }
                 Shape::Words(1) => false,
-                Shape::Words(_) if uses_initials && pending.is_none() && !next_is_initials(&toks, to, terminal) => false,
+                Shape::Words(_) if uses_initials && !full_names && pending.is_none() && !next_is_initials(&toks, to, terminal) => false,
                 Shape::Words(n) => {
                     let next_initials = !terminal
                         && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
@@ -244,6 +245,7 @@ pub fn scan(s: &str) -> NameList {
             break;
         }
         // `J. Smith`, `Smith, J.`, `Smith J`: given names as initials only.
+        full_names |= matches!(shape, Shape::Words(2..)) || (shape == Shape::InitialsWords && !toks[i].is_initial());
         uses_initials |= match shape {
             Shape::InitialsWords => toks[i].is_initial(),
             Shape::Words(_) => false,
@@ -335,6 +337,10 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usi
         }
         let initial = t.is_initial() || (saw_word && t.is_caps_initials());
         let suffix = is_suffix(&t.lower());
+        // `Gerrar, N. K. A Survey`: a bare capital after dotted initials opens the title.
+        if given_part && initial && !t.dot && k > i && toks[k - 1].dot && toks[k - 1].is_initial() {
+            return (k, true);
+        }
         if t.dot {
             let next = toks.get(k + 1);
             let next_continues = next.is_some_and(|n| is_sep(n) || n.is('('));

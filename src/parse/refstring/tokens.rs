@@ -52,7 +52,9 @@ impl Tok<'_> {
             return true;
         }
         // Compact initials: every letter uppercase and separated by `.` or `-`.
-        if self.text.contains('.') && letters.iter().all(|c| c.is_uppercase()) {
+        if (self.text.contains('.') || (self.text.contains('-') && letters.len() <= 3))
+            && letters.iter().all(|c| c.is_uppercase())
+        {
             return true;
         }
         // `Ch.`, `Th.`, `Wm.`: abbreviated given names.
@@ -62,8 +64,9 @@ impl Tok<'_> {
     /// Vancouver initials written without periods (`JJ`, `OA`, `WF`).
     pub fn is_caps_initials(&self) -> bool {
         self.kind == Kind::Word
-            && (1..=3).contains(&self.text.chars().count())
-            && self.text.chars().all(|c| c.is_uppercase())
+            && (1..=3).contains(&self.text.chars().filter(|c| *c != '-').count())
+            && self.text.chars().all(|c| c.is_uppercase() || c == '-')
+            && !self.text.starts_with('-')
     }
 }
 
