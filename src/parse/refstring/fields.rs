@@ -18,7 +18,7 @@ static LEADING_NO_DATE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("no-date regex")
 });
 static YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b((?:1[5-9]|20)\d\d)[a-z]?\b").expect("year regex"));
+    LazyLock::new(|| Regex::new(r"((?:1[5-9]|20)\d\d)[a-z]?\b").expect("year regex"));
 static VOLUME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:vol(?:ume)?s?|bd|tome|t|v)\.?\s*(\d+[A-Za-z]?|[IVXLC]+\b)").expect("volume regex")
 });
@@ -60,6 +60,10 @@ pub fn best_year(s: &str) -> Option<i32> {
     let mut best: Option<(i32, i32)> = None; // (score, year)
     for c in YEAR.captures_iter(s) {
         let m = c.get(0).expect("whole match");
+        // `May2003` counts, `12000` and `ISBN9781…` do not.
+        if s[..m.start()].ends_with(|c: char| c.is_ascii_digit() || c.is_ascii_uppercase()) {
+            continue;
+        }
         let before = s[..m.start()].trim_end();
         let prev = before.chars().next_back();
         let next = s[m.end()..].chars().next();

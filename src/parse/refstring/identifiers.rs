@@ -72,8 +72,16 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
     }
     if has("10.") {
         if let Some(m) = DOI.find(text) {
-            let mut end = m.end();
-            let mut doi = m.as_str().to_string();
+            // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
+            let raw = m.as_str();
+            let lower = raw.to_ascii_lowercase();
+            let keep = [",arxiv", ".url", "url", ",http", ".http", ",doi", ".doi", ".issn", ",pmid", ".pmid", ",isbn", ".isbn", "[", ",available"]
+                .iter()
+                .filter_map(|k| lower[8..].find(k).map(|p| p + 8))
+                .min()
+                .unwrap_or(raw.len());
+            let mut end = m.start() + keep;
+            let mut doi = raw[..keep].to_string();
             // `10.1093/molbev /msu300`: the PDF split the DOI before a slash.
             let tail = &text[end..];
             if let Some(rest) = tail.strip_prefix(" /") {
