@@ -36,7 +36,9 @@ pub fn clean(raw: &str) -> String {
             s.chars()
                 .filter(|c| *c != '\u{ad}' && *c != '\u{200b}')
                 .nfkc()
-                .collect(),
+                .collect::<String>()
+                // A PDF text layer's broken `ff` ligature.
+                .replace('↵', "ff"),
         );
     }
     if s.contains('&') {

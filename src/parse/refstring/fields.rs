@@ -10,7 +10,7 @@ use super::tokens::{Kind, Tok, tokenize};
 
 /// A year right at the start of the text: `(2011).`, `1990.`, `(2012, March 4)`, `2004a,`.
 static LEADING_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[\s,.:]*[(\[]?\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[,/–-]\s*[^()\[\].]{0,24}?)?\s*[)\]]?\s*(?:[.,:;]|$)?")
+    Regex::new(r"^[\s,.:]*(?:[(\[]\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[,/–-][^()\[\]]{0,30})?\s*[)\]]\s*[.,:;]?|(?:[A-Za-z]{3,9}\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[.,:;]|$|\s))")
         .expect("leading year regex")
 });
 static LEADING_NO_DATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -43,11 +43,11 @@ static PUBLISHER_AFTER_PLACE: LazyLock<Regex> = LazyLock::new(|| {
 pub fn leading_year(s: &str) -> Option<(Option<i32>, usize)> {
     if let Some(c) = LEADING_YEAR.captures(s) {
         let m = c.get(0)?;
-        // `1990. Title` and `(1990)` are years; `1990 Title` without punctuation is not.
-        let opened = m.as_str().trim_start_matches([' ', ',', '.', ':']).starts_with(['(', '[']);
-        let closed = m.as_str().trim_end().ends_with(['.', ',', ':', ';', ')', ']']) || m.end() == s.len();
-        if opened || closed {
-            return Some((c[1].parse().ok(), m.end()));
+        let year = c.get(1).or_else(|| c.get(2))?;
+        // `1990 Title` (Harvard without punctuation) only when a capitalised word follows.
+        let spaced = c.get(2).is_some() && m.as_str().ends_with(' ');
+        if !spaced || s[m.end()..].starts_with(char::is_uppercase) {
+            return Some((year.as_str().parse().ok(), m.end()));
         }
     }
     LEADING_NO_DATE.find(s).map(|m| (None, m.end()))
@@ -188,7 +188,9 @@ fn title_end_at(
 fn paren_ends_title(s: &str) -> bool {
     let inner: String = s[1..].chars().take_while(|c| *c != ')' && *c != ']').collect();
     let l = inner.to_lowercase();
-    leading_year(s).is_some_and(|(_, end)| end >= inner.len())
+    let publication = (inner.contains(':') || inner.contains(',')) && YEAR.is_match(&inner);
+    publication
+        || leading_year(s).is_some_and(|(_, end)| end >= inner.len())
         || ["eds", "ed.", "dissertation", "thesis", "in press", "report", "doctoral", "master", "unpublished", "abstract", "preprint", "version"]
             .iter()
             .any(|k| l.contains(k))

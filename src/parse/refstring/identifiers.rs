@@ -104,7 +104,7 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
             cut.push((start, end));
         }
     }
-    if has("rxiv") || has("RXIV") || has("[") {
+    if has("xiv") || has("Xiv") || has("XIV") || has("[") {
         if let Some(c) = ARXIV_NEW.captures(text) {
             f.arxiv.get_or_insert_with(|| c[1].to_string());
             let m = c.get(0).expect("whole match");

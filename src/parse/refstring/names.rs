@@ -112,6 +112,7 @@ pub fn scan(s: &str) -> NameList {
     // The names so far carry initials: a chunk of whole words is then no name.
     let mut uses_initials = false;
     let mut full_names = false;
+    let mut before_pending = 0;
     loop {
         // Separators between names.
         while i < toks.len()
@@ -144,6 +145,11 @@ pub fn scan(s: &str) -> NameList {
             list.stop = Stop::Other;
             break;
         };
+        // `(Producer)`, `(Director)`: a role that is not authorship, skipped.
+        if let Some(after) = role_marker(&toks, i) {
+            i = after;
+            continue;
+        }
         // `(Eds.)`, `, eds.`: the names were editors.
         if let Some(after) = editor_marker(&toks, i) {
             list.editors = true;
@@ -185,14 +191,20 @@ pub fn scan(s: &str) -> NameList {
                 }
                 true
             } else {
-                // A lone family name, then something else.
-                list.persons.push(single(s, &toks, &fam));
+                // A lone word, then something else: a family name, unless the list is
+                // one of initials, where it is the first word of the title.
+                if uses_initials && style == Style::Inverted {
+                    list.end = before_pending;
+                } else {
+                    list.persons.push(single(s, &toks, &fam));
+                }
                 false
             }
         } else {
             match shape {
                 Shape::Initials => false,
                 Shape::Words(1) if matches!(style, Style::Unknown | Style::Inverted) && !terminal => {
+                    before_pending = list.end;
                     pending = Some(chunk);
                     true
                 }
@@ -211,9 +223,9 @@ pub fn scan(s: &str) -> NameList {
                     let next_initials = !terminal
                         && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
                         && next_chunk_shape(&toks, to + 1) == Some(Shape::Initials);
-                    if next_initials && n <= 3 {
+                    if next_initials && n <= 3 && style != Style::Direct {
                         pending = Some(chunk);
-                    } else if n <= 3 && matches!(style, Style::Unknown | Style::Direct | Style::Inverted) {
+                    } else if n <= 4 && matches!(style, Style::Unknown | Style::Direct | Style::Inverted) {
                         list.persons.push(direct(s, &toks, &chunk));
                         if style == Style::Unknown {
                             style = Style::Direct;
@@ -245,7 +257,9 @@ pub fn scan(s: &str) -> NameList {
             break;
         }
         // `J. Smith`, `Smith, J.`, `Smith J`: given names as initials only.
-        full_names |= matches!(shape, Shape::Words(2..)) || (shape == Shape::InitialsWords && !toks[i].is_initial());
+        full_names |= matches!(shape, Shape::Words(2..))
+            || (shape == Shape::InitialsWords && !toks[i].is_initial())
+            || (style == Style::Inverted && matches!(shape, Shape::Words(_) | Shape::WordsInitials));
         uses_initials |= match shape {
             Shape::InitialsWords => toks[i].is_initial(),
             Shape::Words(_) => false,
@@ -268,8 +282,12 @@ pub fn scan(s: &str) -> NameList {
         }
     }
     if let Some(fam) = pending {
-        list.persons.push(single(s, &toks, &fam));
-        list.end = list.end.max(toks[fam.to - 1].end);
+        if uses_initials && style == Style::Inverted && !toks[fam.to - 1].dot {
+            list.end = before_pending;
+        } else {
+            list.persons.push(single(s, &toks, &fam));
+            list.end = list.end.max(toks[fam.to - 1].end);
+        }
     }
     // Take the separator that closed the list with it (`Smith, J.,` → after the comma).
     if list.stop == Stop::Comma {
@@ -309,12 +327,21 @@ fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
     i > 0 && toks[..i].iter().rev().take_while(|t| is_sep(t)).any(|t| t.is(','))
 }
 
+fn role_marker(toks: &[Tok], i: usize) -> Option<usize> {
+    let (open, w, close) = (toks.get(i)?, toks.get(i + 1)?, toks.get(i + 2)?);
+    let role = matches!(
+        w.lower().as_str(),
+        "producer" | "director" | "writer" | "host" | "performer" | "composer" | "illustrator" | "photographer" | "narrator" | "interviewer" | "speaker" | "presenter"
+    );
+    (open.is('(') && role && close.is(')')).then_some(i + 3)
+}
+
 fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
     let t = toks.get(i)?;
-    if t.is('(') {
+    if t.is('(') || t.is('[') {
         let w = toks.get(i + 1)?;
         let close = toks.get(i + 2)?;
-        if w.kind == Kind::Word && is_editor_word(&w.lower()) && close.is(')') {
+        if w.kind == Kind::Word && is_editor_word(&w.lower()) && (close.is(')') || close.is(']')) {
             return Some(i + 3);
         }
         return None;
