@@ -49,7 +49,8 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
     let mut cut: Vec<(usize, usize)> = Vec::new();
     let has = |needle: &str| text.contains(needle);
 
-    if let Some(m) = URL.find(text) {
+    let lower_has = |needle: &str| crate::parse::refstring::clean::contains_ignore_case(text, needle);
+    if (has("://") || lower_has("www.")) && let Some(m) = URL.find(text) {
         let url = trim_url(m.as_str());
         if !url.is_empty() {
             match ids::identifier_from_url(url) {
@@ -149,8 +150,15 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
             cut.push((m.start(), m.end()));
         }
     }
-    for m in NOISE.find_iter(text) {
-        cut.push((m.start(), m.end()));
+    let noisy = has("[")
+        || has("(")
+        || ["retriev", "access", "availab", "viewed", "consult", "url", "online", "epub", "arxiv"]
+            .iter()
+            .any(|k| lower_has(k));
+    if noisy {
+        for m in NOISE.find_iter(text) {
+            cut.push((m.start(), m.end()));
+        }
     }
     if cut.is_empty() {
         return text.to_string();

@@ -7,7 +7,7 @@
 //! ([`identifiers`]), read the name list at the head ([`names`]), then the year, the
 //! title and the venue with its volume, issue, pages and publisher ([`fields`]).
 
-mod clean;
+pub(crate) mod clean;
 mod fields;
 mod identifiers;
 mod lexicon;

@@ -79,19 +79,21 @@ fn is_editor_word(w: &str) -> bool {
 /// `et al.`, `and others`, `et. al.`, `...`: returns the index after the marker.
 fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
     let t = toks.get(i)?;
-    let l = t.lower();
-    if l == "et.al" || l == "etal" {
+    if t.kind != Kind::Word {
+        return None;
+    }
+    let is = |t: &Tok, w: &str| t.text.eq_ignore_ascii_case(w);
+    if is(t, "et.al") || is(t, "etal") {
         return Some(i + 1);
     }
-    let next = toks.get(i + 1).map(|n| n.lower());
-    match (l.as_str(), next.as_deref()) {
-        ("et", Some("al")) | ("and", Some("others")) | ("and", Some("colleagues")) => {
-            Some(i + 2)
-        }
-        ("u", Some("a")) if t.dot => Some(i + 2),
-        (".", _) if toks.get(i + 2).is_some_and(|x| x.is(',') || x.is('.')) => None,
-        _ => None,
+    let next = toks.get(i + 1)?;
+    if (is(t, "et") && is(next, "al"))
+        || (is(t, "and") && (is(next, "others") || is(next, "colleagues")))
+        || (is(t, "u") && t.dot && is(next, "a"))
+    {
+        return Some(i + 2);
     }
+    None
 }
 
 /// Read the name list at the start of `s`.
