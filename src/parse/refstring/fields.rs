@@ -10,7 +10,7 @@ use super::tokens::{Kind, Tok, tokenize};
 
 /// A year right at the start of the text: `(2011).`, `1990.`, `(2012, March 4)`, `2004a,`.
 static LEADING_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[\s,.:]*(?:[(\[]\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[,/–-][^()\[\]]{0,30})?\s*[)\]]\s*[.,:;]?|(?:[A-Za-z]{3,9}\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[.,:;]|$|\s))")
+    Regex::new(r"^[\s,.:]*(?:[(\[]\s*(?:([A-Za-z]{3,9})\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[,/–-][^()\[\]]{0,30})?\s*[)\]]\s*[.,:;]?|(?:([A-Za-z]{3,9})\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[.,:;]|$|\s))")
         .expect("leading year regex")
 });
 static LEADING_NO_DATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -43,10 +43,15 @@ static PUBLISHER_AFTER_PLACE: LazyLock<Regex> = LazyLock::new(|| {
 pub fn leading_year(s: &str) -> Option<(Option<i32>, usize)> {
     if let Some(c) = LEADING_YEAR.captures(s) {
         let m = c.get(0)?;
-        let year = c.get(1).or_else(|| c.get(2))?;
+        let year = c.get(2).or_else(|| c.get(4))?;
+        // A word before the year must be a month (`(June 2010)`), not a venue.
+        let month_ok = c
+            .get(1)
+            .or_else(|| c.get(3))
+            .is_none_or(|w| is_month(&w.as_str().to_lowercase()));
         // `1990 Title` (Harvard without punctuation) only when a capitalised word follows.
-        let spaced = c.get(2).is_some() && m.as_str().ends_with(' ');
-        if !spaced || s[m.end()..].starts_with(char::is_uppercase) {
+        let spaced = c.get(4).is_some() && m.as_str().ends_with(' ');
+        if month_ok && (!spaced || s[m.end()..].starts_with(char::is_uppercase)) {
             return Some((year.as_str().parse().ok(), m.end()));
         }
     }
@@ -374,7 +379,7 @@ pub fn tail(rest: &str) -> Tail {
     } else {
         out.publisher = rest
             .split([',', '.', ';', '(', ')'])
-            .map(str::trim)
+            .map(|seg| seg.trim().trim_start_matches([':', ' ']))
             .find(|seg| seg.split_whitespace().any(|w| is_publisher_word(&w.to_lowercase())) && seg.len() > 2)
             .map(str::to_string);
     }

@@ -98,7 +98,10 @@ fn read_fields(s: &str, forced_title: Option<String>, f: &mut RefFields) {
         } else {
             let (te, next) = fields::title_end(rest, comma_style);
             let seg = &rest[..te];
-            if !fields::looks_like_journal(seg, &rest[te..]) {
+            // `Nucl. Phys. B 195, 503`: a journal with its volume where a title would be.
+            let first = rest.find(',').unwrap_or(rest.len());
+            let journal_first = comma_style && fields::looks_like_journal(&rest[..first], &rest[first..]);
+            if !journal_first && !fields::looks_like_journal(seg, &rest[te..]) {
                 f.title = tidy_title(seg);
                 pos += next;
             }
@@ -223,6 +226,13 @@ fn read_venue(rest: &str, f: &mut RefFields) {
     }
     if publisher_like && !place {
         f.publisher = Some(venue.to_string());
+    }
+    if place {
+        // `Berlin: Suhrkamp, 1999`: the publisher follows the place.
+        let p = after.trim_start()[1..].split([',', ';', '.', '(']).next().unwrap_or("").trim();
+        if p.chars().any(char::is_alphabetic) {
+            f.publisher = Some(p.to_string());
+        }
     }
     f.volume = tail.volume;
     f.issue = tail.issue;

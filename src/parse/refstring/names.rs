@@ -173,6 +173,8 @@ pub fn scan(s: &str) -> NameList {
             };
             break;
         }
+        // The last name of a list (`…, and Marco De Nadai`) may be written in full.
+        let after_and = i > 0 && (is_sep_word(&toks[i - 1]) || toks[i - 1].is('&'));
         let (to, terminal) = read_chunk(&toks, i, pending.is_some(), style == Style::Vancouver);
         let Some(shape) = shape_of(&toks[i..to]) else {
             list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
@@ -220,7 +222,7 @@ pub fn scan(s: &str) -> NameList {
                     true
                 }
                 Shape::Words(1) => false,
-                Shape::Words(_) if uses_initials && !full_names && pending.is_none() && !next_is_initials(&toks, to, terminal) => false,
+                Shape::Words(_) if uses_initials && !full_names && !after_and && pending.is_none() && !next_is_initials(&toks, to, terminal) => false,
                 Shape::Words(n) => {
                     let next_initials = !terminal
                         && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
@@ -486,10 +488,10 @@ fn vancouver(s: &str, toks: &[Tok], c: &Chunk) -> Person {
     let first_init = (c.from..c.to)
         .rposition_from(toks, |t| !(t.is_initial() || t.is_caps_initials()))
         .map_or(c.from, |k| k + 1);
-    Person::new(
-        Some(&text_of(s, toks, first_init, c.to)),
-        &text_of(s, toks, c.from, first_init),
-    )
+    let given = text_of(s, toks, first_init, c.to);
+    // `Hinton G.`: the period closes the list, it is not part of the initials.
+    let bare = given.strip_suffix('.').filter(|g| g.chars().all(|c| c.is_uppercase()));
+    Person::new(Some(bare.unwrap_or(&given)), &text_of(s, toks, c.from, first_init))
 }
 
 /// Given names first: the family is what follows the last initial, or the last word
