@@ -296,3 +296,71 @@ fn empty_and_garbage_input_give_empty_fields() {
     let f = parse("%%%% ;;; ,,, ))) ((( 12 34");
     assert!(f.authors.is_empty() && f.doi.is_none() && f.year.is_none());
 }
+
+mod properties {
+    use citeproof::parse::refstring::parse;
+    use proptest::prelude::*;
+    use unicode_normalization::UnicodeNormalization;
+
+    /// The input as the DOI rules may read it: compatibility-normalised (ligatures,
+    /// full-width forms), lowercase, HTML entities decoded, percent-decoded, without
+    /// whitespace (PDF text splits DOIs with spaces) or soft hyphens.
+    fn doi_view(raw: &str) -> String {
+        let s: String = raw
+            .chars()
+            .filter(|c| *c != '\u{ad}' && *c != '\u{200b}')
+            .nfkc()
+            .collect::<String>()
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&apos;", "'")
+            .replace("&nbsp;", " ")
+            .replace('↵', "ff");
+        let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        let lower = compact.to_lowercase();
+        let decoded = percent_encoding::percent_decode_str(&lower).decode_utf8_lossy().to_lowercase();
+        format!("{lower}\u{0}{decoded}")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn arbitrary_text_never_panics(s in any::<String>()) {
+            let _ = parse(&s);
+        }
+
+        #[test]
+        fn reference_like_text_never_panics(
+            s in r"[\[\]()0-9A-Za-z .,;:&'“”\x22«»–—…/*_-]{0,120}"
+        ) {
+            let _ = parse(&s);
+        }
+
+        #[test]
+        fn found_doi_is_in_the_input(
+            before in r"[ A-Za-z0-9.,;:()\[\]&-]{0,30}",
+            label in r"(doi:? ?|DOI |https://doi\.org/|)",
+            registrant in r"[0-9]{4,6}",
+            suffix in r"[A-Za-z0-9./()_;-]{1,24}",
+            after in r"[ .,;]{0,2}[ A-Za-z0-9]{0,20}",
+        ) {
+            let raw = format!("{before} {label}10.{registrant}/{suffix}{after}");
+            let f = parse(&raw);
+            if let Some(doi) = f.doi {
+                prop_assert!(doi_view(&raw).contains(&doi), "{doi} not in {raw}");
+                prop_assert!(doi.starts_with("10."));
+            }
+        }
+
+        #[test]
+        fn doi_of_arbitrary_text_is_in_the_input(s in any::<String>()) {
+            if let Some(doi) = parse(&s).doi {
+                prop_assert!(doi_view(&s).contains(&doi), "{doi} not in {s:?}");
+            }
+        }
+    }
+}

@@ -59,9 +59,10 @@ pub fn clean(raw: &str) -> String {
         s = Cow::Owned(MD_LINK.replace_all(&s, "$1 $2").into_owned());
     }
     let mut out = collapse_spaces(&s);
-    if out.contains("...") {
-        // NFKC spells the ellipsis out; one character keeps it apart from periods.
-        out = out.replace("...", "…");
+    if out.contains(" ...") {
+        // NFKC spells the ellipsis out; one character keeps it apart from periods
+        // (`A, B, … Z` in APA lists).
+        out = out.replace(" ...", " …");
     }
     if out.contains("- ") {
         out = join_hyphenation(&out);
@@ -121,7 +122,10 @@ fn join_hyphenation(s: &str) -> String {
     while let Some(i) = rest.find("- ") {
         let before = &rest[..i];
         let after = &rest[i + 2..];
-        let prev_lower = before.chars().next_back().is_some_and(|c| c.is_lowercase());
+        // Only inside a plain word: `10.1016/j.x- 12` keeps its hyphen.
+        let word_before = before.rsplit(' ').next().unwrap_or("");
+        let prev_lower = before.chars().next_back().is_some_and(|c| c.is_lowercase())
+            && word_before.chars().all(|c| c.is_alphabetic() || c == '-');
         let next_word: &str = after
             .split(|c: char| !c.is_alphabetic())
             .next()
@@ -160,25 +164,34 @@ fn looks_like_year_label(label: &str) -> bool {
 }
 
 /// Markdown emphasis markers removed: `**Title**`, `*Venue*`, `_x_` at word edges.
+/// Runs that hold a `/` (DOIs, URLs) keep theirs: `_` and `*` may belong to them.
 pub fn strip_emphasis(s: &str) -> String {
     if !s.contains(['*', '_']) {
         return s.to_string();
     }
-    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '*' {
+    for (k, run) in s.split(' ').enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        if run.contains('/') || !run.contains(['*', '_']) {
+            out.push_str(run);
             continue;
         }
-        if c == '_' {
-            let prev = i.checked_sub(1).map(|j| chars[j]);
-            let next = chars.get(i + 1).copied();
-            let word = |x: Option<char>| x.is_some_and(|x| x.is_alphanumeric());
-            if !(word(prev) && word(next)) && !matches!(prev, Some('/' | '.' | '-' | '_')) {
+        let chars: Vec<char> = run.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            if c == '*' {
                 continue;
             }
+            if c == '_' {
+                let word = |x: Option<&char>| x.is_some_and(|x| x.is_alphanumeric());
+                let inner = word(i.checked_sub(1).and_then(|j| chars.get(j))) && word(chars.get(i + 1));
+                if !inner {
+                    continue;
+                }
+            }
+            out.push(c);
         }
-        out.push(c);
     }
     out
 }
