@@ -193,10 +193,16 @@ fn title_end_at(
 fn paren_ends_title(s: &str) -> bool {
     let inner: String = s[1..].chars().take_while(|c| *c != ')' && *c != ']').collect();
     let l = inner.to_lowercase();
-    let publication = (inner.contains(':') || inner.contains(',')) && YEAR.is_match(&inner);
+    // `(New York: Judson Press, 1994)`: the place, publisher and year of a book.
+    let publication = (inner.contains(':') || (inner.contains(',') && inner.chars().any(char::is_alphabetic)))
+        && YEAR.is_match(&inner);
+    // `(1997)` closes a title unless the sentence goes on (`Kelly's (1997) suggestion`).
+    let after = s.get(inner.len() + 2..).unwrap_or("").trim_start();
+    let year_alone = leading_year(s).is_some_and(|(_, end)| end >= inner.len())
+        && !after.starts_with(|c: char| c.is_lowercase());
     publication
-        || leading_year(s).is_some_and(|(_, end)| end >= inner.len())
-        || ["eds", "ed.", "dissertation", "thesis", "in press", "report", "doctoral", "master", "unpublished", "abstract", "preprint", "version"]
+        || year_alone
+        || ["eds", "ed.", "edn", "edition", "trans", "dissertation", "thesis", "in press", "report", "doctoral", "master", "unpublished", "abstract", "preprint", "version", "motion picture", "dvd", "video", "film", "television", "podcast", "audio", "computer software", "data set"]
             .iter()
             .any(|k| l.contains(k))
 }
@@ -207,8 +213,16 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
         return false;
     };
     if t.kind == Kind::Num {
-        // `, 37(7)`, `, 12:3`: a volume right after the title.
-        return toks.get(k + 1).is_some_and(|n| n.is('(') || n.is(':'));
+        let next = toks.get(k + 1);
+        // `, 37(7)`, `, 12:3`: a volume right after the title; `, 2nd ed.`: an edition;
+        // `, 1997.`: the year.
+        let year = t.text.len() == 4 && YEAR.is_match(t.text) && next.is_none_or(|n| n.is('.') || n.is(','));
+        return year
+            || next.is_some_and(|n| {
+                n.is('(')
+                    || n.is(':')
+                    || (n.kind == Kind::Word && matches!(n.text, "nd" | "rd" | "th" | "st" | "ed" | "edn" | "Aufl"))
+            });
     }
     if t.kind != Kind::Word {
         return false;

@@ -60,7 +60,12 @@ fn read_fields(s: &str, forced_title: Option<String>, f: &mut RefFields) {
         title_done = true;
     }
     let list = names::scan(s);
-    if !list.persons.is_empty() && !title_in_author_place(s, &list) {
+    if let Some((title, after)) = quoted(s).filter(|_| !title_done) {
+        // No names, the title in quotes first (`"Charles R. Van Hise." In Wikipedia`).
+        f.title = tidy_title(title);
+        title_done = true;
+        pos = after;
+    } else if !list.persons.is_empty() && !title_in_author_place(s, &list) {
         pos = list.end;
         comma_style = list.stop == names::Stop::Comma;
         take_names(f, list);
@@ -187,7 +192,11 @@ fn tidy_title(t: &str) -> Option<String> {
         .trim_matches(['"', '“', '”', '«', '»', '„', '‘', '’'])
         .trim_end_matches([',', '.', ';', ':', ' ', '/'])
         .trim();
-    let t = t.strip_suffix("[Internet]").unwrap_or(t).trim();
+    // A medium or genre in brackets after the title: `[Motion picture]`, `[DVD]`.
+    let t = match t.rfind('[') {
+        Some(i) if t.ends_with(']') && i > 0 && t.len() - i < 40 => t[..i].trim_end(),
+        _ => t,
+    };
     (t.chars().any(char::is_alphanumeric)).then(|| t.to_string())
 }
 

@@ -141,6 +141,11 @@ pub fn scan(s: &str) -> NameList {
                 list.stop = Stop::Comma;
                 i += 1;
             }
+            if let Some(after) = editor_marker(&toks, i) {
+                list.editors = true;
+                list.end = toks[after - 1].end;
+                list.stop = Stop::Period;
+            }
             break;
         }
         let Some(t) = toks.get(i) else {
@@ -332,12 +337,19 @@ fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
 }
 
 fn role_marker(toks: &[Tok], i: usize) -> Option<usize> {
-    let (open, w, close) = (toks.get(i)?, toks.get(i + 1)?, toks.get(i + 2)?);
-    let role = matches!(
-        w.lower().as_str(),
-        "producer" | "director" | "writer" | "host" | "performer" | "composer" | "illustrator" | "photographer" | "narrator" | "interviewer" | "speaker" | "presenter"
-    );
-    (open.is('(') && role && close.is(')')).then_some(i + 3)
+    if !toks.get(i)?.is('(') {
+        return None;
+    }
+    let close = (i + 1..toks.len().min(i + 6)).find(|&k| toks[k].is(')'))?;
+    let role = |w: &str| {
+        matches!(
+            w.trim_end_matches('s'),
+            "producer" | "director" | "writer" | "host" | "performer" | "composer" | "illustrator"
+                | "photographer" | "narrator" | "interviewer" | "speaker" | "presenter" | "creator"
+        )
+    };
+    let words: Vec<String> = toks[i + 1..close].iter().filter(|t| t.kind == Kind::Word).map(|t| t.lower()).collect();
+    (!words.is_empty() && words.iter().all(|w| role(w))).then_some(close + 1)
 }
 
 fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
