@@ -115,6 +115,8 @@ pub fn scan(s: &str) -> NameList {
     let mut uses_initials = false;
     let mut full_names = false;
     let mut before_pending = 0;
+    // A full name after a comma (not after `and`): (index of the person, list end before it).
+    let mut last_loose: Option<(usize, usize)> = None;
     loop {
         // Separators between names.
         while i < toks.len()
@@ -189,6 +191,17 @@ pub fn scan(s: &str) -> NameList {
             list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
             break;
         }
+        if let (Shape::Words(_), Some((g_from, g_to, after))) = (shape, initials_in_parens(&toks, to)) {
+            let fam = Chunk { from: i, to, shape };
+            let given = Chunk { from: g_from, to: g_to, shape: Shape::Initials };
+            list.persons.push(pair(s, &toks, &fam, &given));
+            uses_initials = true;
+            style = Style::Inverted;
+            list.end = toks[after - 1].end;
+            i = after;
+            last_loose = None;
+            continue;
+        }
         let chunk = Chunk { from: i, to, shape };
         let accepted = if let Some(fam) = pending.take() {
             if given_like(shape) {
@@ -235,6 +248,9 @@ pub fn scan(s: &str) -> NameList {
                     if next_initials && n <= 3 && style != Style::Direct {
                         pending = Some(chunk);
                     } else if n <= 4 && matches!(style, Style::Unknown | Style::Direct | Style::Inverted) {
+                        if !list.persons.is_empty() && !after_and {
+                            last_loose = Some((list.persons.len(), list.end));
+                        }
                         list.persons.push(direct(s, &toks, &chunk));
                         if style == Style::Unknown {
                             style = Style::Direct;
@@ -298,6 +314,17 @@ pub fn scan(s: &str) -> NameList {
             list.end = list.end.max(toks[fam.to - 1].end);
         }
     }
+    // `David Archard, Sexual Consent (Boulder …)`: a list of full names whose last one
+    // follows a comma, not `and`, and is followed by no name is a name and a title.
+    if let Some((k, end)) = last_loose {
+        if list.stop == Stop::Comma {
+            if k + 1 == list.persons.len() && list.persons.len() >= 2 && !list.truncated {
+                list.persons.truncate(k);
+                list.end = end;
+                list.stop = Stop::Comma;
+            }
+        }
+    }
     // Take the separator that closed the list with it (`Smith, J.,` → after the comma).
     if list.stop == Stop::Comma {
         if let Some(t) = toks.iter().find(|t| t.start >= list.end) {
@@ -330,6 +357,22 @@ fn follower_ok(toks: &[Tok], to: usize, shape: Shape) -> bool {
             _ => false,
         },
     }
+}
+
+/// `III`, `IV`, `Jr`: a suffix, never initials.
+fn is_roman_suffix(t: &Tok) -> bool {
+    t.kind == Kind::Word && matches!(t.text, "II" | "III" | "IV" | "Jr" | "Sr")
+}
+
+/// `ALY (M.I.)`, `Bugnon (A.-L.)`: French bibliographies put the initials in parentheses.
+/// Returns the token range of the initials and the index after `)`.
+fn initials_in_parens(toks: &[Tok], at: usize) -> Option<(usize, usize, usize)> {
+    if !toks.get(at)?.is('(') {
+        return None;
+    }
+    let close = (at + 1..toks.len().min(at + 6)).find(|&k| toks[k].is(')'))?;
+    let inner = &toks[at + 1..close];
+    (!inner.is_empty() && inner.iter().all(|t| t.is_initial())).then_some((at + 1, close, close + 1))
 }
 
 fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
@@ -378,7 +421,7 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usi
         if t.kind != Kind::Word || (k > i && is_sep_word(t)) || (k > i && et_al(toks, k).is_some()) {
             return (k, false);
         }
-        let initial = t.is_initial() || (saw_word && t.is_caps_initials());
+        let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
         let suffix = is_suffix(&t.lower());
         // `Gerrar, N. K. A Survey`: a bare capital after dotted initials opens the title.
         if given_part && initial && !t.dot && k > i && toks[k - 1].dot && toks[k - 1].is_initial() {
@@ -401,7 +444,7 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usi
                 && !vancouver
                 && next.is_some_and(|n| n.kind == Kind::Word && n.capitalised() && !is_sep_word(n))
                 && toks.get(k + 2).is_none_or(|a| {
-                    next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.is(':')
+                    next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.is(':') || a.kind == Kind::Num
                 });
             if (saw_word || given_part) && !next_initial && !next_continues && !family_follows {
                 return (k + 1, true);
@@ -425,7 +468,7 @@ fn shape_of(toks: &[Tok]) -> Option<Shape> {
     let mut saw_word = false;
     for (k, t) in toks.iter().enumerate() {
         let l = t.lower();
-        let initial = t.is_initial() || (saw_word && t.is_caps_initials());
+        let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
         if initial {
             initials += 1;
             first_initial.get_or_insert(k);
