@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::lexicon::{is_abbreviation, is_month, is_publisher_word};
+use super::lexicon::{self, is_abbreviation, is_month, is_publisher_word};
 use super::tokens::{Kind, Tok, tokenize};
 
 /// A year right at the start of the text: `(2011).`, `1990.`, `(2012, March 4)`, `2004a,`.
@@ -178,6 +178,11 @@ fn title_end_at(
                 if t.end < s.len() && s[t.end..].starts_with(". ") && *depth <= 0 {
                     return Some((t.end, t.end + 1));
                 }
+                // `Cross-validation: A review 1978 Math. …`: the year between title and
+                // venue, without punctuation (LNCS-style extraction).
+                if *depth <= 0 && k >= 3 && bare_year_between(toks, k) {
+                    return Some((t.start, t.start));
+                }
             }
             Kind::Word => {
                 if t.dot && *depth <= 0 && period_ends_title(toks, k) {
@@ -187,6 +192,20 @@ fn title_end_at(
         }
     }
     None
+}
+
+fn bare_year_between(toks: &[Tok], k: usize) -> bool {
+    let t = &toks[k];
+    let prev = &toks[k - 1];
+    t.text.len() == 4
+        && YEAR.is_match(t.text)
+        && prev.kind == Kind::Word
+        && !prev.dot
+        && prev.end < t.start
+        && !lexicon::is_stopword(&prev.lower())
+        && !matches!(prev.lower().as_str(), "since" | "until" | "circa" | "and" | "to" | "or" | "year" | "years" | "summer" | "winter" | "spring" | "fall" | "autumn")
+        && !lexicon::is_month(&prev.lower())
+        && toks.get(k + 1).is_none_or(|n| (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num)
 }
 
 /// A parenthesis that starts the year or a note after the title.

@@ -61,7 +61,7 @@ struct Chunk {
 }
 
 fn is_sep_word(t: &Tok) -> bool {
-    t.kind == Kind::Word && matches!(t.text, "and" | "And" | "AND" | "und" | "et" | "y" | "e" | "with")
+    t.kind == Kind::Word && matches!(t.text, "and" | "And" | "AND" | "und" | "et" | "y" | "e")
 }
 
 fn is_sep(t: &Tok) -> bool {
