@@ -40,7 +40,7 @@ static URL: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Labels and notes that only introduce an identifier or an access date.
 static NOISE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\[(?:online|internet|pubmed|google scholar|crossref|cross ref|pmc free article|ref list|medline|web of science|scopus|abstract)\]\.?|\b(?:retrieved|accessed|last accessed|viewed|consulted)\b(?:\s+(?:on|from))?[^.;\[\]()]{0,40}?\d{4}\b\.?|\((?:accessed|retrieved|viewed|consulted)[^)]{0,60}\)|\b(?:retrieved|available|accessible)\s+(?:online\s+)?(?:from|at|on)?\s*:?|\bavailable\s*:|\burl\s*:|\bonline\s*:|\bepub\s+ahead\s+of\s+print\b\.?|\barxiv\s*(?:\[preprint\]|preprint|e-prints?)\.?|\bepub\s+\d{4}[^.]{0,20}\.")
+    Regex::new(r"(?i)\[(?:online|internet|pubmed|google scholar|crossref|cross ref|pmc free article|ref list|medline|web of science|scopus|abstract)\]\.?|\b(?:retrieved|accessed|last accessed|viewed|consulted)\b(?:\s+(?:on|from))?[^.;\[\]()]{0,40}?\d{4}\b\.?|\((?:accessed|retrieved|viewed|consulted)[^)]{0,60}\)|\b(?:retrieved|available|accessible)(?:\s+online)?\s*(?:(?:from|at|on|via)\b\s*:?|:)|\bpreprint\s+at\b|\bavailable\s*:|\burl\s*:|\bonline\s*:|\bepub\s+ahead\s+of\s+print\b\.?|\barxiv\s*(?:\[preprint\]|preprint|e-prints?)\.?|\bepub\s+\d{4}[^.]{0,20}\.")
         .expect("noise regex")
 });
 

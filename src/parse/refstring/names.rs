@@ -242,9 +242,7 @@ pub fn scan(s: &str) -> NameList {
                 Shape::Words(1) => false,
                 Shape::Words(_) if uses_initials && !full_names && !after_and && pending.is_none() && !next_is_initials(&toks, to, terminal) => false,
                 Shape::Words(n) => {
-                    let next_initials = !terminal
-                        && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
-                        && next_chunk_shape(&toks, to + 1) == Some(Shape::Initials);
+                    let next_initials = next_is_initials(&toks, to, terminal);
                     if next_initials && n <= 3 && style != Style::Direct {
                         pending = Some(chunk);
                     } else if n <= 4 && matches!(style, Style::Unknown | Style::Direct | Style::Inverted) {
@@ -437,6 +435,10 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usi
                 // A whole word with a period closes the name and the list.
                 return (k + 1, !next_continues || next.is_some_and(|n| n.is('.')));
             }
+            // Vancouver initials carry no periods: `Baldassarre G. A 1D CNN …` closes.
+            if vancouver && saw_word && !next.is_some_and(|n| is_sep(n)) {
+                return (k + 1, true);
+            }
             let next_initial = next.is_some_and(|n| n.is_initial() || n.is_caps_initials());
             // `Larry D. Wittie,`: a word after the initial that closes the name.
             let family_follows = saw_word
@@ -444,7 +446,7 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usi
                 && !vancouver
                 && next.is_some_and(|n| n.kind == Kind::Word && n.capitalised() && !is_sep_word(n))
                 && toks.get(k + 2).is_none_or(|a| {
-                    next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.is(':') || a.kind == Kind::Num
+                    next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.kind == Kind::Num
                 });
             if (saw_word || given_part) && !next_initial && !next_continues && !family_follows {
                 return (k + 1, true);
@@ -504,11 +506,13 @@ fn shape_of(toks: &[Tok]) -> Option<Shape> {
     }
 }
 
+/// The shape of the chunk at `i` read as a name of its own (`D. Huang` is a name, not
+/// the initials of the name before it).
 fn next_chunk_shape(toks: &[Tok], i: usize) -> Option<Shape> {
     if i >= toks.len() || toks[i].kind != Kind::Word {
         return None;
     }
-    let (to, _) = read_chunk(toks, i, true, false);
+    let (to, _) = read_chunk(toks, i, false, false);
     shape_of(&toks[i..to])
 }
 

@@ -64,7 +64,7 @@ impl Tok<'_> {
     /// Vancouver initials written without periods (`JJ`, `OA`, `WF`).
     pub fn is_caps_initials(&self) -> bool {
         self.kind == Kind::Word
-            && (1..=3).contains(&self.text.chars().filter(|c| *c != '-').count())
+            && (1..=4).contains(&self.text.chars().filter(|c| *c != '-').count())
             && self.text.chars().all(|c| c.is_uppercase() || c == '-')
             && !self.text.starts_with('-')
     }
