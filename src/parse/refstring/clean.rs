@@ -144,8 +144,13 @@ fn join_hyphenation(s: &str) -> String {
     out
 }
 
-/// The text without a leading list label (`[12]`, `12.`, `(3)`, a bullet).
+/// The text without a leading list label (`[12]`, `12.`, `(3)`, `7 Name`, a bullet).
 pub fn strip_label(s: &str) -> &str {
+    // `7 Suntola, T.`: a bare number of one to three digits before a capital.
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if (1..=3).contains(&digits) && s[digits..].starts_with(' ') && s[digits + 1..].starts_with(char::is_uppercase) {
+        return &s[digits + 1..];
+    }
     match LABEL.find(s) {
         // A bare `2015. Title` is a year, not a label; `3.5 …` is a number.
         Some(m)
@@ -156,6 +161,13 @@ pub fn strip_label(s: &str) -> &str {
         }
         _ => s,
     }
+}
+
+/// `———.`, `---.`: "same authors as the previous entry". Returns the text after it.
+pub fn strip_repeat_dashes(s: &str) -> Option<&str> {
+    let rest = s.trim_start_matches(['—', '–', '-', '_']);
+    let dashes = s.len() - rest.len();
+    (dashes >= 3).then(|| rest.trim_start_matches(['.', ',', ' ']))
 }
 
 fn looks_like_year_label(label: &str) -> bool {

@@ -51,7 +51,8 @@ pub fn leading_year(s: &str) -> Option<(Option<i32>, usize)> {
             .is_none_or(|w| is_month(&w.as_str().to_lowercase()));
         // `1990 Title` (Harvard without punctuation) only when a capitalised word follows.
         let spaced = c.get(4).is_some() && m.as_str().ends_with(' ');
-        if month_ok && (!spaced || s[m.end()..].starts_with(char::is_uppercase)) {
+        let next_ok = s[m.end()..].starts_with(|c: char| c.is_uppercase() || matches!(c, '"' | '“' | '«' | '‘'));
+        if month_ok && (!spaced || next_ok) {
             return Some((year.as_str().parse().ok(), m.end()));
         }
     }

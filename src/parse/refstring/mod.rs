@@ -25,13 +25,18 @@ pub fn parse(raw: &str) -> RefFields {
     let raw = truncate(raw, MAX_LEN);
     let cleaned = clean::clean(raw);
     let body = clean::strip_label(&cleaned);
+    // `———. Title …`: the previous entry's authors, not written again.
+    let (no_names, body) = match clean::strip_repeat_dashes(body) {
+        Some(rest) => (true, rest),
+        None => (false, body),
+    };
     let (forced_title, body) = match clean::leading_title(body) {
         Some((t, rest)) => (Some(clean::strip_emphasis(t)), rest),
         None => (None, body),
     };
     let body = clean::strip_emphasis(body);
     let work = identifiers::extract(&body, &mut f);
-    read_fields(&work, forced_title, &mut f);
+    read_fields(&work, forced_title, no_names, &mut f);
     if f.venue.is_none() && f.arxiv.is_some() && clean::contains_ignore_case(&body, "arxiv") {
         f.venue = Some("arXiv".to_string());
     }
@@ -51,7 +56,7 @@ fn truncate(s: &str, max: usize) -> &str {
 
 const SEPARATORS: &[char] = &[' ', ',', '.', ':', ';', '-', '–', '—'];
 
-fn read_fields(s: &str, forced_title: Option<String>, f: &mut RefFields) {
+fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut RefFields) {
     let mut pos = 0;
     let mut comma_style = false;
     let mut title_done = false;
@@ -59,8 +64,14 @@ fn read_fields(s: &str, forced_title: Option<String>, f: &mut RefFields) {
         f.title = tidy_title(&t);
         title_done = true;
     }
-    let list = names::scan(s);
-    if let Some((title, after)) = quoted(s).filter(|_| !title_done) {
+    let list = if no_names {
+        names::NameList::empty()
+    } else {
+        names::scan(s)
+    };
+    if no_names {
+        // The year may follow the dashes (`———. 1836. Title`); the title comes next.
+    } else if let Some((title, after)) = quoted(s).filter(|_| !title_done) {
         // No names, the title in quotes first (`"Charles R. Van Hise." In Wikipedia`).
         f.title = tidy_title(title);
         title_done = true;

@@ -96,6 +96,12 @@ fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
     None
 }
 
+impl NameList {
+    pub fn empty() -> NameList {
+        NameList { persons: Vec::new(), end: 0, stop: Stop::Other, truncated: false, editors: false }
+    }
+}
+
 /// Read the name list at the start of `s`.
 pub fn scan(s: &str) -> NameList {
     let toks = tokenize(s);
@@ -187,7 +193,7 @@ pub fn scan(s: &str) -> NameList {
             list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
             break;
         };
-        if !terminal && !follower_ok(&toks, to, shape) {
+        if !terminal && !follower_ok(&toks, to, shape, pending.is_some()) {
             list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
             break;
         }
@@ -342,7 +348,7 @@ fn next_is_initials(toks: &[Tok], to: usize, terminal: bool) -> bool {
 
 /// What may follow a name: a separator, the closing period, the year, a quote, the
 /// end; a colon only after initials (`Janik J.: Title`).
-fn follower_ok(toks: &[Tok], to: usize, shape: Shape) -> bool {
+fn follower_ok(toks: &[Tok], to: usize, shape: Shape, given_part: bool) -> bool {
     let Some(t) = toks.get(to) else {
         return true;
     };
@@ -351,7 +357,7 @@ fn follower_ok(toks: &[Tok], to: usize, shape: Shape) -> bool {
         Kind::Word => is_sep_word(t) || et_al(toks, to).is_some(),
         Kind::Punct => match t.text {
             "," | ";" | "&" | "." | "(" | "[" | "–" | "—" | "\"" | "“" | "«" | "„" | "‘" | "'" | "`" => true,
-            ":" => !matches!(shape, Shape::Words(_)),
+            ":" => !matches!(shape, Shape::Words(_)) || given_part,
             _ => false,
         },
     }
@@ -556,6 +562,14 @@ fn vancouver(s: &str, toks: &[Tok], c: &Chunk) -> Person {
 /// Given names first: the family is what follows the last initial, or the last word
 /// with the particles before it.
 fn direct(s: &str, toks: &[Tok], c: &Chunk) -> Person {
+    // `DELISLE Léopold`, `CASSARD Jean-Christophe`: a family name in capitals first.
+    let caps = |t: &Tok| {
+        !t.is_initial() && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 4 && t.text.chars().all(|c| !c.is_lowercase())
+    };
+    if c.to - c.from >= 2 && caps(&toks[c.from]) && !toks[c.from..c.to].iter().skip(1).any(|t| caps(t)) {
+        let fam_end = c.from + 1;
+        return Person::new(Some(&text_of(s, toks, fam_end, c.to)), &text_of(s, toks, c.from, fam_end));
+    }
     let mut end = c.to;
     while end > c.from + 1 && is_suffix(&toks[end - 1].lower()) {
         end -= 1;
