@@ -368,3 +368,13 @@ pub fn is_publisher_word(w: &str) -> bool {
             | "up"
     )
 }
+
+/// Given names of the authors in the tuning world (built by
+/// `examples/refstring_lexicon.rs`), lowercase.
+static GIVEN_NAMES: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+    std::sync::LazyLock::new(|| include_str!("given_names.txt").lines().collect());
+
+/// A known given name (lowercase input).
+pub fn is_given_name(w: &str) -> bool {
+    GIVEN_NAMES.contains(w)
+}

@@ -4,7 +4,7 @@
 //! `Family, Given, and Given Family` (Chicago, MLA), full names, organisations,
 //! particles (`van der`, `De Nadai`), suffixes and `et al.`.
 
-use super::lexicon::{is_org_word, is_particle, is_stopword, is_suffix};
+use super::lexicon::{is_given_name, is_org_word, is_particle, is_stopword, is_suffix};
 use super::tokens::{Kind, Tok, tokenize};
 use crate::model::Person;
 
@@ -322,7 +322,12 @@ pub fn scan(s: &str) -> NameList {
     // follows a comma, not `and`, and is followed by no name is a name and a title.
     if let Some((k, end)) = last_loose {
         if list.stop == Stop::Comma {
-            if k + 1 == list.persons.len() && list.persons.len() >= 2 && !list.truncated {
+            let known = list.persons[k]
+                .given
+                .as_deref()
+                .and_then(|g| g.split_whitespace().next())
+                .is_some_and(|g| is_given_name(&g.to_lowercase()));
+            if k + 1 == list.persons.len() && list.persons.len() >= 2 && !list.truncated && !known {
                 list.persons.truncate(k);
                 list.end = end;
                 list.stop = Stop::Comma;
