@@ -96,7 +96,11 @@ fn main() {
         eprintln!("skipping: {} absent", shared.display());
         return;
     }
-    let sets = datasets(&shared, only.as_deref(), args.iter().any(|a| a == "--tuning-only"));
+    let sets = datasets(
+        &shared,
+        only.as_deref(),
+        args.iter().any(|a| a == "--tuning-only"),
+    );
     if sets.is_empty() {
         eprintln!("skipping: no dataset could be read");
         return;
@@ -161,7 +165,10 @@ fn main() {
         parsed,
         secs,
         cpu.filter(|c| *c > 0.0)
-            .map(|c| format!("; {:.0} references/s of CPU time ({c:.2} s)", parsed as f64 / c))
+            .map(|c| format!(
+                "; {:.0} references/s of CPU time ({c:.2} s)",
+                parsed as f64 / c
+            ))
             .unwrap_or_default()
     );
 }

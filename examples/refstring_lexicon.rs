@@ -25,12 +25,19 @@ fn main() {
         };
         let mut seen = std::collections::BTreeSet::new();
         for author in work["authors"].as_array().into_iter().flatten() {
-            let Some(first) = author["given"].as_str().and_then(|g| g.split_whitespace().next()) else {
+            let Some(first) = author["given"]
+                .as_str()
+                .and_then(|g| g.split_whitespace().next())
+            else {
                 continue;
             };
             let letters = first.chars().filter(|c| c.is_alphabetic()).count();
             let plain = first.chars().all(|c| c.is_alphabetic() || c == '-');
-            if letters >= 2 && plain && first.starts_with(char::is_uppercase) && !first.chars().skip(1).all(char::is_uppercase) {
+            if letters >= 2
+                && plain
+                && first.starts_with(char::is_uppercase)
+                && !first.chars().skip(1).all(char::is_uppercase)
+            {
                 seen.insert(first.to_lowercase());
             }
         }
@@ -38,7 +45,11 @@ fn main() {
             *counts.entry(name).or_default() += 1;
         }
     }
-    let names: Vec<&str> = counts.iter().filter(|(_, n)| **n >= 2).map(|(k, _)| k.as_str()).collect();
+    let names: Vec<&str> = counts
+        .iter()
+        .filter(|(_, n)| **n >= 2)
+        .map(|(k, _)| k.as_str())
+        .collect();
     let out = root.join("src/parse/refstring/given_names.txt");
     std::fs::write(&out, names.join("\n") + "\n").expect("write the given-name list");
     println!("{} given names written to {}", names.len(), out.display());

@@ -18,10 +18,16 @@ fn apa_journal_article() {
     let f = parse(
         "Romero, C., Paunesku, D., & Dweck, C. (2011). Brainology in the classroom: An online growth mindset intervention. Journal of Educational Things, 12(3), 45–67. https://doi.org/10.1000/ABC.123",
     );
-    assert_eq!(f.authors, vec![p("C.", "Romero"), p("D.", "Paunesku"), p("C.", "Dweck")]);
+    assert_eq!(
+        f.authors,
+        vec![p("C.", "Romero"), p("D.", "Paunesku"), p("C.", "Dweck")]
+    );
     assert!(!f.authors_truncated);
     assert_eq!(f.year, Some(2011));
-    assert_eq!(f.title.as_deref(), Some("Brainology in the classroom: An online growth mindset intervention"));
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Brainology in the classroom: An online growth mindset intervention")
+    );
     assert_eq!(f.venue.as_deref(), Some("Journal of Educational Things"));
     assert_eq!(f.volume.as_deref(), Some("12"));
     assert_eq!(f.issue.as_deref(), Some("3"));
@@ -37,12 +43,24 @@ fn ieee_with_number_label_and_quoted_title() {
     );
     assert_eq!(
         families(&f),
-        ["Vaswani", "Shazeer", "Parmar", "Uszkoreit", "Jones", "Gomez", "Kaiser", "Polosukhin"]
+        [
+            "Vaswani",
+            "Shazeer",
+            "Parmar",
+            "Uszkoreit",
+            "Jones",
+            "Gomez",
+            "Kaiser",
+            "Polosukhin"
+        ]
     );
     assert_eq!(f.authors[5], p("A. N.", "Gomez"));
     assert_eq!(f.authors[6], p("Ł.", "Kaiser"));
     assert_eq!(f.title.as_deref(), Some("Attention is all you need"));
-    assert_eq!(f.venue.as_deref(), Some("Advances in Neural Information Processing Systems"));
+    assert_eq!(
+        f.venue.as_deref(),
+        Some("Advances in Neural Information Processing Systems")
+    );
     assert_eq!(f.volume.as_deref(), Some("30"));
     assert_eq!(f.pages.as_deref(), Some("5998-6008"));
     assert_eq!(f.year, Some(2017));
@@ -53,7 +71,10 @@ fn vancouver_with_identifiers() {
     let f = parse(
         "12. LeCun Y, Bengio Y, Hinton G. Deep learning. Nature. 2015;521(7553):436-44. doi: 10.1038/nature14539. PMID: 26017442.",
     );
-    assert_eq!(f.authors, vec![p("Y", "LeCun"), p("Y", "Bengio"), p("G", "Hinton")]);
+    assert_eq!(
+        f.authors,
+        vec![p("Y", "LeCun"), p("Y", "Bengio"), p("G", "Hinton")]
+    );
     assert_eq!(f.title.as_deref(), Some("Deep learning"));
     assert_eq!(f.venue.as_deref(), Some("Nature"));
     assert_eq!(f.year, Some(2015));
@@ -79,7 +100,10 @@ fn vancouver_et_al_and_pmcid() {
 #[test]
 fn nature_style() {
     let f = parse("LeCun, Y., Bengio, Y. & Hinton, G. Deep learning. Nature 521, 436–444 (2015).");
-    assert_eq!(f.authors, vec![p("Y.", "LeCun"), p("Y.", "Bengio"), p("G.", "Hinton")]);
+    assert_eq!(
+        f.authors,
+        vec![p("Y.", "LeCun"), p("Y.", "Bengio"), p("G.", "Hinton")]
+    );
     assert_eq!(f.title.as_deref(), Some("Deep learning"));
     assert_eq!(f.venue.as_deref(), Some("Nature"));
     assert_eq!(f.volume.as_deref(), Some("521"));
@@ -92,7 +116,14 @@ fn acm_style_full_names() {
     let f = parse(
         "Yann LeCun, Yoshua Bengio, and Geoffrey Hinton. 2015. Deep learning. Nature 521, 7553 (2015), 436–444. https://doi.org/10.1038/nature14539",
     );
-    assert_eq!(f.authors, vec![p("Yann", "LeCun"), p("Yoshua", "Bengio"), p("Geoffrey", "Hinton")]);
+    assert_eq!(
+        f.authors,
+        vec![
+            p("Yann", "LeCun"),
+            p("Yoshua", "Bengio"),
+            p("Geoffrey", "Hinton")
+        ]
+    );
     assert_eq!(f.year, Some(2015));
     assert_eq!(f.title.as_deref(), Some("Deep learning"));
     assert_eq!(f.venue.as_deref(), Some("Nature"));
@@ -104,7 +135,14 @@ fn chicago_style_inverted_first_author() {
     let f = parse(
         "LeCun, Yann, Yoshua Bengio, and Geoffrey Hinton. \"Deep Learning.\" Nature 521, no. 7553 (2015): 436–44.",
     );
-    assert_eq!(f.authors, vec![p("Yann", "LeCun"), p("Yoshua", "Bengio"), p("Geoffrey", "Hinton")]);
+    assert_eq!(
+        f.authors,
+        vec![
+            p("Yann", "LeCun"),
+            p("Yoshua", "Bengio"),
+            p("Geoffrey", "Hinton")
+        ]
+    );
     assert_eq!(f.title.as_deref(), Some("Deep Learning"));
     assert_eq!(f.venue.as_deref(), Some("Nature"));
     assert_eq!(f.volume.as_deref(), Some("521"));
@@ -114,7 +152,9 @@ fn chicago_style_inverted_first_author() {
 
 #[test]
 fn mla_style_et_al() {
-    let f = parse("LeCun, Yann, et al. \"Deep Learning.\" Nature, vol. 521, no. 7553, 2015, pp. 436-444.");
+    let f = parse(
+        "LeCun, Yann, et al. \"Deep Learning.\" Nature, vol. 521, no. 7553, 2015, pp. 436-444.",
+    );
     assert_eq!(f.authors, vec![p("Yann", "LeCun")]);
     assert!(f.authors_truncated);
     assert_eq!(f.title.as_deref(), Some("Deep Learning"));
@@ -127,7 +167,9 @@ fn mla_style_et_al() {
 
 #[test]
 fn harvard_style_single_quotes() {
-    let f = parse("LeCun, Y., Bengio, Y. and Hinton, G. (2015) 'Deep learning', Nature, 521(7553), pp. 436-444.");
+    let f = parse(
+        "LeCun, Y., Bengio, Y. and Hinton, G. (2015) 'Deep learning', Nature, 521(7553), pp. 436-444.",
+    );
     assert_eq!(families(&f), ["LeCun", "Bengio", "Hinton"]);
     assert_eq!(f.title.as_deref(), Some("Deep learning"));
     assert_eq!(f.venue.as_deref(), Some("Nature"));
@@ -140,11 +182,17 @@ fn llm_markdown_title_first() {
     let f = parse(
         "**Transfer Learning for Semantic Segmentation** - Lee et al., 2023 IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR) (2023). DOI: 10.1109/aiam65869.2022.52964",
     );
-    assert_eq!(f.title.as_deref(), Some("Transfer Learning for Semantic Segmentation"));
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Transfer Learning for Semantic Segmentation")
+    );
     assert_eq!(f.authors, vec![Person::new(None, "Lee")]);
     assert!(f.authors_truncated);
     assert_eq!(f.year, Some(2023));
-    assert_eq!(f.venue.as_deref(), Some("IEEE/CVF Conference on Computer Vision and Pattern Recognition"));
+    assert_eq!(
+        f.venue.as_deref(),
+        Some("IEEE/CVF Conference on Computer Vision and Pattern Recognition")
+    );
     assert_eq!(f.doi.as_deref(), Some("10.1109/aiam65869.2022.52964"));
 }
 
@@ -154,7 +202,10 @@ fn llm_markdown_italics_apa() {
         "Ghasroddashti, A., Guyn, C., & Head, L. (2024). *Cost-benefit analysis of 3D-printed vascular models*. *Journal of Plastic Surgery*.",
     );
     assert_eq!(families(&f), ["Ghasroddashti", "Guyn", "Head"]);
-    assert_eq!(f.title.as_deref(), Some("Cost-benefit analysis of 3D-printed vascular models"));
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Cost-benefit analysis of 3D-printed vascular models")
+    );
     assert_eq!(f.venue.as_deref(), Some("Journal of Plastic Surgery"));
     assert_eq!(f.year, Some(2024));
 }
@@ -164,9 +215,15 @@ fn pdf_noise_in_doi_and_years() {
     let f = parse(
         "Martin WF, Garg S, Zimorski V. 2015. Endosymbiotic theories for eukaryote origin. Philos. Trans. R. Soc. B Biol. Sci. 370:20140330. doi: 10. 1098/rstb.2014.0330.",
     );
-    assert_eq!(f.authors, vec![p("WF", "Martin"), p("S", "Garg"), p("V", "Zimorski")]);
+    assert_eq!(
+        f.authors,
+        vec![p("WF", "Martin"), p("S", "Garg"), p("V", "Zimorski")]
+    );
     assert_eq!(f.year, Some(2015));
-    assert_eq!(f.title.as_deref(), Some("Endosymbiotic theories for eukaryote origin"));
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Endosymbiotic theories for eukaryote origin")
+    );
     assert_eq!(f.doi.as_deref(), Some("10.1098/rstb.2014.0330"));
     assert_eq!(f.volume.as_deref(), Some("370"));
 }
@@ -177,7 +234,10 @@ fn pdf_noise_in_arxiv_id() {
         "B. Zoph and Q. V. Le, \"Neural architecture search with reinforcement learning,\" arXiv :1611 .09748v4, 2017.",
     );
     assert_eq!(f.authors, vec![p("B.", "Zoph"), p("Q. V.", "Le")]);
-    assert_eq!(f.title.as_deref(), Some("Neural architecture search with reinforcement learning"));
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Neural architecture search with reinforcement learning")
+    );
     assert_eq!(f.arxiv.as_deref(), Some("1611.09748"));
     assert_eq!(f.venue.as_deref(), Some("arXiv"));
     assert_eq!(f.year, Some(2017));
@@ -188,7 +248,10 @@ fn pdf_noise_hyphenation_ligatures_and_line_breaks() {
     let f = parse(
         "Smith, J. (2019). A trans- formation of ﬁeld theory\nfor ﬂuid dynamics. Journal of Fluid\r\nMechanics, 870, 1–20.",
     );
-    assert_eq!(f.title.as_deref(), Some("A transformation of field theory for fluid dynamics"));
+    assert_eq!(
+        f.title.as_deref(),
+        Some("A transformation of field theory for fluid dynamics")
+    );
     assert_eq!(f.venue.as_deref(), Some("Journal of Fluid Mechanics"));
     assert_eq!(f.volume.as_deref(), Some("870"));
     assert_eq!(f.pages.as_deref(), Some("1-20"));
@@ -199,7 +262,10 @@ fn pdf_noise_doi_glued_to_what_follows() {
     let f = parse(
         "M. Schmaltz and D. Tucker-Smith, \"Little Higgs review\", Ann. Rev. Nucl. Part. Sci. 55 (2005)229 ,doi :10.1146/annurev.nucl.55.090704.151502,arXiv :hep-ph/0502182.",
     );
-    assert_eq!(f.doi.as_deref(), Some("10.1146/annurev.nucl.55.090704.151502"));
+    assert_eq!(
+        f.doi.as_deref(),
+        Some("10.1146/annurev.nucl.55.090704.151502")
+    );
     assert_eq!(f.arxiv.as_deref(), Some("hep-ph/0502182"));
     assert_eq!(families(&f), ["Schmaltz", "Tucker-Smith"]);
     assert_eq!(f.year, Some(2005));
@@ -207,8 +273,13 @@ fn pdf_noise_doi_glued_to_what_follows() {
 
 #[test]
 fn organisation_as_author() {
-    let f = parse("World Health Organization. (2020). Global tuberculosis report 2020. Geneva: World Health Organization.");
-    assert_eq!(f.authors, vec![Person::new(None, "World Health Organization")]);
+    let f = parse(
+        "World Health Organization. (2020). Global tuberculosis report 2020. Geneva: World Health Organization.",
+    );
+    assert_eq!(
+        f.authors,
+        vec![Person::new(None, "World Health Organization")]
+    );
     assert_eq!(f.title.as_deref(), Some("Global tuberculosis report 2020"));
     assert_eq!(f.year, Some(2020));
     assert_eq!(f.publisher.as_deref(), Some("World Health Organization"));
@@ -216,17 +287,30 @@ fn organisation_as_author() {
 
 #[test]
 fn particles_stay_with_the_family_name() {
-    let f = parse("van der Berg, J., & De Nadai, M. (2018). Particles in family names. Names Quarterly, 4(2), 10–20.");
-    assert_eq!(f.authors, vec![p("J.", "van der Berg"), p("M.", "De Nadai")]);
-    let f = parse("W.-P. de Roever and Marco De Nadai. A note on particles. Inf. Proc. Lett., 1990.");
-    assert_eq!(f.authors, vec![p("W.-P.", "de Roever"), p("Marco", "De Nadai")]);
+    let f = parse(
+        "van der Berg, J., & De Nadai, M. (2018). Particles in family names. Names Quarterly, 4(2), 10–20.",
+    );
+    assert_eq!(
+        f.authors,
+        vec![p("J.", "van der Berg"), p("M.", "De Nadai")]
+    );
+    let f =
+        parse("W.-P. de Roever and Marco De Nadai. A note on particles. Inf. Proc. Lett., 1990.");
+    assert_eq!(
+        f.authors,
+        vec![p("W.-P.", "de Roever"), p("Marco", "De Nadai")]
+    );
     assert_eq!(f.title.as_deref(), Some("A note on particles"));
 }
 
 #[test]
 fn unicode_names_and_book_publisher() {
-    let f = parse("Müller, Jürgen, and Søren Kierkegaard. Über die Freiheit. Berlin: Suhrkamp, 1999.");
-    assert_eq!(f.authors, vec![p("Jürgen", "Müller"), p("Søren", "Kierkegaard")]);
+    let f =
+        parse("Müller, Jürgen, and Søren Kierkegaard. Über die Freiheit. Berlin: Suhrkamp, 1999.");
+    assert_eq!(
+        f.authors,
+        vec![p("Jürgen", "Müller"), p("Søren", "Kierkegaard")]
+    );
     assert_eq!(f.title.as_deref(), Some("Über die Freiheit"));
     assert_eq!(f.publisher.as_deref(), Some("Suhrkamp"));
     assert_eq!(f.venue, None);
@@ -235,7 +319,9 @@ fn unicode_names_and_book_publisher() {
 
 #[test]
 fn book_with_isbn() {
-    let f = parse("Goodfellow I, Bengio Y, Courville A. Deep Learning. Cambridge, MA: MIT Press; 2016. ISBN 978-0-262-03561-3.");
+    let f = parse(
+        "Goodfellow I, Bengio Y, Courville A. Deep Learning. Cambridge, MA: MIT Press; 2016. ISBN 978-0-262-03561-3.",
+    );
     assert_eq!(families(&f), ["Goodfellow", "Bengio", "Courville"]);
     assert_eq!(f.title.as_deref(), Some("Deep Learning"));
     assert_eq!(f.publisher.as_deref(), Some("MIT Press"));
@@ -245,11 +331,16 @@ fn book_with_isbn() {
 
 #[test]
 fn editors_are_marked_as_editors() {
-    let f = parse("Bickman, L., & Ellis, H. (Eds.). (1990). Preparing psychologists for the 21st century. Hillsdale, NJ: L. Erlbaum.");
+    let f = parse(
+        "Bickman, L., & Ellis, H. (Eds.). (1990). Preparing psychologists for the 21st century. Hillsdale, NJ: L. Erlbaum.",
+    );
     assert!(f.authors.is_empty());
     assert_eq!(f.editors, vec![p("L.", "Bickman"), p("H.", "Ellis")]);
     assert_eq!(f.year, Some(1990));
-    assert_eq!(f.title.as_deref(), Some("Preparing psychologists for the 21st century"));
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Preparing psychologists for the 21st century")
+    );
 }
 
 #[test]
@@ -258,8 +349,18 @@ fn chapter_in_edited_book() {
         "Baljon, M. C. L. (2002). Focusing in client-centred psychotherapy supervision. In J. C. Watson, R. N. Goldman & M. S. Warner (Eds.), Client-centered and experiential psychotherapy (pp. 315-324).",
     );
     assert_eq!(f.authors, vec![p("M. C. L.", "Baljon")]);
-    assert_eq!(f.editors, vec![p("J. C.", "Watson"), p("R. N.", "Goldman"), p("M. S.", "Warner")]);
-    assert_eq!(f.venue.as_deref(), Some("Client-centered and experiential psychotherapy"));
+    assert_eq!(
+        f.editors,
+        vec![
+            p("J. C.", "Watson"),
+            p("R. N.", "Goldman"),
+            p("M. S.", "Warner")
+        ]
+    );
+    assert_eq!(
+        f.venue.as_deref(),
+        Some("Client-centered and experiential psychotherapy")
+    );
     assert_eq!(f.pages.as_deref(), Some("315-324"));
 }
 
@@ -321,7 +422,9 @@ mod properties {
             .replace('↵', "ff");
         let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
         let lower = compact.to_lowercase();
-        let decoded = percent_encoding::percent_decode_str(&lower).decode_utf8_lossy().to_lowercase();
+        let decoded = percent_encoding::percent_decode_str(&lower)
+            .decode_utf8_lossy()
+            .to_lowercase();
         format!("{lower}\u{0}{decoded}")
     }
 

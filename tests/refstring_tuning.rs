@@ -60,10 +60,34 @@ fn tuning_figures_stay_above_their_floors() {
     let files: &[Floors] = &[
         ("anystyle/core.xml", 0.78, 0.94, 0.97, Some(0.95)),
         ("grobid/citations.xml", 0.82, 0.96, 0.98, None),
-        ("grobid/evaluation-citation-arXive.org.tei.xml", 0.75, 0.89, 0.97, Some(0.9)),
-        ("grobid/evaluation-citation-inspire-hep-journals.tei.xml", 0.62, 0.90, 0.98, None),
-        ("grobid/bioRxiv-ids.training.references.tei.xml", 0.87, 0.91, 0.96, Some(0.98)),
-        ("grobid/raw_ref_corrected.training.references.tei.xml", 0.63, 0.86, 0.95, None),
+        (
+            "grobid/evaluation-citation-arXive.org.tei.xml",
+            0.75,
+            0.89,
+            0.97,
+            Some(0.9),
+        ),
+        (
+            "grobid/evaluation-citation-inspire-hep-journals.tei.xml",
+            0.62,
+            0.90,
+            0.98,
+            None,
+        ),
+        (
+            "grobid/bioRxiv-ids.training.references.tei.xml",
+            0.87,
+            0.91,
+            0.96,
+            Some(0.98),
+        ),
+        (
+            "grobid/raw_ref_corrected.training.references.tei.xml",
+            0.63,
+            0.86,
+            0.95,
+            None,
+        ),
     ];
     for floors in files {
         let path = rs.join(floors.0);
@@ -78,15 +102,30 @@ fn tuning_figures_stay_above_their_floors() {
         &shared.join("bench/refs_dev.jsonl"),
         &shared.join("data/world/works.jsonl"),
     );
-    check("refs_dev", dev, ("refs_dev", 0.94, 0.93, 0.99, Some(0.99)), &mut failures);
+    check(
+        "refs_dev",
+        dev,
+        ("refs_dev", 0.94, 0.93, 0.99, Some(0.99)),
+        &mut failures,
+    );
     let rm = shared.join("data/reference_matching");
     match refstring_gold::crossref_pairs(
         &rm.join("crossref_artificial_apa_2500.json"),
         &rm.join("crossref_artificial_ieee_2500.json"),
     ) {
         Some((apa, ieee)) => {
-            check("crossref apa", Some(apa), ("apa", 0.84, 0.98, 0.99, None), &mut failures);
-            check("crossref ieee", Some(ieee), ("ieee", 0.95, 0.97, 0.99, None), &mut failures);
+            check(
+                "crossref apa",
+                Some(apa),
+                ("apa", 0.84, 0.98, 0.99, None),
+                &mut failures,
+            );
+            check(
+                "crossref ieee",
+                Some(ieee),
+                ("ieee", 0.95, 0.97, 0.99, None),
+                &mut failures,
+            );
         }
         None => failures.push("crossref artificial pairs: could not be read".into()),
     }

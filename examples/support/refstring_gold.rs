@@ -104,7 +104,9 @@ fn is_initials(w: &str) -> bool {
     let letters: Vec<char> = w.chars().filter(|c| c.is_alphabetic()).collect();
     if letters.is_empty() || !letters.iter().all(|c| c.is_uppercase()) {
         // `Ch.`, `Th.`: an abbreviated given name.
-        return w.ends_with('.') && letters.len() <= 3 && letters.first().is_some_and(|c| c.is_uppercase());
+        return w.ends_with('.')
+            && letters.len() <= 3
+            && letters.first().is_some_and(|c| c.is_uppercase());
     }
     w.contains('.') || letters.len() <= 3
 }
@@ -120,7 +122,17 @@ const PARTICLES: &[&str] = &[
 /// not the parser's own name code.
 pub fn gold_families(field: &str) -> Vec<String> {
     let mut text = field.replace(['\u{a0}', '\n'], " ");
-    for cut in ["et al", "and others", "(eds", "(ed", ", eds", ", ed.", "[", "(Hrsg", "(dir"] {
+    for cut in [
+        "et al",
+        "and others",
+        "(eds",
+        "(ed",
+        ", eds",
+        ", ed.",
+        "[",
+        "(Hrsg",
+        "(dir",
+    ] {
         if let Some(i) = text.to_lowercase().find(&cut.to_lowercase()) {
             text.truncate(i);
         }
@@ -151,7 +163,10 @@ pub fn gold_families(field: &str) -> Vec<String> {
     while i < chunks.len() {
         let w = words(&chunks[i]);
         let single = |ws: &[String]| {
-            ws.iter().filter(|x| !PARTICLES.contains(&x.to_lowercase().as_str())).count() == 1
+            ws.iter()
+                .filter(|x| !PARTICLES.contains(&x.to_lowercase().as_str()))
+                .count()
+                == 1
                 && !ws.iter().any(|x| is_initials(x))
         };
         let inverted_list = single(&words(&chunks[0]));
@@ -162,7 +177,9 @@ pub fn gold_families(field: &str) -> Vec<String> {
                     && inverted_list
                     && single(&w)
                     && nw.len() <= 3
-                    && nw.iter().all(|x| x.chars().next().is_some_and(char::is_uppercase)))
+                    && nw
+                        .iter()
+                        .all(|x| x.chars().next().is_some_and(char::is_uppercase)))
         });
         if semi && w.len() > 1 && chunks[i].contains(',') {
             families.push(normalize_family(chunks[i].split(',').next().unwrap_or("")));
@@ -175,8 +192,12 @@ pub fn gold_families(field: &str) -> Vec<String> {
             continue;
         }
         // One name in direct order: leading initials/given names, then the family.
-        let w: Vec<String> = w.into_iter().filter(|x| x.to_lowercase() != "jr.").collect();
-        let trailing_initials = w.len() > 1 && is_initials(w.last().unwrap()) && !is_initials(&w[0]);
+        let w: Vec<String> = w
+            .into_iter()
+            .filter(|x| x.to_lowercase() != "jr.")
+            .collect();
+        let trailing_initials =
+            w.len() > 1 && is_initials(w.last().unwrap()) && !is_initials(&w[0]);
         let family: Vec<String> = if trailing_initials {
             let end = w.iter().rposition(|x| !is_initials(x)).unwrap_or(0);
             w[..=end].to_vec()
@@ -230,7 +251,11 @@ fn read_xml_refs(path: &Path, record: &str) -> Option<Vec<Collect>> {
                         .attributes()
                         .flatten()
                         .find(|a| matches!(a.key.local_name().as_ref(), "level" | "type" | "when"))
-                        .and_then(|a| a.unescape_value().ok().map(|v| v.to_string()))
+                        .and_then(|a| {
+                            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                                .ok()
+                                .map(|v| v.to_string())
+                        })
                         .unwrap_or_default();
                     if record == "sequence" && !c.raw.is_empty() {
                         c.raw.push(' ');
@@ -239,10 +264,8 @@ fn read_xml_refs(path: &Path, record: &str) -> Option<Vec<Collect>> {
                 }
             }
             Ok(Event::Empty(_)) => push(&mut cur, " "),
-            Ok(Event::Text(t)) => {
-                if record == "bibl" || !stack.is_empty() {
-                    push(&mut cur, &t.xml10_content());
-                }
+            Ok(Event::Text(t)) if record == "bibl" || !stack.is_empty() => {
+                push(&mut cur, &t.xml10_content());
             }
             Ok(Event::CData(t)) => push(&mut cur, t.as_ref()),
             Ok(Event::GeneralRef(r)) => {
@@ -380,7 +403,9 @@ pub fn refs_dev(bench: &Path, works: &Path) -> Option<Vec<Case>> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .filter(|v: &serde_json::Value| {
-            v["input_kind"] == "reference_string" && v["truth"] != "FABRICATED" && v["world_id"].is_string()
+            v["input_kind"] == "reference_string"
+                && v["truth"] != "FABRICATED"
+                && v["world_id"].is_string()
         })
         .collect();
     for r in &rows {
@@ -401,7 +426,11 @@ pub fn refs_dev(bench: &Path, works: &Path) -> Option<Vec<Case>> {
             continue;
         }
         let raw = r["input"].as_str()?.to_string();
-        let wrong = |f: &str| r["fields_wrong"].as_array().is_some_and(|a| a.iter().any(|x| x == f));
+        let wrong = |f: &str| {
+            r["fields_wrong"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| x == f))
+        };
         let note = r["note"].as_str().unwrap_or("");
         let norm_raw = format!(" {} ", normalize_text(&raw));
         let families: Vec<String> = w["authors"]
@@ -414,9 +443,14 @@ pub fn refs_dev(bench: &Path, works: &Path) -> Option<Vec<Case>> {
                     .collect()
             })
             .unwrap_or_default();
-        let doi = w["doi"].as_str().and_then(normalize_doi).filter(|d| raw.to_lowercase().contains(d.as_str()));
+        let doi = w["doi"]
+            .as_str()
+            .and_then(normalize_doi)
+            .filter(|d| raw.to_lowercase().contains(d.as_str()));
         cases.push(Case {
-            title: (!wrong("title")).then(|| w["title"].as_str().map(str::to_string)).flatten(),
+            title: (!wrong("title"))
+                .then(|| w["title"].as_str().map(str::to_string))
+                .flatten(),
             families: (!wrong("authors")).then_some(families),
             year: (!wrong("year") && !note.contains("arxiv_year"))
                 .then(|| w["year"].as_i64().map(|y| y as i32))
@@ -457,7 +491,10 @@ pub fn crossref_pairs(apa: &Path, ieee: &Path) -> Option<(Vec<Case>, Vec<Case>)>
             // The APA rendering leaves the middle of long lists out (`A, B, … Z`).
             families: families.as_ref().map(|fs| {
                 let written = format!(" {} ", normalize_text(&raw));
-                fs.iter().filter(|f| written.contains(&format!(" {f} "))).cloned().collect()
+                fs.iter()
+                    .filter(|f| written.contains(&format!(" {f} ")))
+                    .cloned()
+                    .collect()
             }),
             raw,
             title: title.clone(),
@@ -487,7 +524,9 @@ fn ieee_families(ieee: &str) -> Option<Vec<String>> {
             continue;
         }
         let words: Vec<&str> = chunk.split_whitespace().collect();
-        let last_initial = words.iter().rposition(|w| is_initials(w) && w.ends_with('.'))?;
+        let last_initial = words
+            .iter()
+            .rposition(|w| is_initials(w) && w.ends_with('.'))?;
         if last_initial + 1 >= words.len() {
             return None;
         }
@@ -512,7 +551,11 @@ pub struct Scores {
 }
 
 fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 { f64::NAN } else { a as f64 / b as f64 }
+    if b == 0 {
+        f64::NAN
+    } else {
+        a as f64 / b as f64
+    }
 }
 
 impl Scores {

@@ -56,7 +56,9 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
         "DOI:",
         "DOI ",
     ] {
-        if s.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix)) {
+        if s.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        {
             s = s[prefix.len()..].trim_start();
             break;
         }

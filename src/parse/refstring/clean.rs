@@ -67,12 +67,22 @@ pub fn clean(raw: &str) -> String {
     if out.contains("- ") {
         out = join_hyphenation(&out);
     }
-    if out.contains("10") && (out.contains(". ") || out.contains(" .") || out.contains(" /") || out.contains("/ ") || out.contains(": 10")) {
+    if out.contains("10")
+        && (out.contains(". ")
+            || out.contains(" .")
+            || out.contains(" /")
+            || out.contains("/ ")
+            || out.contains(": 10"))
+    {
         out = DOI_SPACES
-            .replace_all(&out, |c: &regex::Captures| match (c.get(1), c.get(2), c.get(3)) {
-                (Some(label), Some(reg), _) => format!("{}:10.{}/", label.as_str(), reg.as_str()),
-                (_, _, Some(reg)) => format!("10.{}/", reg.as_str()),
-                _ => c[0].to_string(),
+            .replace_all(&out, |c: &regex::Captures| {
+                match (c.get(1), c.get(2), c.get(3)) {
+                    (Some(label), Some(reg), _) => {
+                        format!("{}:10.{}/", label.as_str(), reg.as_str())
+                    }
+                    (_, _, Some(reg)) => format!("10.{}/", reg.as_str()),
+                    _ => c[0].to_string(),
+                }
             })
             .into_owned();
     }
@@ -132,7 +142,12 @@ fn join_hyphenation(s: &str) -> String {
             .unwrap_or("");
         let next_lower = next_word.chars().next().is_some_and(|c| c.is_lowercase());
         out.push_str(before);
-        if prev_lower && next_lower && !matches!(next_word, "and" | "or" | "und" | "to" | "et" | "oder" | "ou")
+        if prev_lower
+            && next_lower
+            && !matches!(
+                next_word,
+                "and" | "or" | "und" | "to" | "et" | "oder" | "ou"
+            )
         {
             rest = after;
         } else {
@@ -148,7 +163,10 @@ fn join_hyphenation(s: &str) -> String {
 pub fn strip_label(s: &str) -> &str {
     // `7 Suntola, T.`: a bare number of one to three digits before a capital.
     let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    if (1..=3).contains(&digits) && s[digits..].starts_with(' ') && s[digits + 1..].starts_with(char::is_uppercase) {
+    if (1..=3).contains(&digits)
+        && s[digits..].starts_with(' ')
+        && s[digits + 1..].starts_with(char::is_uppercase)
+    {
         return &s[digits + 1..];
     }
     match LABEL.find(s) {
@@ -197,7 +215,8 @@ pub fn strip_emphasis(s: &str) -> String {
             }
             if c == '_' {
                 let word = |x: Option<&char>| x.is_some_and(|x| x.is_alphanumeric());
-                let inner = word(i.checked_sub(1).and_then(|j| chars.get(j))) && word(chars.get(i + 1));
+                let inner =
+                    word(i.checked_sub(1).and_then(|j| chars.get(j))) && word(chars.get(i + 1));
                 if !inner {
                     continue;
                 }
@@ -211,7 +230,13 @@ pub fn strip_emphasis(s: &str) -> String {
 /// An LLM-style reference that opens with its title in emphasis or quotes:
 /// `**Title** - Lee et al., 2023 …`, `*Title*. Authors …`. Returns (title, rest).
 pub fn leading_title(s: &str) -> Option<(&str, &str)> {
-    for (open, close) in [("**", "**"), ("__", "__"), ("*", "*"), ("\"", "\""), ("“", "”")] {
+    for (open, close) in [
+        ("**", "**"),
+        ("__", "__"),
+        ("*", "*"),
+        ("\"", "\""),
+        ("“", "”"),
+    ] {
         let Some(body) = s.strip_prefix(open) else {
             continue;
         };

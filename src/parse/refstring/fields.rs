@@ -20,10 +20,14 @@ static LEADING_NO_DATE: LazyLock<Regex> = LazyLock::new(|| {
 static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"((?:1[5-9]|20)\d\d)[a-z]?\b").expect("year regex"));
 static VOLUME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:vol(?:ume)?s?|bd|tome|t|v)\.?\s*(\d+[A-Za-z]?|[IVXLC]+\b)").expect("volume regex")
+    Regex::new(r"(?i)\b(?:vol(?:ume)?s?|bd|tome|t|v)\.?\s*(\d+[A-Za-z]?|[IVXLC]+\b)")
+        .expect("volume regex")
 });
 static ISSUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:\b(?:no|nr|num|issue|iss|heft|h)\.?|n°|№)\s*(\d+[A-Za-z]?(?:\s*[-–/]\s*\d+)?)").expect("issue regex")
+    Regex::new(
+        r"(?i)(?:\b(?:no|nr|num|issue|iss|heft|h)\.?|n°|№)\s*(\d+[A-Za-z]?(?:\s*[-–/]\s*\d+)?)",
+    )
+    .expect("issue regex")
 });
 static PAGES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:pp?|pages?|s|págs?)\.?\s*([A-Za-z]?\d+\s*(?:[-–—]+|to)\s*[A-Za-z]?\d+|[A-Za-z]?\d+)\b").expect("pages regex")
@@ -51,7 +55,8 @@ pub fn leading_year(s: &str) -> Option<(Option<i32>, usize)> {
             .is_none_or(|w| is_month(&w.as_str().to_lowercase()));
         // `1990 Title` (Harvard without punctuation) only when a capitalised word follows.
         let spaced = c.get(4).is_some() && m.as_str().ends_with(' ');
-        let next_ok = s[m.end()..].starts_with(|c: char| c.is_uppercase() || matches!(c, '"' | '“' | '«' | '‘'));
+        let next_ok = s[m.end()..]
+            .starts_with(|c: char| c.is_uppercase() || matches!(c, '"' | '“' | '«' | '‘'));
         if month_ok && (!spaced || next_ok) {
             return Some((year.as_str().parse().ok(), m.end()));
         }
@@ -73,15 +78,23 @@ pub fn best_year(s: &str) -> Option<i32> {
         let before = s[..m.start()].trim_end();
         let prev = before.chars().next_back();
         let next = s[m.end()..].chars().next();
-        if matches!(prev, Some('-' | '–' | '/' | '.' | ':')) && !before.ends_with(". ") && b.get(m.start().wrapping_sub(1)) != Some(&b' ') {
+        if matches!(prev, Some('-' | '–' | '/' | '.' | ':'))
+            && !before.ends_with(". ")
+            && b.get(m.start().wrapping_sub(1)) != Some(&b' ')
+        {
             continue;
         }
         let after_next = &s[m.end() + next.map_or(0, char::len_utf8)..];
-        if matches!(next, Some('-' | '–' | '—')) && after_next.starts_with(|c: char| c.is_ascii_digit()) {
+        if matches!(next, Some('-' | '–' | '—'))
+            && after_next.starts_with(|c: char| c.is_ascii_digit())
+        {
             let rest = &s[m.end()..];
             let span = rest.trim_start_matches(['-', '–', '—']);
             // `1885-1914` is a range inside a title, `2011–12` a season: keep the latter.
-            if span.get(..4).is_some_and(|d| d.chars().all(|c| c.is_ascii_digit())) {
+            if span
+                .get(..4)
+                .is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()))
+            {
                 continue;
             }
         }
@@ -92,16 +105,20 @@ pub fn best_year(s: &str) -> Option<i32> {
         if prev == Some('(') || prev == Some('[') {
             score += 3;
         }
-        if let Some(w) = before.rsplit(|c: char| !c.is_alphabetic()).next() {
-            if is_month(&w.to_lowercase()) {
-                score += 2;
-            }
+        if let Some(w) = before.rsplit(|c: char| !c.is_alphabetic()).next()
+            && is_month(&w.to_lowercase())
+        {
+            score += 2;
         }
         if matches!(next, Some(';' | ')')) || next.is_none() || s[m.end()..].trim() == "." {
             score += 2;
         }
         let lower_before = before.to_lowercase();
-        if lower_before.ends_with("vol") || lower_before.ends_with("vol.") || lower_before.ends_with("pp.") || lower_before.ends_with("no.") {
+        if lower_before.ends_with("vol")
+            || lower_before.ends_with("vol.")
+            || lower_before.ends_with("pp.")
+            || lower_before.ends_with("no.")
+        {
             score -= 5;
         }
         let year: i32 = c[1].parse().unwrap_or(0);
@@ -148,7 +165,10 @@ fn title_end_at(
                     ")" | "]" => *depth -= 1,
                     "?" | "!" if *depth <= 0 && k > 0 => {
                         let goes_on = next.is_some_and(|n| {
-                            n.is(')') || n.is('"') || n.is('”') || (n.kind == Kind::Word && !n.capitalised())
+                            n.is(')')
+                                || n.is('"')
+                                || n.is('”')
+                                || (n.kind == Kind::Word && !n.capitalised())
                         });
                         if !goes_on {
                             return Some((t.end, t.end));
@@ -158,7 +178,8 @@ fn title_end_at(
                     "." if *depth <= 0
                         && k > 0
                         && (next.is_none_or(|n| n.start > t.end)
-                            || (toks[k - 1].end < t.start && next.is_some_and(|n| n.capitalised()))) =>
+                            || (toks[k - 1].end < t.start
+                                && next.is_some_and(|n| n.capitalised()))) =>
                     {
                         return Some((t.start, t.end));
                     }
@@ -167,7 +188,12 @@ fn title_end_at(
                         *first_comma = None;
                         return Some((t.start, t.end));
                     }
-                    "," if comma_style && *depth <= 0 && k > 0 && first_comma.is_none() && !continues_title(toks, k + 1) => {
+                    "," if comma_style
+                        && *depth <= 0
+                        && k > 0
+                        && first_comma.is_none()
+                        && !continues_title(toks, k + 1) =>
+                    {
                         *first_comma = Some((t.start, t.end));
                     }
                     ";" if *depth <= 0 && k > 2 => return Some((t.start, t.end)),
@@ -204,17 +230,38 @@ fn bare_year_between(toks: &[Tok], k: usize) -> bool {
         && !prev.dot
         && prev.end < t.start
         && !lexicon::is_stopword(&prev.lower())
-        && !matches!(prev.lower().as_str(), "since" | "until" | "circa" | "and" | "to" | "or" | "year" | "years" | "summer" | "winter" | "spring" | "fall" | "autumn")
+        && !matches!(
+            prev.lower().as_str(),
+            "since"
+                | "until"
+                | "circa"
+                | "and"
+                | "to"
+                | "or"
+                | "year"
+                | "years"
+                | "summer"
+                | "winter"
+                | "spring"
+                | "fall"
+                | "autumn"
+        )
         && !lexicon::is_month(&prev.lower())
-        && toks.get(k + 1).is_none_or(|n| (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num)
+        && toks
+            .get(k + 1)
+            .is_none_or(|n| (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num)
 }
 
 /// A parenthesis that starts the year or a note after the title.
 fn paren_ends_title(s: &str) -> bool {
-    let inner: String = s[1..].chars().take_while(|c| *c != ')' && *c != ']').collect();
+    let inner: String = s[1..]
+        .chars()
+        .take_while(|c| *c != ')' && *c != ']')
+        .collect();
     let l = inner.to_lowercase();
     // `(New York: Judson Press, 1994)`: the place, publisher and year of a book.
-    let publication = (inner.contains(':') || (inner.contains(',') && inner.chars().any(char::is_alphabetic)))
+    let publication = (inner.contains(':')
+        || (inner.contains(',') && inner.chars().any(char::is_alphabetic)))
         && YEAR.is_match(&inner);
     // `(1997)` closes a title unless the sentence goes on (`Kelly's (1997) suggestion`).
     let after = s.get(inner.len() + 2..).unwrap_or("").trim_start();
@@ -222,9 +269,34 @@ fn paren_ends_title(s: &str) -> bool {
         && !after.starts_with(|c: char| c.is_lowercase());
     publication
         || year_alone
-        || ["eds", "ed.", "edn", "edition", "trans", "dissertation", "thesis", "in press", "report", "doctoral", "master", "unpublished", "abstract", "preprint", "version", "motion picture", "dvd", "video", "film", "television", "podcast", "audio", "computer software", "data set"]
-            .iter()
-            .any(|k| l.contains(k))
+        || [
+            "eds",
+            "ed.",
+            "edn",
+            "edition",
+            "trans",
+            "dissertation",
+            "thesis",
+            "in press",
+            "report",
+            "doctoral",
+            "master",
+            "unpublished",
+            "abstract",
+            "preprint",
+            "version",
+            "motion picture",
+            "dvd",
+            "video",
+            "film",
+            "television",
+            "podcast",
+            "audio",
+            "computer software",
+            "data set",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
 }
 
 /// Does a venue, a report or a publisher start at token `k` (after a comma)?
@@ -236,12 +308,15 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
         let next = toks.get(k + 1);
         // `, 37(7)`, `, 12:3`: a volume right after the title; `, 2nd ed.`: an edition;
         // `, 1997.`: the year.
-        let year = t.text.len() == 4 && YEAR.is_match(t.text) && next.is_none_or(|n| n.is('.') || n.is(','));
+        let year = t.text.len() == 4
+            && YEAR.is_match(t.text)
+            && next.is_none_or(|n| n.is('.') || n.is(','));
         return year
             || next.is_some_and(|n| {
                 n.is('(')
                     || n.is(':')
-                    || (n.kind == Kind::Word && matches!(n.text, "nd" | "rd" | "th" | "st" | "ed" | "edn" | "Aufl"))
+                    || (n.kind == Kind::Word
+                        && matches!(n.text, "nd" | "rd" | "th" | "st" | "ed" | "edn" | "Aufl"))
             });
     }
     if t.kind != Kind::Word {
@@ -250,23 +325,84 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
     let l = t.lower();
     let starts = matches!(
         l.as_str(),
-        "proc" | "proceedings" | "journal" | "j" | "trans" | "transactions" | "ieee" | "acm" | "in"
-            | "comm" | "communications" | "lecture" | "technical" | "tech" | "ph.d" | "phd" | "masters"
-            | "master's" | "thesis" | "dissertation" | "report" | "conference" | "conf" | "symposium"
-            | "symp" | "workshop" | "int" | "annals" | "ann" | "bulletin" | "bull" | "letters" | "lett"
-            | "advances" | "adv" | "lncs" | "phys" | "rev" | "nature" | "science" | "unpublished"
-            | "manuscript" | "preprint" | "arxiv" | "doctoral" | "to" | "submitted" | "paper" | "presented"
-            | "vol" | "pp" | "pages" | "chapter" | "ch" | "eds" | "ed" | "editors" | "american" | "british"
-            | "european" | "international" | "national"
+        "proc"
+            | "proceedings"
+            | "journal"
+            | "j"
+            | "trans"
+            | "transactions"
+            | "ieee"
+            | "acm"
+            | "in"
+            | "comm"
+            | "communications"
+            | "lecture"
+            | "technical"
+            | "tech"
+            | "ph.d"
+            | "phd"
+            | "masters"
+            | "master's"
+            | "thesis"
+            | "dissertation"
+            | "report"
+            | "conference"
+            | "conf"
+            | "symposium"
+            | "symp"
+            | "workshop"
+            | "int"
+            | "annals"
+            | "ann"
+            | "bulletin"
+            | "bull"
+            | "letters"
+            | "lett"
+            | "advances"
+            | "adv"
+            | "lncs"
+            | "phys"
+            | "rev"
+            | "nature"
+            | "science"
+            | "unpublished"
+            | "manuscript"
+            | "preprint"
+            | "arxiv"
+            | "doctoral"
+            | "to"
+            | "submitted"
+            | "paper"
+            | "presented"
+            | "vol"
+            | "pp"
+            | "pages"
+            | "chapter"
+            | "ch"
+            | "eds"
+            | "ed"
+            | "editors"
+            | "american"
+            | "british"
+            | "european"
+            | "international"
+            | "national"
     );
     if starts {
         // `to appear`, `in press`: notes, but still the end of the title.
         return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
     }
     // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
-    let seg_end = toks[k..].iter().position(|x| x.is(',') || x.is('.')).map_or(toks.len(), |p| k + p);
+    let seg_end = toks[k..]
+        .iter()
+        .position(|x| x.is(',') || x.is('.'))
+        .map_or(toks.len(), |p| k + p);
     let seg = &toks[k..seg_end];
-    seg.len() <= 5 && seg.iter().any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised()) && !s.is_empty()
+    seg.len() <= 5
+        && seg
+            .iter()
+            .any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised())
+        && !s.is_empty()
 }
 
 /// After a comma in a comma-separated reference: does the title go on (`…, and
@@ -275,17 +411,25 @@ fn continues_title(toks: &[Tok], k: usize) -> bool {
     toks.get(k).is_some_and(|t| {
         t.kind == Kind::Word
             && t.text.chars().next().is_some_and(char::is_lowercase)
-            && !matches!(t.text, "in" | "vol" | "pp" | "no" | "pages" | "p" | "eds" | "ed" | "editors" | "v")
+            && !matches!(
+                t.text,
+                "in" | "vol" | "pp" | "no" | "pages" | "p" | "eds" | "ed" | "editors" | "v"
+            )
     })
 }
 
 fn period_ends_title(toks: &[Tok], k: usize) -> bool {
     let t = &toks[k];
     let l = t.lower();
-    if is_abbreviation(&l) || t.is_initial() && t.text.chars().count() <= 2 && k > 0 && toks[k - 1].is_initial() {
+    if is_abbreviation(&l)
+        || t.is_initial() && t.text.chars().count() <= 2 && k > 0 && toks[k - 1].is_initial()
+    {
         return false;
     }
-    if k > 0 && (is_abbreviation(&toks[k - 1].lower()) && toks[k - 1].dot || toks[k - 1].is_initial() && toks[k - 1].dot) {
+    if k > 0
+        && toks[k - 1].dot
+        && (is_abbreviation(&toks[k - 1].lower()) || toks[k - 1].is_initial())
+    {
         // `Mrs. E. Montague`, `J. S. Bach`: a name inside the title.
         return false;
     }
@@ -294,7 +438,11 @@ fn period_ends_title(toks: &[Tok], k: usize) -> bool {
         return toks.get(k + 1).is_none_or(|n| !n.is_initial());
     }
     // `e.g. the`: a lowercase word after the period means the sentence goes on.
-    toks.get(k + 1).is_none_or(|n| !(n.kind == Kind::Word && n.text.chars().next().is_some_and(char::is_lowercase) && !matches!(n.text, "in" | "pp" | "vol" | "p")))
+    toks.get(k + 1).is_none_or(|n| {
+        !(n.kind == Kind::Word
+            && n.text.chars().next().is_some_and(char::is_lowercase)
+            && !matches!(n.text, "in" | "pp" | "vol" | "p"))
+    })
 }
 
 /// A segment that is a journal abbreviation with its volume (`Nucl. Phys. B 195`,
@@ -309,7 +457,9 @@ pub fn looks_like_journal(seg: &str, after: &str) -> bool {
     let ends_with_number = toks.last().is_some_and(|t| t.kind == Kind::Num);
     let number_follows = after.trim_start().starts_with(|c: char| c.is_ascii_digit());
     (ends_with_number || number_follows)
-        && (abbreviated * 2 >= words.len() || words.len() <= 2 || words.iter().all(|w| w.dot || w.is_initial()))
+        && (abbreviated * 2 >= words.len()
+            || words.len() <= 2
+            || words.iter().all(|w| w.dot || w.is_initial()))
 }
 
 /// Venue, volume, issue, pages and publisher from the text after the title.
@@ -336,7 +486,9 @@ pub fn venue_end(s: &str) -> usize {
             Kind::Punct => match t.text {
                 ";" | "(" | "[" | ":" if k > 0 => return trim_sep_end(s, t.start),
                 "." if k > 0 => return trim_sep_end(s, t.start),
-                "," if next.is_some_and(|n| is_field_word(n) || n.kind == Kind::Num || n.is('(')) => {
+                "," if next
+                    .is_some_and(|n| is_field_word(n) || n.kind == Kind::Num || n.is('(')) =>
+                {
                     return trim_sep_end(s, t.start);
                 }
                 _ => {}
@@ -368,13 +520,33 @@ fn trim_sep_end(s: &str, end: usize) -> usize {
 
 fn is_field_word(t: &Tok) -> bool {
     let l = t.lower();
-    (matches!(l.as_str(), "vol" | "volume" | "no" | "pp" | "p" | "pages" | "issue" | "nr" | "bd" | "v" | "s") && (t.dot || l.len() > 2))
-        || matches!(l.as_str(), "retrieved" | "available" | "accessed" | "doi" | "isbn" | "pmid" | "edited" | "ed" | "eds")
+    (matches!(
+        l.as_str(),
+        "vol" | "volume" | "no" | "pp" | "p" | "pages" | "issue" | "nr" | "bd" | "v" | "s"
+    ) && (t.dot || l.len() > 2))
+        || matches!(
+            l.as_str(),
+            "retrieved"
+                | "available"
+                | "accessed"
+                | "doi"
+                | "isbn"
+                | "pmid"
+                | "edited"
+                | "ed"
+                | "eds"
+        )
 }
 
 /// Read volume, issue, pages and publisher from the text after the venue.
 pub fn tail(rest: &str) -> Tail {
-    let mut out = Tail { venue: None, volume: None, issue: None, pages: None, publisher: None };
+    let mut out = Tail {
+        venue: None,
+        volume: None,
+        issue: None,
+        pages: None,
+        publisher: None,
+    };
     if let Some(c) = VOLUME.captures(rest) {
         out.volume = Some(c[1].to_string());
     }
@@ -414,7 +586,11 @@ pub fn tail(rest: &str) -> Tail {
         out.publisher = rest
             .split([',', '.', ';', '(', ')'])
             .map(|seg| seg.trim().trim_start_matches([':', ' ']))
-            .find(|seg| seg.split_whitespace().any(|w| is_publisher_word(&w.to_lowercase())) && seg.len() > 2)
+            .find(|seg| {
+                seg.split_whitespace()
+                    .any(|w| is_publisher_word(&w.to_lowercase()))
+                    && seg.len() > 2
+            })
             .map(str::to_string);
     }
     out
@@ -422,5 +598,8 @@ pub fn tail(rest: &str) -> Tail {
 
 fn normalise_pages(p: &str) -> String {
     let compact: String = p.split_whitespace().collect();
-    compact.replace("to", "-").replace(['–', '—'], "-").replace("--", "-")
+    compact
+        .replace("to", "-")
+        .replace(['–', '—'], "-")
+        .replace("--", "-")
 }

@@ -33,11 +33,11 @@ static PMCID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:PMCID\s*:?\s*)?(PMC)\s?(\d{4,9})\b").expect("PMCID regex")
 });
 static ISBN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bISBN(?:-1[03])?\s*:?\s*((?:97[89][\s-]?)?(?:\d[\s-]?){9}[\dX])\b").expect("ISBN regex")
+    Regex::new(r"(?i)\bISBN(?:-1[03])?\s*:?\s*((?:97[89][\s-]?)?(?:\d[\s-]?){9}[\dX])\b")
+        .expect("ISBN regex")
 });
-static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)<?\b(?:https?://|www\.)[^\s<>"]+>?"#).expect("URL regex")
-});
+static URL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)<?\b(?:https?://|www\.)[^\s<>"]+>?"#).expect("URL regex"));
 /// Labels and notes that only introduce an identifier or an access date.
 static NOISE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\[(?:online|internet|pubmed|google scholar|crossref|cross ref|pmc free article|ref list|medline|web of science|scopus|abstract)\]\.?|\b(?:retrieved|accessed|last accessed|viewed|consulted)\b(?:\s+(?:on|from))?[^.;\[\]()]{0,40}?\d{4}\b\.?|\((?:accessed|retrieved|viewed|consulted)[^)]{0,60}\)|\b(?:retrieved|available|accessible)(?:\s+online)?\s*(?:(?:from|at|on|via)\b\s*:?|:)|\bpreprint\s+at\b|\bavailable\s*:|\burl\s*:|\bonline\s*:|\bepub\s+ahead\s+of\s+print\b\.?|\barxiv\s*(?:\[preprint\]|preprint|e-prints?)\.?|\bepub\s+\d{4}[^.]{0,20}\.")
@@ -49,8 +49,11 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
     let mut cut: Vec<(usize, usize)> = Vec::new();
     let has = |needle: &str| text.contains(needle);
 
-    let lower_has = |needle: &str| crate::parse::refstring::clean::contains_ignore_case(text, needle);
-    if (has("://") || lower_has("www.")) && let Some(m) = URL.find(text) {
+    let lower_has =
+        |needle: &str| crate::parse::refstring::clean::contains_ignore_case(text, needle);
+    if (has("://") || lower_has("www."))
+        && let Some(m) = URL.find(text)
+    {
         let url = trim_url(m.as_str());
         if !url.is_empty() {
             match ids::identifier_from_url(url) {
@@ -71,53 +74,71 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
             cut.push((m.start(), m.end()));
         }
     }
-    if has("10.") {
-        if let Some(m) = DOI.find(text) {
-            // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
-            let raw = m.as_str();
-            let lower = raw.to_ascii_lowercase();
-            let keep = [",arxiv", ".url", "url", ",http", ".http", ",doi", ".doi", ".issn", ",pmid", ".pmid", ",isbn", ".isbn", "[", ",available"]
-                .iter()
-                .filter_map(|k| lower[8..].find(k).map(|p| p + 8))
-                .min()
-                .unwrap_or(raw.len());
-            let mut end = m.start() + keep;
-            let mut doi = raw[..keep].to_string();
-            // `10.1093/molbev /msu300`: the PDF split the DOI before a slash.
-            let tail = &text[end..];
-            if let Some(rest) = tail.strip_prefix(" /") {
-                let more: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
-                if !more.is_empty() {
-                    doi.push('/');
-                    doi.push_str(&more);
-                    end += 2 + more.len();
-                }
+    if has("10.")
+        && let Some(m) = DOI.find(text)
+    {
+        // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
+        let raw = m.as_str();
+        let lower = raw.to_ascii_lowercase();
+        let keep = [
+            ",arxiv",
+            ".url",
+            "url",
+            ",http",
+            ".http",
+            ",doi",
+            ".doi",
+            ".issn",
+            ",pmid",
+            ".pmid",
+            ",isbn",
+            ".isbn",
+            "[",
+            ",available",
+        ]
+        .iter()
+        .filter_map(|k| lower[8..].find(k).map(|p| p + 8))
+        .min()
+        .unwrap_or(raw.len());
+        let mut end = m.start() + keep;
+        let mut doi = raw[..keep].to_string();
+        // `10.1093/molbev /msu300`: the PDF split the DOI before a slash.
+        let tail = &text[end..];
+        if let Some(rest) = tail.strip_prefix(" /") {
+            let more: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+            if !more.is_empty() {
+                doi.push('/');
+                doi.push_str(&more);
+                end += 2 + more.len();
             }
-            if let Some(d) = ids::normalize_doi(&doi) {
-                if let Some(a) = d.strip_prefix("10.48550/arxiv.") {
-                    f.arxiv.get_or_insert_with(|| a.to_string());
-                }
-                if f.doi.is_none() {
-                    f.doi = Some(d);
-                }
+        }
+        if let Some(d) = ids::normalize_doi(&doi) {
+            if let Some(a) = d.strip_prefix("10.48550/arxiv.") {
+                f.arxiv.get_or_insert_with(|| a.to_string());
             }
-            let start = DOI_LABEL.find(&text[..m.start()]).map_or(m.start(), |l| l.start());
-            cut.push((start, end));
+            if f.doi.is_none() {
+                f.doi = Some(d);
+            }
         }
+        let start = DOI_LABEL
+            .find(&text[..m.start()])
+            .map_or(m.start(), |l| l.start());
+        cut.push((start, end));
     }
-    if has("xiv") || has("Xiv") || has("XIV") || has("[") {
-        if let Some(c) = ARXIV_NEW.captures(text) {
-            f.arxiv.get_or_insert_with(|| c[1].to_string());
-            let m = c.get(0).expect("whole match");
-            cut.push((m.start(), m.end()));
-        }
+    if (has("xiv") || has("Xiv") || has("XIV") || has("["))
+        && let Some(c) = ARXIV_NEW.captures(text)
+    {
+        f.arxiv.get_or_insert_with(|| c[1].to_string());
+        let m = c.get(0).expect("whole match");
+        cut.push((m.start(), m.end()));
     }
-    if f.arxiv.is_none() && has("/") {
-        if let Some(c) = ARXIV_OLD.captures(text) {
-            f.arxiv = Some(c[1].to_string());
-            let m = c.get(0).expect("whole match");
-            cut.push((m.start(), m.end()));
-        }
+    if f.arxiv.is_none()
+        && has("/")
+        && let Some(c) = ARXIV_OLD.captures(text)
+    {
+        f.arxiv = Some(c[1].to_string());
+        let m = c.get(0).expect("whole match");
+        cut.push((m.start(), m.end()));
     }
     if f.arxiv.is_none() {
         // A bare new-style id (`2106.11959`) only when its month is real and it has the
@@ -143,18 +164,20 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
             cut.push((m.start(), m.end()));
         }
     }
-    if has("ISBN") || has("isbn") {
-        if let Some(c) = ISBN.captures(text) {
-            f.isbn = ids::normalize_isbn(&c[1]);
-            let m = c.get(0).expect("whole match");
-            cut.push((m.start(), m.end()));
-        }
+    if (has("ISBN") || has("isbn"))
+        && let Some(c) = ISBN.captures(text)
+    {
+        f.isbn = ids::normalize_isbn(&c[1]);
+        let m = c.get(0).expect("whole match");
+        cut.push((m.start(), m.end()));
     }
     let noisy = has("[")
         || has("(")
-        || ["retriev", "access", "availab", "viewed", "consult", "url", "online", "epub", "arxiv"]
-            .iter()
-            .any(|k| lower_has(k));
+        || [
+            "retriev", "access", "availab", "viewed", "consult", "url", "online", "epub", "arxiv",
+        ]
+        .iter()
+        .any(|k| lower_has(k));
     if noisy {
         for m in NOISE.find_iter(text) {
             cut.push((m.start(), m.end()));
@@ -197,7 +220,9 @@ fn remove_spans(text: &str, mut cut: Vec<(usize, usize)>) -> String {
 fn tidy(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for word in s.split_whitespace() {
-        let only_punct = word.chars().all(|c| matches!(c, '.' | ',' | ';' | ':' | '[' | ']' | '(' | ')'));
+        let only_punct = word
+            .chars()
+            .all(|c| matches!(c, '.' | ',' | ';' | ':' | '[' | ']' | '(' | ')'));
         if only_punct {
             if word.contains(['(', '[', ')', ']']) && word.len() > 1 {
                 continue;

@@ -45,7 +45,10 @@ pub fn is_particle(w: &str) -> bool {
 
 /// Name suffixes kept with the family name.
 pub fn is_suffix(w: &str) -> bool {
-    matches!(w, "jr" | "sr" | "ii" | "iii" | "iv" | "jun" | "sen" | "jnr" | "snr")
+    matches!(
+        w,
+        "jr" | "sr" | "ii" | "iii" | "iv" | "jun" | "sen" | "jnr" | "snr"
+    )
 }
 
 /// Function words: a chunk that contains one (other than a particle) is not a name.
@@ -98,7 +101,6 @@ pub fn is_stopword(w: &str) -> bool {
             | "im"
             | "am"
             | "auf"
-            | "im"
             | "between"
             | "under"
             | "within"

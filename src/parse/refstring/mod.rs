@@ -14,7 +14,7 @@ mod lexicon;
 mod names;
 mod tokens;
 
-use crate::model::{Person, RefFields};
+use crate::model::RefFields;
 
 /// Longest input read; a reference is never this long, and the cap bounds the work.
 const MAX_LEN: usize = 4096;
@@ -116,7 +116,8 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
             let seg = &rest[..te];
             // `Nucl. Phys. B 195, 503`: a journal with its volume where a title would be.
             let first = rest.find(',').unwrap_or(rest.len());
-            let journal_first = comma_style && fields::looks_like_journal(&rest[..first], &rest[first..]);
+            let journal_first =
+                comma_style && fields::looks_like_journal(&rest[..first], &rest[first..]);
             if !journal_first && !fields::looks_like_journal(seg, &rest[te..]) {
                 f.title = tidy_title(seg);
                 pos += next;
@@ -125,13 +126,13 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
     }
     let mut rest = &s[pos..];
     // The year after the title (`Editorial. (1954). Weather`, Vancouver `Title. 2019;`).
-    if let Some((year, end)) = fields::leading_year(rest) {
-        if rest[..end].contains('(') || !year_first {
-            if f.year.is_none() {
-                f.year = year;
-            }
-            rest = &rest[end..];
+    if let Some((year, end)) = fields::leading_year(rest)
+        && (rest[..end].contains('(') || !year_first)
+    {
+        if f.year.is_none() {
+            f.year = year;
         }
+        rest = &rest[end..];
     }
     read_venue(rest.trim_start_matches(SEPARATORS), f);
     if f.year.is_none() && !year_first {
@@ -146,7 +147,11 @@ fn title_in_author_place(s: &str, list: &names::NameList) -> bool {
     s[..list.end].trim_end().ends_with('.')
         && !list.truncated
         && !s[..list.end].contains([',', ';'])
-        && list.persons.iter().all(|p| p.given.as_deref().is_none_or(|g| !g.contains('.') && g.chars().any(char::is_lowercase)))
+        && list.persons.iter().all(|p| {
+            p.given
+                .as_deref()
+                .is_none_or(|g| !g.contains('.') && g.chars().any(char::is_lowercase))
+        })
         && list.persons.len() <= 2
         && s[list.end..].trim_start().starts_with('(')
         && fields::leading_year(&s[list.end..]).is_some()
@@ -214,7 +219,9 @@ fn tidy_title(t: &str) -> Option<String> {
 /// Venue, editors, volume, issue, pages and publisher from the text after the title.
 fn read_venue(rest: &str, f: &mut RefFields) {
     let mut rest = rest;
-    for prefix in ["In: ", "in: ", "In ", "in ", "In:", "// ", "Dans ", "dans ", "En: ", "Em: ", "In. "] {
+    for prefix in [
+        "In: ", "in: ", "In ", "in ", "In:", "// ", "Dans ", "dans ", "En: ", "Em: ", "In. ",
+    ] {
         if let Some(r) = rest.strip_prefix(prefix) {
             rest = r.trim_start();
             break;
@@ -233,12 +240,21 @@ fn read_venue(rest: &str, f: &mut RefFields) {
     let end = fields::venue_end(rest);
     let venue = rest[..end].trim();
     let after = &rest[end..];
-    let publisher_like = venue
-        .split_whitespace()
-        .any(|w| lexicon::is_publisher_word(&w.to_lowercase()) && w.chars().next().is_some_and(char::is_uppercase))
-        && !["Journal", "Proceedings", "Conference", "Review", "Transactions", "Proc", "Symposium", "Letters"]
-            .iter()
-            .any(|k| venue.contains(k));
+    let publisher_like = venue.split_whitespace().any(|w| {
+        lexicon::is_publisher_word(&w.to_lowercase())
+            && w.chars().next().is_some_and(char::is_uppercase)
+    }) && ![
+        "Journal",
+        "Proceedings",
+        "Conference",
+        "Review",
+        "Transactions",
+        "Proc",
+        "Symposium",
+        "Letters",
+    ]
+    .iter()
+    .any(|k| venue.contains(k));
     let place = after.trim_start().starts_with(':');
     let tail = fields::tail(after);
     if !venue.is_empty() && venue.chars().any(char::is_alphabetic) && !place && !publisher_like {
@@ -249,7 +265,11 @@ fn read_venue(rest: &str, f: &mut RefFields) {
     }
     if place {
         // `Berlin: Suhrkamp, 1999`: the publisher follows the place.
-        let p = after.trim_start()[1..].split([',', ';', '.', '(']).next().unwrap_or("").trim();
+        let p = after.trim_start()[1..]
+            .split([',', ';', '.', '('])
+            .next()
+            .unwrap_or("")
+            .trim();
         if p.chars().any(char::is_alphabetic) {
             f.publisher = Some(p.to_string());
         }
@@ -263,22 +283,33 @@ fn read_venue(rest: &str, f: &mut RefFields) {
     let _ = tail.venue;
 }
 
-/// Build a person from parts (used by tests of the name rules).
-#[cfg(test)]
-fn person(given: Option<&str>, family: &str) -> Person {
-    Person::new(given, family)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Person;
+
+    fn person(given: Option<&str>, family: &str) -> Person {
+        Person::new(given, family)
+    }
 
     #[test]
     fn apa_reference() {
-        let f = parse("Romero, C., Paunesku, D., & Dweck, C. (2011). Brainology in the classroom: An online growth mindset intervention. Journal of Things, 12(3), 45–67. https://doi.org/10.1000/ABC.1");
-        assert_eq!(f.authors, vec![person(Some("C."), "Romero"), person(Some("D."), "Paunesku"), person(Some("C."), "Dweck")]);
+        let f = parse(
+            "Romero, C., Paunesku, D., & Dweck, C. (2011). Brainology in the classroom: An online growth mindset intervention. Journal of Things, 12(3), 45–67. https://doi.org/10.1000/ABC.1",
+        );
+        assert_eq!(
+            f.authors,
+            vec![
+                person(Some("C."), "Romero"),
+                person(Some("D."), "Paunesku"),
+                person(Some("C."), "Dweck")
+            ]
+        );
         assert_eq!(f.year, Some(2011));
-        assert_eq!(f.title.as_deref(), Some("Brainology in the classroom: An online growth mindset intervention"));
+        assert_eq!(
+            f.title.as_deref(),
+            Some("Brainology in the classroom: An online growth mindset intervention")
+        );
         assert_eq!(f.venue.as_deref(), Some("Journal of Things"));
         assert_eq!(f.volume.as_deref(), Some("12"));
         assert_eq!(f.issue.as_deref(), Some("3"));

@@ -53,11 +53,10 @@ enum Style {
     Vancouver,
 }
 
+/// A token index range that holds (part of) one name.
 struct Chunk {
-    /// Token index range.
     from: usize,
     to: usize,
-    shape: Shape,
 }
 
 fn is_sep_word(t: &Tok) -> bool {
@@ -71,8 +70,22 @@ fn is_sep(t: &Tok) -> bool {
 fn is_editor_word(w: &str) -> bool {
     matches!(
         w,
-        "ed" | "eds" | "editor" | "editors" | "hrsg" | "hg" | "hgg" | "dir" | "dirs" | "éd" | "éds"
-            | "coord" | "coords" | "comp" | "comps" | "edd" | "red"
+        "ed" | "eds"
+            | "editor"
+            | "editors"
+            | "hrsg"
+            | "hg"
+            | "hgg"
+            | "dir"
+            | "dirs"
+            | "éd"
+            | "éds"
+            | "coord"
+            | "coords"
+            | "comp"
+            | "comps"
+            | "edd"
+            | "red"
     )
 }
 
@@ -98,7 +111,13 @@ fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
 
 impl NameList {
     pub fn empty() -> NameList {
-        NameList { persons: Vec::new(), end: 0, stop: Stop::Other, truncated: false, editors: false }
+        NameList {
+            persons: Vec::new(),
+            end: 0,
+            stop: Stop::Other,
+            truncated: false,
+            editors: false,
+        }
     }
 }
 
@@ -116,7 +135,6 @@ pub fn scan(s: &str) -> NameList {
     let mut style = Style::Unknown;
     let mut pending: Option<Chunk> = None;
     let mut i = 0;
-    let mut saw_comma = false;
     // The names so far carry initials: a chunk of whole words is then no name.
     let mut uses_initials = false;
     let mut full_names = false;
@@ -131,7 +149,6 @@ pub fn scan(s: &str) -> NameList {
         {
             // APA's `A, B, … Z`: names left out in the middle.
             list.truncated |= toks[i].is('…');
-            saw_comma |= toks[i].is(',');
             i += 1;
         }
         if let Some(after) = et_al(&toks, i) {
@@ -190,16 +207,29 @@ pub fn scan(s: &str) -> NameList {
         let after_and = i > 0 && (is_sep_word(&toks[i - 1]) || toks[i - 1].is('&'));
         let (to, terminal) = read_chunk(&toks, i, pending.is_some(), style == Style::Vancouver);
         let Some(shape) = shape_of(&toks[i..to]) else {
-            list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
+            list.stop = if saw_comma_before(&toks, i) {
+                Stop::Comma
+            } else {
+                Stop::Other
+            };
             break;
         };
         if !terminal && !follower_ok(&toks, to, shape, pending.is_some()) {
-            list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
+            list.stop = if saw_comma_before(&toks, i) {
+                Stop::Comma
+            } else {
+                Stop::Other
+            };
             break;
         }
-        if let (Shape::Words(_), Some((g_from, g_to, after))) = (shape, initials_in_parens(&toks, to)) {
-            let fam = Chunk { from: i, to, shape };
-            let given = Chunk { from: g_from, to: g_to, shape: Shape::Initials };
+        if let (Shape::Words(_), Some((g_from, g_to, after))) =
+            (shape, initials_in_parens(&toks, to))
+        {
+            let fam = Chunk { from: i, to };
+            let given = Chunk {
+                from: g_from,
+                to: g_to,
+            };
             list.persons.push(pair(s, &toks, &fam, &given));
             uses_initials = true;
             style = Style::Inverted;
@@ -208,12 +238,17 @@ pub fn scan(s: &str) -> NameList {
             last_loose = None;
             continue;
         }
-        let chunk = Chunk { from: i, to, shape };
+        let chunk = Chunk { from: i, to };
         let accepted = if let Some(fam) = pending.take() {
             if given_like(shape) {
                 chunks.push(fam);
                 chunks.push(chunk);
-                list.persons.push(pair(s, &toks, &chunks[chunks.len() - 2], &chunks[chunks.len() - 1]));
+                list.persons.push(pair(
+                    s,
+                    &toks,
+                    &chunks[chunks.len() - 2],
+                    &chunks[chunks.len() - 1],
+                ));
                 if style == Style::Unknown {
                     style = Style::Inverted;
                 }
@@ -231,7 +266,9 @@ pub fn scan(s: &str) -> NameList {
         } else {
             match shape {
                 Shape::Initials => false,
-                Shape::Words(1) if matches!(style, Style::Unknown | Style::Inverted) && !terminal => {
+                Shape::Words(1)
+                    if matches!(style, Style::Unknown | Style::Inverted) && !terminal =>
+                {
                     before_pending = list.end;
                     pending = Some(chunk);
                     true
@@ -241,17 +278,29 @@ pub fn scan(s: &str) -> NameList {
                     true
                 }
                 // `Al Mok`: a given name that is also a particle.
-                Shape::Words(1) if style == Style::Direct && to - i >= 2 && toks[i].capitalised() => {
+                Shape::Words(1)
+                    if style == Style::Direct && to - i >= 2 && toks[i].capitalised() =>
+                {
                     list.persons.push(direct(s, &toks, &chunk));
                     true
                 }
                 Shape::Words(1) => false,
-                Shape::Words(_) if uses_initials && !full_names && !after_and && pending.is_none() && !next_is_initials(&toks, to, terminal) => false,
+                Shape::Words(_)
+                    if uses_initials
+                        && !full_names
+                        && !after_and
+                        && pending.is_none()
+                        && !next_is_initials(&toks, to, terminal) =>
+                {
+                    false
+                }
                 Shape::Words(n) => {
                     let next_initials = next_is_initials(&toks, to, terminal);
                     if next_initials && n <= 3 && style != Style::Direct {
                         pending = Some(chunk);
-                    } else if n <= 4 && matches!(style, Style::Unknown | Style::Direct | Style::Inverted) {
+                    } else if n <= 4
+                        && matches!(style, Style::Unknown | Style::Direct | Style::Inverted)
+                    {
                         if !list.persons.is_empty() && !after_and {
                             last_loose = Some((list.persons.len(), list.end));
                         }
@@ -282,13 +331,18 @@ pub fn scan(s: &str) -> NameList {
             }
         };
         if !accepted {
-            list.stop = if saw_comma_before(&toks, i) { Stop::Comma } else { Stop::Other };
+            list.stop = if saw_comma_before(&toks, i) {
+                Stop::Comma
+            } else {
+                Stop::Other
+            };
             break;
         }
         // `J. Smith`, `Smith, J.`, `Smith J`: given names as initials only.
         full_names |= matches!(shape, Shape::Words(2..))
             || (shape == Shape::InitialsWords && !toks[i].is_initial())
-            || (style == Style::Inverted && matches!(shape, Shape::Words(_) | Shape::WordsInitials));
+            || (style == Style::Inverted
+                && matches!(shape, Shape::Words(_) | Shape::WordsInitials));
         uses_initials |= match shape {
             Shape::InitialsWords => toks[i].is_initial(),
             Shape::Words(_) => false,
@@ -320,27 +374,26 @@ pub fn scan(s: &str) -> NameList {
     }
     // `David Archard, Sexual Consent (Boulder …)`: a list of full names whose last one
     // follows a comma, not `and`, and is followed by no name is a name and a title.
-    if let Some((k, end)) = last_loose {
-        if list.stop == Stop::Comma {
-            let known = list.persons[k]
-                .given
-                .as_deref()
-                .and_then(|g| g.split_whitespace().next())
-                .is_some_and(|g| is_given_name(&g.to_lowercase()));
-            if k + 1 == list.persons.len() && list.persons.len() >= 2 && !list.truncated && !known {
-                list.persons.truncate(k);
-                list.end = end;
-                list.stop = Stop::Comma;
-            }
+    if let Some((k, end)) = last_loose
+        && list.stop == Stop::Comma
+    {
+        let known = list.persons[k]
+            .given
+            .as_deref()
+            .and_then(|g| g.split_whitespace().next())
+            .is_some_and(|g| is_given_name(&g.to_lowercase()));
+        if k + 1 == list.persons.len() && list.persons.len() >= 2 && !list.truncated && !known {
+            list.persons.truncate(k);
+            list.end = end;
+            list.stop = Stop::Comma;
         }
     }
     // Take the separator that closed the list with it (`Smith, J.,` → after the comma).
-    if list.stop == Stop::Comma {
-        if let Some(t) = toks.iter().find(|t| t.start >= list.end) {
-            if t.is(',') {
-                list.end = t.end;
-            }
-        }
+    if list.stop == Stop::Comma
+        && let Some(t) = toks.iter().find(|t| t.start >= list.end)
+        && t.is(',')
+    {
+        list.end = t.end;
     }
     list
 }
@@ -361,7 +414,8 @@ fn follower_ok(toks: &[Tok], to: usize, shape: Shape, given_part: bool) -> bool 
         Kind::Num => true,
         Kind::Word => is_sep_word(t) || et_al(toks, to).is_some(),
         Kind::Punct => match t.text {
-            "," | ";" | "&" | "." | "(" | "[" | "–" | "—" | "\"" | "“" | "«" | "„" | "‘" | "'" | "`" => true,
+            "," | ";" | "&" | "." | "(" | "[" | "–" | "—" | "\"" | "“" | "«" | "„" | "‘" | "'"
+            | "`" => true,
             ":" => !matches!(shape, Shape::Words(_)) || given_part,
             _ => false,
         },
@@ -381,11 +435,20 @@ fn initials_in_parens(toks: &[Tok], at: usize) -> Option<(usize, usize, usize)> 
     }
     let close = (at + 1..toks.len().min(at + 6)).find(|&k| toks[k].is(')'))?;
     let inner = &toks[at + 1..close];
-    (!inner.is_empty() && inner.iter().all(|t| t.is_initial())).then_some((at + 1, close, close + 1))
+    (!inner.is_empty() && inner.iter().all(|t| t.is_initial())).then_some((
+        at + 1,
+        close,
+        close + 1,
+    ))
 }
 
 fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
-    i > 0 && toks[..i].iter().rev().take_while(|t| is_sep(t)).any(|t| t.is(','))
+    i > 0
+        && toks[..i]
+            .iter()
+            .rev()
+            .take_while(|t| is_sep(t))
+            .any(|t| t.is(','))
 }
 
 fn role_marker(toks: &[Tok], i: usize) -> Option<usize> {
@@ -396,11 +459,26 @@ fn role_marker(toks: &[Tok], i: usize) -> Option<usize> {
     let role = |w: &str| {
         matches!(
             w.trim_end_matches('s'),
-            "producer" | "director" | "writer" | "host" | "performer" | "composer" | "illustrator"
-                | "photographer" | "narrator" | "interviewer" | "speaker" | "presenter" | "creator"
+            "producer"
+                | "director"
+                | "writer"
+                | "host"
+                | "performer"
+                | "composer"
+                | "illustrator"
+                | "photographer"
+                | "narrator"
+                | "interviewer"
+                | "speaker"
+                | "presenter"
+                | "creator"
         )
     };
-    let words: Vec<String> = toks[i + 1..close].iter().filter(|t| t.kind == Kind::Word).map(|t| t.lower()).collect();
+    let words: Vec<String> = toks[i + 1..close]
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.lower())
+        .collect();
     (!words.is_empty() && words.iter().all(|w| role(w))).then_some(close + 1)
 }
 
@@ -427,7 +505,8 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usi
     let mut saw_word = false;
     while k < toks.len() {
         let t = &toks[k];
-        if t.kind != Kind::Word || (k > i && is_sep_word(t)) || (k > i && et_al(toks, k).is_some()) {
+        if t.kind != Kind::Word || (k > i && is_sep_word(t)) || (k > i && et_al(toks, k).is_some())
+        {
             return (k, false);
         }
         let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
@@ -504,7 +583,10 @@ fn shape_of(toks: &[Tok]) -> Option<Shape> {
     }
     if words == 0 {
         // `Du, C. K.`, `Le, T.`: a particle standing alone is the family name.
-        words = toks.iter().filter(|t| is_particle(&t.lower()) && t.capitalised()).count();
+        words = toks
+            .iter()
+            .filter(|t| is_particle(&t.lower()) && t.capitalised())
+            .count();
     }
     match (words, initials) {
         (0, 0) => None,
@@ -528,7 +610,10 @@ fn next_chunk_shape(toks: &[Tok], i: usize) -> Option<Shape> {
 }
 
 fn given_like(shape: Shape) -> bool {
-    matches!(shape, Shape::Initials | Shape::WordsInitials | Shape::Words(1..=3))
+    matches!(
+        shape,
+        Shape::Initials | Shape::WordsInitials | Shape::Words(1..=3)
+    )
 }
 
 /// The source text of tokens `from..to`, without a closing period after a word.
@@ -538,7 +623,11 @@ fn text_of(s: &str, toks: &[Tok], from: usize, to: usize) -> String {
     }
     let last = &toks[to - 1];
     let keep_dot = last.is_initial() || is_suffix(&last.lower()) || last.is_caps_initials();
-    let end = if last.dot && !keep_dot { last.end - 1 } else { last.end };
+    let end = if last.dot && !keep_dot {
+        last.end - 1
+    } else {
+        last.end
+    };
     s[toks[from].start..end].trim().to_string()
 }
 
@@ -560,8 +649,13 @@ fn vancouver(s: &str, toks: &[Tok], c: &Chunk) -> Person {
         .map_or(c.from, |k| k + 1);
     let given = text_of(s, toks, first_init, c.to);
     // `Hinton G.`: the period closes the list, it is not part of the initials.
-    let bare = given.strip_suffix('.').filter(|g| g.chars().all(|c| c.is_uppercase()));
-    Person::new(Some(bare.unwrap_or(&given)), &text_of(s, toks, c.from, first_init))
+    let bare = given
+        .strip_suffix('.')
+        .filter(|g| g.chars().all(|c| c.is_uppercase()));
+    Person::new(
+        Some(bare.unwrap_or(&given)),
+        &text_of(s, toks, c.from, first_init),
+    )
 }
 
 /// Given names first: the family is what follows the last initial, or the last word
@@ -569,11 +663,16 @@ fn vancouver(s: &str, toks: &[Tok], c: &Chunk) -> Person {
 fn direct(s: &str, toks: &[Tok], c: &Chunk) -> Person {
     // `DELISLE Léopold`, `CASSARD Jean-Christophe`: a family name in capitals first.
     let caps = |t: &Tok| {
-        !t.is_initial() && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 4 && t.text.chars().all(|c| !c.is_lowercase())
+        !t.is_initial()
+            && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 4
+            && t.text.chars().all(|c| !c.is_lowercase())
     };
-    if c.to - c.from >= 2 && caps(&toks[c.from]) && !toks[c.from..c.to].iter().skip(1).any(|t| caps(t)) {
+    if c.to - c.from >= 2 && caps(&toks[c.from]) && !toks[c.from..c.to].iter().skip(1).any(caps) {
         let fam_end = c.from + 1;
-        return Person::new(Some(&text_of(s, toks, fam_end, c.to)), &text_of(s, toks, c.from, fam_end));
+        return Person::new(
+            Some(&text_of(s, toks, fam_end, c.to)),
+            &text_of(s, toks, c.from, fam_end),
+        );
     }
     let mut end = c.to;
     while end > c.from + 1 && is_suffix(&toks[end - 1].lower()) {

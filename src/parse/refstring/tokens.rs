@@ -58,7 +58,13 @@ impl Tok<'_> {
             return true;
         }
         // `Ch.`, `Th.`, `Wm.`: abbreviated given names.
-        self.dot && letters.len() == 2 && letters[1].is_lowercase() && matches!(self.text, "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo")
+        self.dot
+            && letters.len() == 2
+            && letters[1].is_lowercase()
+            && matches!(
+                self.text,
+                "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo"
+            )
     }
 
     /// Vancouver initials written without periods (`JJ`, `OA`, `WF`).
@@ -91,9 +97,10 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
             while let Some(&(j, d)) = it.peek() {
                 let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
                     && (d != '.' || run <= 2)
-                    && s[j + d.len_utf8()..].chars().next().is_some_and(|n| {
-                        n.is_alphabetic() || (d == '.' && n == '-')
-                    });
+                    && s[j + d.len_utf8()..]
+                        .chars()
+                        .next()
+                        .is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
                 if word_char(d) || inner || (d == '-' && s[j + 1..].starts_with('.')) {
                     run = if d == '.' { 0 } else { run + 1 };
                     end = j + d.len_utf8();
@@ -156,7 +163,10 @@ mod tests {
     fn words_keep_inner_marks_and_record_their_period() {
         let t = tokenize("J.-P. O'Brien-Smith, U.S. Dept. 1991a;");
         let texts: Vec<&str> = t.iter().map(|t| t.text).collect();
-        assert_eq!(texts, ["J.-P", "O'Brien-Smith", ",", "U.S", "Dept", "1991a", ";"]);
+        assert_eq!(
+            texts,
+            ["J.-P", "O'Brien-Smith", ",", "U.S", "Dept", "1991a", ";"]
+        );
         assert!(t[0].dot && t[0].is_initial());
         assert!(!t[1].dot && !t[1].is_initial());
         assert!(t[3].is_initial() && t[4].dot);
