@@ -5,14 +5,18 @@
 //!
 //! The order of work: clean the characters ([`clean`]), cut the identifiers out
 //! ([`identifiers`]), read the name list at the head ([`names`]), then the year, the
-//! title and the venue with its volume, issue, pages and publisher ([`fields`]).
+//! title and the venue with its volume, issue, pages and publisher ([`year`], [`title`] and [`venue`]).
 
 pub(crate) mod clean;
-mod fields;
 mod identifiers;
 mod lexicon;
+mod markers;
 mod names;
+mod persons;
+mod title;
 mod tokens;
+mod venue;
+mod year;
 
 use crate::model::RefFields;
 
@@ -80,12 +84,12 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
         pos = list.end;
         comma_style = list.stop == names::Stop::Comma;
         take_names(f, list);
-    } else if let Some((org, end)) = names::organisation(s) {
+    } else if let Some((org, end)) = persons::organisation(s) {
         f.authors.push(org);
         pos = end;
     } else if !title_done {
         // Title first, then the names (`Title. Smith J, Lee K. Venue …`).
-        let (te, next) = fields::title_end(s, false);
+        let (te, next) = title::title_end(s, false);
         let after = &s[next..];
         let list = names::scan(after);
         if !list.persons.is_empty() && list.stop == names::Stop::Period && next < s.len() {
@@ -98,7 +102,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
 
     // The year right after the names (APA, Harvard, Chicago author-date).
     let mut year_first = false;
-    if let Some((year, end)) = fields::leading_year(&s[pos..]) {
+    if let Some((year, end)) = year::leading_year(&s[pos..]) {
         f.year = year;
         comma_style |= s[pos..pos + end].trim_end().ends_with(',');
         pos += end;
@@ -112,13 +116,13 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
             f.title = tidy_title(title);
             pos += after;
         } else {
-            let (te, next) = fields::title_end(rest, comma_style);
+            let (te, next) = title::title_end(rest, comma_style);
             let seg = &rest[..te];
             // `Nucl. Phys. B 195, 503`: a journal with its volume where a title would be.
             let first = rest.find(',').unwrap_or(rest.len());
             let journal_first =
-                comma_style && fields::looks_like_journal(&rest[..first], &rest[first..]);
-            if !journal_first && !fields::looks_like_journal(seg, &rest[te..]) {
+                comma_style && title::looks_like_journal(&rest[..first], &rest[first..]);
+            if !journal_first && !title::looks_like_journal(seg, &rest[te..]) {
                 f.title = tidy_title(seg);
                 pos += next;
             }
@@ -126,7 +130,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
     }
     let mut rest = &s[pos..];
     // The year after the title (`Editorial. (1954). Weather`, Vancouver `Title. 2019;`).
-    if let Some((year, end)) = fields::leading_year(rest)
+    if let Some((year, end)) = year::leading_year(rest)
         && (rest[..end].contains('(') || !year_first)
     {
         if f.year.is_none() {
@@ -136,7 +140,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
     }
     read_venue(rest.trim_start_matches(SEPARATORS), f);
     if f.year.is_none() && !year_first {
-        f.year = fields::best_year(rest).or_else(|| fields::best_year(s));
+        f.year = year::best_year(rest).or_else(|| year::best_year(s));
     }
 }
 
@@ -154,7 +158,7 @@ fn title_in_author_place(s: &str, list: &names::NameList) -> bool {
         })
         && list.persons.len() <= 2
         && s[list.end..].trim_start().starts_with('(')
-        && fields::leading_year(&s[list.end..]).is_some()
+        && year::leading_year(&s[list.end..]).is_some()
 }
 
 fn take_names(f: &mut RefFields, list: names::NameList) {
@@ -237,7 +241,7 @@ fn read_venue(rest: &str, f: &mut RefFields) {
         f.editors = list.persons;
         rest = base[list.end..].trim_start_matches(SEPARATORS);
     }
-    let end = fields::venue_end(rest);
+    let end = venue::venue_end(rest);
     let venue = rest[..end].trim();
     let after = &rest[end..];
     let publisher_like = venue.split_whitespace().any(|w| {
@@ -256,7 +260,7 @@ fn read_venue(rest: &str, f: &mut RefFields) {
     .iter()
     .any(|k| venue.contains(k));
     let place = after.trim_start().starts_with(':');
-    let tail = fields::tail(after);
+    let tail = venue::tail(after);
     if !venue.is_empty() && venue.chars().any(char::is_alphabetic) && !place && !publisher_like {
         f.venue = Some(venue.to_string());
     }

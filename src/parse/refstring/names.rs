@@ -5,6 +5,8 @@
 //! particles (`van der`, `De Nadai`), suffixes and `et al.`.
 
 use super::lexicon::{is_given_name, is_org_word, is_particle, is_stopword, is_suffix};
+use super::markers::{editor_marker, et_al, initials_in_parens, is_roman_suffix, role_marker};
+use super::persons::{direct, pair, single, vancouver};
 use super::tokens::{Kind, Tok, tokenize};
 use crate::model::Person;
 
@@ -54,9 +56,9 @@ enum Style {
 }
 
 /// A token index range that holds (part of) one name.
-struct Chunk {
-    from: usize,
-    to: usize,
+pub(super) struct Chunk {
+    pub(super) from: usize,
+    pub(super) to: usize,
 }
 
 fn is_sep_word(t: &Tok) -> bool {
@@ -65,48 +67,6 @@ fn is_sep_word(t: &Tok) -> bool {
 
 fn is_sep(t: &Tok) -> bool {
     (t.kind == Kind::Punct && matches!(t.text, "," | ";" | "&" | "–" | "—" | "…")) || is_sep_word(t)
-}
-
-fn is_editor_word(w: &str) -> bool {
-    matches!(
-        w,
-        "ed" | "eds"
-            | "editor"
-            | "editors"
-            | "hrsg"
-            | "hg"
-            | "hgg"
-            | "dir"
-            | "dirs"
-            | "éd"
-            | "éds"
-            | "coord"
-            | "coords"
-            | "comp"
-            | "comps"
-            | "edd"
-            | "red"
-    )
-}
-
-/// `et al.`, `and others`, `et. al.`, `...`: returns the index after the marker.
-fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
-    let t = toks.get(i)?;
-    if t.kind != Kind::Word {
-        return None;
-    }
-    let is = |t: &Tok, w: &str| t.text.eq_ignore_ascii_case(w);
-    if is(t, "et.al") || is(t, "etal") {
-        return Some(i + 1);
-    }
-    let next = toks.get(i + 1)?;
-    if (is(t, "et") && is(next, "al"))
-        || (is(t, "and") && (is(next, "others") || is(next, "colleagues")))
-        || (is(t, "u") && t.dot && is(next, "a"))
-    {
-        return Some(i + 2);
-    }
-    None
 }
 
 impl NameList {
@@ -422,26 +382,6 @@ fn follower_ok(toks: &[Tok], to: usize, shape: Shape, given_part: bool) -> bool 
     }
 }
 
-/// `III`, `IV`, `Jr`: a suffix, never initials.
-fn is_roman_suffix(t: &Tok) -> bool {
-    t.kind == Kind::Word && matches!(t.text, "II" | "III" | "IV" | "Jr" | "Sr")
-}
-
-/// `ALY (M.I.)`, `Bugnon (A.-L.)`: French bibliographies put the initials in parentheses.
-/// Returns the token range of the initials and the index after `)`.
-fn initials_in_parens(toks: &[Tok], at: usize) -> Option<(usize, usize, usize)> {
-    if !toks.get(at)?.is('(') {
-        return None;
-    }
-    let close = (at + 1..toks.len().min(at + 6)).find(|&k| toks[k].is(')'))?;
-    let inner = &toks[at + 1..close];
-    (!inner.is_empty() && inner.iter().all(|t| t.is_initial())).then_some((
-        at + 1,
-        close,
-        close + 1,
-    ))
-}
-
 fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
     i > 0
         && toks[..i]
@@ -449,53 +389,6 @@ fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
             .rev()
             .take_while(|t| is_sep(t))
             .any(|t| t.is(','))
-}
-
-fn role_marker(toks: &[Tok], i: usize) -> Option<usize> {
-    if !toks.get(i)?.is('(') {
-        return None;
-    }
-    let close = (i + 1..toks.len().min(i + 6)).find(|&k| toks[k].is(')'))?;
-    let role = |w: &str| {
-        matches!(
-            w.trim_end_matches('s'),
-            "producer"
-                | "director"
-                | "writer"
-                | "host"
-                | "performer"
-                | "composer"
-                | "illustrator"
-                | "photographer"
-                | "narrator"
-                | "interviewer"
-                | "speaker"
-                | "presenter"
-                | "creator"
-        )
-    };
-    let words: Vec<String> = toks[i + 1..close]
-        .iter()
-        .filter(|t| t.kind == Kind::Word)
-        .map(|t| t.lower())
-        .collect();
-    (!words.is_empty() && words.iter().all(|w| role(w))).then_some(close + 1)
-}
-
-fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
-    let t = toks.get(i)?;
-    if t.is('(') || t.is('[') {
-        let w = toks.get(i + 1)?;
-        let close = toks.get(i + 2)?;
-        if w.kind == Kind::Word && is_editor_word(&w.lower()) && (close.is(')') || close.is(']')) {
-            return Some(i + 3);
-        }
-        return None;
-    }
-    if t.kind == Kind::Word && is_editor_word(&t.lower()) && (t.dot || t.text.len() > 3) {
-        return Some(i + 1);
-    }
-    None
 }
 
 /// Read one name chunk from `i`: up to a separator, a terminator or a period that
@@ -614,119 +507,4 @@ fn given_like(shape: Shape) -> bool {
         shape,
         Shape::Initials | Shape::WordsInitials | Shape::Words(1..=3)
     )
-}
-
-/// The source text of tokens `from..to`, without a closing period after a word.
-fn text_of(s: &str, toks: &[Tok], from: usize, to: usize) -> String {
-    if from >= to {
-        return String::new();
-    }
-    let last = &toks[to - 1];
-    let keep_dot = last.is_initial() || is_suffix(&last.lower()) || last.is_caps_initials();
-    let end = if last.dot && !keep_dot {
-        last.end - 1
-    } else {
-        last.end
-    };
-    s[toks[from].start..end].trim().to_string()
-}
-
-fn single(s: &str, toks: &[Tok], c: &Chunk) -> Person {
-    Person::new(None, &text_of(s, toks, c.from, c.to))
-}
-
-fn pair(s: &str, toks: &[Tok], family: &Chunk, given: &Chunk) -> Person {
-    Person::new(
-        Some(&text_of(s, toks, given.from, given.to)),
-        &text_of(s, toks, family.from, family.to),
-    )
-}
-
-/// `Family IN`: every word is the family name, the trailing initials the given name.
-fn vancouver(s: &str, toks: &[Tok], c: &Chunk) -> Person {
-    let first_init = (c.from..c.to)
-        .rposition_from(toks, |t| !(t.is_initial() || t.is_caps_initials()))
-        .map_or(c.from, |k| k + 1);
-    let given = text_of(s, toks, first_init, c.to);
-    // `Hinton G.`: the period closes the list, it is not part of the initials.
-    let bare = given
-        .strip_suffix('.')
-        .filter(|g| g.chars().all(|c| c.is_uppercase()));
-    Person::new(
-        Some(bare.unwrap_or(&given)),
-        &text_of(s, toks, c.from, first_init),
-    )
-}
-
-/// Given names first: the family is what follows the last initial, or the last word
-/// with the particles before it.
-fn direct(s: &str, toks: &[Tok], c: &Chunk) -> Person {
-    // `DELISLE Léopold`, `CASSARD Jean-Christophe`: a family name in capitals first.
-    let caps = |t: &Tok| {
-        !t.is_initial()
-            && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 4
-            && t.text.chars().all(|c| !c.is_lowercase())
-    };
-    if c.to - c.from >= 2 && caps(&toks[c.from]) && !toks[c.from..c.to].iter().skip(1).any(caps) {
-        let fam_end = c.from + 1;
-        return Person::new(
-            Some(&text_of(s, toks, fam_end, c.to)),
-            &text_of(s, toks, c.from, fam_end),
-        );
-    }
-    let mut end = c.to;
-    while end > c.from + 1 && is_suffix(&toks[end - 1].lower()) {
-        end -= 1;
-    }
-    let last_initial = (c.from..end).rposition_from(toks, |t| t.is_initial());
-    let mut start = match last_initial {
-        Some(k) if k + 1 < end => k + 1,
-        _ => end - 1,
-    };
-    if last_initial.is_none_or(|k| k + 1 >= end) {
-        while start > c.from + 1 && is_particle(&toks[start - 1].lower()) {
-            start -= 1;
-        }
-    }
-    Person::new(
-        Some(&text_of(s, toks, c.from, start)),
-        &text_of(s, toks, start, c.to),
-    )
-}
-
-trait RangeFind {
-    fn rposition_from(self, toks: &[Tok], f: impl Fn(&Tok) -> bool) -> Option<usize>;
-}
-
-impl RangeFind for std::ops::Range<usize> {
-    fn rposition_from(self, toks: &[Tok], f: impl Fn(&Tok) -> bool) -> Option<usize> {
-        self.rev().find(|&k| f(&toks[k]))
-    }
-}
-
-/// An organisation as author: the text up to the first period, parenthesis or colon
-/// when it holds an organisation word (`World Health Organization. Title …`).
-pub fn organisation(s: &str) -> Option<(Person, usize)> {
-    let toks = tokenize(s);
-    let mut org = false;
-    let mut end = 0;
-    let mut stop = toks.len();
-    for (k, t) in toks.iter().enumerate() {
-        if t.kind != Kind::Word && !t.is('&') && !t.is(',') && !t.is('-') {
-            stop = k;
-            break;
-        }
-        org |= t.kind == Kind::Word && is_org_word(&t.lower());
-        end = t.end;
-        if t.dot && !t.is_initial() && t.text.chars().count() > 3 {
-            stop = k + 1;
-            break;
-        }
-    }
-    if !org || stop == 0 || stop > 14 {
-        return None;
-    }
-    let name = s[..end].trim_end_matches(['.', ',']).trim();
-    let close = toks.get(stop).filter(|t| t.is('.')).map_or(end, |t| t.end);
-    Some((Person::new(None, name), close))
 }
