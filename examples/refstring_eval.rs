@@ -15,12 +15,15 @@
 
 #[path = "support/refstring_gold.rs"]
 mod refstring_gold;
+#[path = "support/refstring_scores.rs"]
+mod refstring_scores;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use citeproof::parse::refstring::parse;
-use refstring_gold::{Case, Scores};
+use refstring_gold::Case;
+use refstring_scores::Scores;
 
 fn load(path: &Path) -> Option<Vec<Case>> {
     let name = path.file_name()?.to_str()?;

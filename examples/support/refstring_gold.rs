@@ -1,5 +1,6 @@
 //! Gold data for measuring the reference-string parser: readers for the annotated
-//! datasets in `../shared`, the normalisations the figures use, and the scores.
+//! datasets in `../shared` (the normalisations and the scores are in
+//! `refstring_scores.rs`).
 //! Shared by `examples/refstring_eval.rs` (the report) and `tests/refstring_tuning.rs`
 //! (regression floors on the tuning files).
 //!
@@ -23,8 +24,10 @@
 //!   arXiv year; its DOI when the string carries it.
 //! - Crossref artificial APA/IEEE pairs (the same 2,500 works rendered in both styles):
 //!   the strings carry no DOI, so the gold comes from the pair: title = the IEEE string's
-//!   quoted title, year = the APA string's `(YYYY)`, family names = the APA list's
-//!   `Family, I.` names. Both renderings are scored against the same gold.
+//!   quoted title, year = the APA string's `(YYYY)`, family names = the IEEE list's
+//!   `I. I. Family` names (no author gold when a name is not in that form or the names
+//!   are editors); the APA rendering is scored on the names it writes (APA lists drop
+//!   the middle of long lists with `…`).
 //!
 //! Normalisation (titles and family names): NFKD, accents dropped, lowercase, every run of
 //! non-alphanumerics one space, trimmed; name suffixes (jr, sr, ii, iii, iv) dropped.
@@ -33,11 +36,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use citeproof::model::RefFields;
 use citeproof::parse::ids::normalize_doi;
 use quick_xml::events::Event;
 use quick_xml::reader::Reader;
-use unicode_normalization::UnicodeNormalization;
+
+use super::refstring_scores::{normalize_family, normalize_text};
 
 /// One reference string with what the annotation says about it.
 #[derive(Debug, Clone, Default)]
@@ -53,35 +56,6 @@ pub struct Case {
 /// `../shared` next to the crate root.
 pub fn shared_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
-}
-
-pub fn normalize_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut space = false;
-    for c in s.nfkd() {
-        if unicode_normalization::char::is_combining_mark(c) {
-            continue;
-        }
-        if c.is_alphanumeric() {
-            if space && !out.is_empty() {
-                out.push(' ');
-            }
-            space = false;
-            out.extend(c.to_lowercase());
-        } else {
-            space = true;
-        }
-    }
-    out
-}
-
-pub fn normalize_family(s: &str) -> String {
-    let n = normalize_text(s);
-    let words: Vec<&str> = n
-        .split(' ')
-        .filter(|w| !matches!(*w, "jr" | "sr" | "ii" | "iii" | "iv"))
-        .collect();
-    words.join(" ")
 }
 
 fn first_year(s: &str) -> Option<i32> {
@@ -533,84 +507,4 @@ fn ieee_families(ieee: &str) -> Option<Vec<String>> {
         out.push(normalize_family(&words[last_initial + 1..].join(" ")));
     }
     Some(out)
-}
-
-/// Counts behind the four figures.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Scores {
-    pub refs: usize,
-    pub title_hit: usize,
-    pub title_n: usize,
-    pub fam_tp: usize,
-    pub fam_fp: usize,
-    pub fam_fn: usize,
-    pub year_hit: usize,
-    pub year_n: usize,
-    pub doi_hit: usize,
-    pub doi_n: usize,
-}
-
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        f64::NAN
-    } else {
-        a as f64 / b as f64
-    }
-}
-
-impl Scores {
-    pub fn title(&self) -> f64 {
-        ratio(self.title_hit, self.title_n)
-    }
-    pub fn family_f1(&self) -> f64 {
-        ratio(2 * self.fam_tp, 2 * self.fam_tp + self.fam_fp + self.fam_fn)
-    }
-    pub fn year(&self) -> f64 {
-        ratio(self.year_hit, self.year_n)
-    }
-    pub fn doi(&self) -> f64 {
-        ratio(self.doi_hit, self.doi_n)
-    }
-
-    /// Add one parsed case; returns which fields missed (title, authors, year, doi).
-    pub fn add(&mut self, case: &Case, got: &RefFields) -> [bool; 4] {
-        self.refs += 1;
-        let mut miss = [false; 4];
-        if let Some(t) = &case.title {
-            self.title_n += 1;
-            let ok = got.title.as_deref().map(normalize_text) == Some(normalize_text(t));
-            self.title_hit += ok as usize;
-            miss[0] = !ok;
-        }
-        if let Some(gold) = &case.families {
-            let mut left: Vec<&String> = gold.iter().collect();
-            let mut fp = 0;
-            for p in &got.authors {
-                let f = normalize_family(&p.family);
-                match left.iter().position(|g| **g == f) {
-                    Some(i) => {
-                        left.swap_remove(i);
-                        self.fam_tp += 1;
-                    }
-                    None => fp += 1,
-                }
-            }
-            self.fam_fp += fp;
-            self.fam_fn += left.len();
-            miss[1] = fp > 0 || !left.is_empty();
-        }
-        if let Some(y) = case.year {
-            self.year_n += 1;
-            let ok = got.year == Some(y);
-            self.year_hit += ok as usize;
-            miss[2] = !ok;
-        }
-        if let Some(d) = &case.doi {
-            self.doi_n += 1;
-            let ok = got.doi.as_deref() == Some(d.as_str());
-            self.doi_hit += ok as usize;
-            miss[3] = !ok;
-        }
-        miss
-    }
 }
