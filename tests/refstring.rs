@@ -467,3 +467,18 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn two_sentence_book_title_before_place_and_publisher() {
+    let f = parse("Doe, J. (2001). The quiet river. A journey through memory. New York: Wiley.");
+    assert_eq!(
+        f.title.as_deref(),
+        Some("The quiet river. A journey through memory")
+    );
+    assert_eq!(f.publisher.as_deref(), Some("Wiley"));
+    assert_eq!(f.venue, None);
+    // A second sentence that is a venue stays the venue.
+    let f = parse("Doe, J. (2001). The quiet river. Journal of Rivers, 3(1), 1-9.");
+    assert_eq!(f.title.as_deref(), Some("The quiet river"));
+    assert_eq!(f.venue.as_deref(), Some("Journal of Rivers"));
+}

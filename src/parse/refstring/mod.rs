@@ -123,7 +123,11 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
             let journal_first =
                 comma_style && title::looks_like_journal(&rest[..first], &rest[first..]);
             if !journal_first && !title::looks_like_journal(seg, &rest[te..]) {
-                f.title = tidy_title(seg);
+                let (te, next) = match (comma_style, title::book_subtitle(&rest[next..])) {
+                    (false, Some((e2, n2))) => (next + e2, next + n2),
+                    _ => (te, next),
+                };
+                f.title = tidy_title(&rest[..te]);
                 pos += next;
             }
         }
