@@ -9,7 +9,7 @@ use super::lexicon::is_month;
 
 /// A year right at the start of the text: `(2011).`, `1990.`, `(2012, March 4)`, `2004a,`.
 static LEADING_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[\s,.:]*(?:[(\[]\s*(?:([A-Za-z]{3,9})\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[,/–-][^()\[\]]{0,30})?\s*[)\]]\s*[.,:;]?|(?:([A-Za-z]{3,9})\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[.,:;]|$|\s))")
+    Regex::new(r"^[\s,.:]*(?:[(\[]\s*(?:([A-Za-z]{3,9})\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*[,/–-][^()\[\]]{0,30})?\s*[)\]]\s*[.,:;]?|(?:([A-Za-z]{3,9})\.?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:\s*\[\d{4}\])?(?:\s*[.,:;]|$|\s))")
         .expect("leading year regex")
 });
 static LEADING_NO_DATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -45,11 +45,16 @@ pub fn leading_year(s: &str) -> Option<(Option<i32>, usize)> {
 pub fn best_year(s: &str) -> Option<i32> {
     let b = s.as_bytes();
     let mut best: Option<(i32, i32)> = None; // (score, year)
+    // A year that only appears inside a range or a date (`1988–1992`, `25/04/2013`).
+    let mut fallback: Option<i32> = None;
     for c in YEAR.captures_iter(s) {
         let m = c.get(0).expect("whole match");
         // `May2003` counts, `12000` and `ISBN9781…` do not.
         if s[..m.start()].ends_with(|c: char| c.is_ascii_digit() || c.is_ascii_uppercase()) {
             continue;
+        }
+        if fallback.is_none() {
+            fallback = c[1].parse().ok();
         }
         let before = s[..m.start()].trim_end();
         let prev = before.chars().next_back();
@@ -78,8 +83,20 @@ pub fn best_year(s: &str) -> Option<i32> {
             continue;
         }
         let mut score = 0;
-        if prev == Some('(') || prev == Some('[') {
+        // `(2015)` is the date; `2003 [1910]` puts the original year in brackets.
+        if prev == Some('(') {
             score += 3;
+        }
+        if prev == Some('[') {
+            score -= 1;
+        }
+        let word_before = before.rsplit(' ').next().unwrap_or("").to_lowercase();
+        if matches!(
+            word_before.as_str(),
+            "since" | "from" | "until" | "after" | "before" | "of" | "in"
+        ) {
+            // `British Fiction since 1970`: a year the title talks about.
+            score -= 2;
         }
         if let Some(w) = before.rsplit(|c: char| !c.is_alphabetic()).next()
             && is_month(&w.to_lowercase())
@@ -102,5 +119,5 @@ pub fn best_year(s: &str) -> Option<i32> {
             best = Some((score, year));
         }
     }
-    best.filter(|(s, _)| *s > -3).map(|(_, y)| y)
+    best.filter(|(s, _)| *s > -3).map(|(_, y)| y).or(fallback)
 }
