@@ -49,8 +49,7 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
     let mut cut: Vec<(usize, usize)> = Vec::new();
     let has = |needle: &str| text.contains(needle);
 
-    let lower_has =
-        |needle: &str| crate::parse::refstring::clean::contains_ignore_case(text, needle);
+    let lower_has = |needle: &str| super::clean::contains_ignore_case(text, needle);
     if (has("://") || lower_has("www."))
         && let Some(m) = URL.find(text)
     {

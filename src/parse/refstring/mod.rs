@@ -4,10 +4,11 @@
 //! garbage in gives mostly-empty fields out.
 //!
 //! The order of work: clean the characters ([`clean`]), cut the identifiers out
-//! ([`identifiers`]), read the name list at the head ([`names`]), then the year, the
-//! title and the venue with its volume, issue, pages and publisher ([`year`], [`title`] and [`venue`]).
+//! ([`identifiers`]), read the name list at the head ([`names`], [`persons`],
+//! [`markers`]), then the year ([`year`]), the title ([`title`]) and the venue with its
+//! volume, issue, pages and publisher ([`venue`]).
 
-pub(crate) mod clean;
+mod clean;
 mod identifiers;
 mod lexicon;
 mod markers;
