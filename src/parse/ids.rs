@@ -56,7 +56,9 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
         "DOI:",
         "DOI ",
     ] {
-        if s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix) {
+        if s.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        {
             s = s[prefix.len()..].trim_start();
             break;
         }
@@ -209,7 +211,7 @@ pub fn normalize_pmid(raw: &str) -> Option<String> {
 /// Normalise a PMCID to `PMC` + digits (accepts bare digits).
 pub fn normalize_pmcid(raw: &str) -> Option<String> {
     let s = raw.trim();
-    let digits = if s.len() > 3 && s[..3].eq_ignore_ascii_case("pmc") {
+    let digits = if s.len() > 3 && s.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("pmc")) {
         &s[3..]
     } else {
         s

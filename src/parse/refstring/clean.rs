@@ -1,0 +1,263 @@
+//! Undo what PDF extraction, HTML and Markdown do to a reference string before the
+//! fields are read: ligatures, markup, line breaks and hyphenation, stray spaces inside
+//! identifiers, list labels.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use unicode_normalization::UnicodeNormalization;
+
+static TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"</?[A-Za-z][A-Za-z0-9]{0,10}\s*/?>").expect("tag regex"));
+static MD_LINK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\[([^\]]{1,300})\]\((https?://[^)\s]+)\)").expect("link regex"));
+/// `doi: 10. 1038/x`, `DOI 10.1093/ molbev`: the PDF text layer's stray spaces.
+static DOI_SPACES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(doi)\s*:\s*10\s*\.\s*(\d{4,9})\s*/\s*|\b10\s*\.\s*(\d{4,9})\s*/\s*")
+        .expect("doi spacing regex")
+});
+/// `arXiv :1611 .09748v4`, `arXiv: 1611.09748`.
+static ARXIV_SPACES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\barxiv\s*:\s*(\d{4})\s*\.\s*(\d{4,5})(\s*v\s*\d+)?").expect("arXiv spacing")
+});
+/// `[12]`, `12.`, `(12)`, `12)`, `[Smi99]`, bullets.
+static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\[[^\]\s]{1,12}\]|\(\d{1,4}\)|\d{1,4}[.)]|[•·*\-–—]\s)\s*")
+        .expect("label regex")
+});
+
+/// Normalise the characters and spacing of a reference string.
+pub fn clean(raw: &str) -> String {
+    let mut s: Cow<str> = Cow::Borrowed(raw);
+    if !s.is_ascii() {
+        // NFKC turns ligatures (ﬁ ﬂ) and full-width forms into plain letters.
+        s = Cow::Owned(
+            s.chars()
+                .filter(|c| *c != '\u{ad}' && *c != '\u{200b}')
+                .nfkc()
+                .collect::<String>()
+                // A PDF text layer's broken `ff` ligature.
+                .replace('↵', "ff"),
+        );
+    }
+    if s.contains('&') {
+        s = Cow::Owned(
+            s.replace("&amp;", "&")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&apos;", "'")
+                .replace("&nbsp;", " "),
+        );
+    }
+    if s.contains('<') {
+        s = Cow::Owned(TAG.replace_all(&s, " ").into_owned());
+    }
+    if s.contains("](") {
+        s = Cow::Owned(MD_LINK.replace_all(&s, "$1 $2").into_owned());
+    }
+    let mut out = collapse_spaces(&s);
+    if out.contains(" ...") {
+        // NFKC spells the ellipsis out; one character keeps it apart from periods
+        // (`A, B, … Z` in APA lists).
+        out = out.replace(" ...", " …");
+    }
+    if out.contains("- ") {
+        out = join_hyphenation(&out);
+    }
+    if out.contains("10")
+        && (out.contains(". ")
+            || out.contains(" .")
+            || out.contains(" /")
+            || out.contains("/ ")
+            || out.contains(": 10"))
+    {
+        out = DOI_SPACES
+            .replace_all(&out, |c: &regex::Captures| {
+                match (c.get(1), c.get(2), c.get(3)) {
+                    (Some(label), Some(reg), _) => {
+                        format!("{}:10.{}/", label.as_str(), reg.as_str())
+                    }
+                    (_, _, Some(reg)) => format!("10.{}/", reg.as_str()),
+                    _ => c[0].to_string(),
+                }
+            })
+            .into_owned();
+    }
+    if out.len() >= 10 && contains_ignore_case(&out, "arxiv") {
+        out = ARXIV_SPACES
+            .replace_all(&out, |c: &regex::Captures| {
+                let v: String = c
+                    .get(3)
+                    .map(|v| v.as_str().chars().filter(|c| !c.is_whitespace()).collect())
+                    .unwrap_or_default();
+                format!("arXiv:{}.{}{}", &c[1], &c[2], v)
+            })
+            .into_owned();
+    }
+    out
+}
+
+pub fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// Every run of whitespace (line breaks, no-break spaces) becomes one space.
+fn collapse_spaces(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut pending = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            pending = true;
+        } else {
+            if pending && !out.is_empty() {
+                out.push(' ');
+            }
+            pending = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `trans- formation` → `transformation`: a hyphen at a line break between two
+/// lowercase word parts. `pre- and post-` keeps its hyphen.
+fn join_hyphenation(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("- ") {
+        let before = &rest[..i];
+        let after = &rest[i + 2..];
+        // Only inside a plain word: `10.1016/j.x- 12` keeps its hyphen.
+        let word_before = before.rsplit(' ').next().unwrap_or("");
+        let prev_lower = before.chars().next_back().is_some_and(|c| c.is_lowercase())
+            && word_before.chars().all(|c| c.is_alphabetic() || c == '-');
+        let next_word: &str = after
+            .split(|c: char| !c.is_alphabetic())
+            .next()
+            .unwrap_or("");
+        let next_lower = next_word.chars().next().is_some_and(|c| c.is_lowercase());
+        out.push_str(before);
+        if prev_lower
+            && next_lower
+            && !matches!(
+                next_word,
+                "and" | "or" | "und" | "to" | "et" | "oder" | "ou"
+            )
+        {
+            rest = after;
+        } else {
+            out.push_str("- ");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text without a leading list label (`[12]`, `12.`, `(3)`, `7 Name`, a bullet).
+pub fn strip_label(s: &str) -> &str {
+    // `7 Suntola, T.`: a bare number of one to three digits before a capital.
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if (1..=3).contains(&digits)
+        && s[digits..].starts_with(' ')
+        && s[digits + 1..].starts_with(char::is_uppercase)
+    {
+        return &s[digits + 1..];
+    }
+    match LABEL.find(s) {
+        // A bare `2015. Title` is a year, not a label; `3.5 …` is a number.
+        Some(m)
+            if !looks_like_year_label(m.as_str())
+                && !s[m.end()..].starts_with(|c: char| c.is_ascii_digit()) =>
+        {
+            &s[m.end()..]
+        }
+        _ => s,
+    }
+}
+
+/// `———.`, `---.`: "same authors as the previous entry". Returns the text after it.
+pub fn strip_repeat_dashes(s: &str) -> Option<&str> {
+    let rest = s.trim_start_matches(['—', '–', '-', '_']);
+    let dashes = s.len() - rest.len();
+    (dashes >= 3).then(|| rest.trim_start_matches(['.', ',', ' ']))
+}
+
+fn looks_like_year_label(label: &str) -> bool {
+    let digits: String = label.chars().filter(char::is_ascii_digit).collect();
+    digits.len() == 4 && !label.starts_with('[') && !label.starts_with('(')
+}
+
+/// Markdown emphasis markers removed: `**Title**`, `*Venue*`, `_x_` at word edges.
+/// Runs that hold a `/` (DOIs, URLs) keep theirs: `_` and `*` may belong to them.
+pub fn strip_emphasis(s: &str) -> String {
+    if !s.contains(['*', '_']) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for (k, run) in s.split(' ').enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        if run.contains('/') || !run.contains(['*', '_']) {
+            out.push_str(run);
+            continue;
+        }
+        let chars: Vec<char> = run.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            if c == '*' {
+                continue;
+            }
+            if c == '_' {
+                let word = |x: Option<&char>| x.is_some_and(|x| x.is_alphanumeric());
+                let inner =
+                    word(i.checked_sub(1).and_then(|j| chars.get(j))) && word(chars.get(i + 1));
+                if !inner {
+                    continue;
+                }
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// An LLM-style reference that opens with its title in emphasis or quotes:
+/// `**Title** - Lee et al., 2023 …`, `*Title*. Authors …`. Returns (title, rest).
+pub fn leading_title(s: &str) -> Option<(&str, &str)> {
+    for (open, close) in [
+        ("**", "**"),
+        ("__", "__"),
+        ("*", "*"),
+        ("\"", "\""),
+        ("“", "”"),
+    ] {
+        let Some(body) = s.strip_prefix(open) else {
+            continue;
+        };
+        let end = body.find(close)?;
+        let title = body[..end].trim();
+        let rest = body[end + close.len()..].trim_start();
+        let dashed = ["- ", "– ", "— ", "by ", "By "]
+            .iter()
+            .find_map(|d| rest.strip_prefix(d));
+        if title.split_whitespace().count() >= 2 {
+            if let Some(r) = dashed {
+                return Some((title, r));
+            }
+            if let Some(r) = rest.strip_prefix(['.', ',']) {
+                // Only when markdown set the title apart: quotes alone open many titles
+                // of author-less references, which the general rules read as well.
+                if open.starts_with(['*', '_']) {
+                    return Some((title, r.trim_start()));
+                }
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,241 @@
+//! Identifiers in a reference string (DOI, arXiv, PMID, PMCID, ISBN, URL): read first,
+//! then cut out with their labels (`doi:`, `Retrieved from`, `[Online]. Available:`)
+//! so the bibliographic fields are read from what is left.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::model::{IdScheme, RefFields};
+use crate::parse::ids;
+
+static DOI: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)\b10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
+/// A DOI label or resolver prefix right before the DOI.
+static DOI_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:\b(?:doi|DOI)\s*[:.]?\s*|(?:https?://)?(?:dx\.)?doi\.org/\s*|https?://doi\.wiley\.com/)$")
+        .expect("DOI label regex")
+});
+static ARXIV_NEW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:\barxiv(?:\s+preprint)?(?:\s+arxiv)?\s*[:.]?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf|html)/|\[)(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?\]?")
+        .expect("arXiv regex")
+});
+static ARXIV_BARE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(\d{2})(\d{2})\.(\d{5})(?:v\d+)?\b").expect("bare arXiv"));
+static ARXIV_OLD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:\barxiv\s*[:.]?\s*|arxiv\.org/(?:abs|pdf)/)?\b((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|supr-con|mtrl-th|acc-phys)(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?")
+        .expect("old arXiv regex")
+});
+static PMID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:PMID|PubMed\s+ID|PubMed)\s*:?\s*(\d{1,9})\b").expect("PMID regex")
+});
+static PMCID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:PMCID\s*:?\s*)?(PMC)\s?(\d{4,9})\b").expect("PMCID regex")
+});
+static ISBN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bISBN(?:-1[03])?\s*:?\s*((?:97[89][\s-]?)?(?:\d[\s-]?){9}[\dX])\b")
+        .expect("ISBN regex")
+});
+static URL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)<?\b(?:https?://|www\.)[^\s<>"]+>?"#).expect("URL regex"));
+/// Labels and notes that only introduce an identifier or an access date.
+static NOISE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\[(?:online|internet|pubmed|google scholar|crossref|cross ref|pmc free article|ref list|medline|web of science|scopus|abstract)\]\.?|\b(?:retrieved|accessed|last accessed|viewed|consulted)\b(?:\s+(?:on|from))?[^.;\[\]()]{0,40}?\d{4}\b\.?|\((?:accessed|retrieved|viewed|consulted)[^)]{0,60}\)|\b(?:retrieved|available|accessible)(?:\s+online)?\s*(?:(?:from|at|on|via)\b\s*:?|:)|\bpreprint\s+at\b|\bavailable\s*:|\burl\s*:|\bonline\s*:|\bepub\s+ahead\s+of\s+print\b\.?|\barxiv\s*(?:\[preprint\]|preprint|e-prints?)\.?|\bepub\s+\d{4}[^.]{0,20}\.")
+        .expect("noise regex")
+});
+
+/// Read the identifiers into `f` and return the text with them and their labels cut.
+pub fn extract(text: &str, f: &mut RefFields) -> String {
+    let mut cut: Vec<(usize, usize)> = Vec::new();
+    let has = |needle: &str| text.contains(needle);
+
+    let lower_has = |needle: &str| super::clean::contains_ignore_case(text, needle);
+    if (has("://") || lower_has("www."))
+        && let Some(m) = URL.find(text)
+    {
+        let url = trim_url(m.as_str());
+        if !url.is_empty() {
+            match ids::identifier_from_url(url) {
+                Some((IdScheme::Doi, d)) => f.doi = Some(d),
+                Some((IdScheme::Pmid, p)) => {
+                    f.pmid = Some(p);
+                    f.url = Some(url.to_string());
+                }
+                Some((IdScheme::Pmcid, p)) => {
+                    f.pmcid = Some(p);
+                    f.url = Some(url.to_string());
+                }
+                Some((IdScheme::Arxiv, a)) => f.arxiv = Some(a),
+                _ => f.url = Some(url.to_string()),
+            }
+        }
+        for m in URL.find_iter(text) {
+            cut.push((m.start(), m.end()));
+        }
+    }
+    if has("10.")
+        && let Some(m) = DOI.find(text)
+    {
+        // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
+        let raw = m.as_str();
+        let lower = raw.to_ascii_lowercase();
+        let keep = [
+            ",arxiv",
+            ".url",
+            "url",
+            ",http",
+            ".http",
+            ",doi",
+            ".doi",
+            ".issn",
+            ",pmid",
+            ".pmid",
+            ",isbn",
+            ".isbn",
+            "[",
+            ",available",
+        ]
+        .iter()
+        .filter_map(|k| lower[8..].find(k).map(|p| p + 8))
+        .min()
+        .unwrap_or(raw.len());
+        let mut end = m.start() + keep;
+        let mut doi = raw[..keep].to_string();
+        // `10.1093/molbev /msu300`: the PDF split the DOI before a slash.
+        let tail = &text[end..];
+        if let Some(rest) = tail.strip_prefix(" /") {
+            let more: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+            if !more.is_empty() {
+                doi.push('/');
+                doi.push_str(&more);
+                end += 2 + more.len();
+            }
+        }
+        if let Some(d) = ids::normalize_doi(&doi) {
+            if let Some(a) = d.strip_prefix("10.48550/arxiv.") {
+                f.arxiv.get_or_insert_with(|| a.to_string());
+            }
+            if f.doi.is_none() {
+                f.doi = Some(d);
+            }
+        }
+        let start = DOI_LABEL
+            .find(&text[..m.start()])
+            .map_or(m.start(), |l| l.start());
+        cut.push((start, end));
+    }
+    if (has("xiv") || has("Xiv") || has("XIV") || has("["))
+        && let Some(c) = ARXIV_NEW.captures(text)
+    {
+        f.arxiv.get_or_insert_with(|| c[1].to_string());
+        let m = c.get(0).expect("whole match");
+        cut.push((m.start(), m.end()));
+    }
+    if f.arxiv.is_none()
+        && has("/")
+        && let Some(c) = ARXIV_OLD.captures(text)
+    {
+        f.arxiv = Some(c[1].to_string());
+        let m = c.get(0).expect("whole match");
+        cut.push((m.start(), m.end()));
+    }
+    if f.arxiv.is_none() {
+        // A bare new-style id (`2106.11959`) only when its month is real and it has the
+        // five-digit sequence number of 2015 and later.
+        if let Some(c) = ARXIV_BARE.captures(text) {
+            let month: u32 = c[2].parse().unwrap_or(0);
+            if (1..=12).contains(&month) && &c[1] >= "15" {
+                f.arxiv = Some(format!("{}{}.{}", &c[1], &c[2], &c[3]));
+                let m = c.get(0).expect("whole match");
+                cut.push((m.start(), m.end()));
+            }
+        }
+    }
+    if has("PM") || has("Pub") || has("pm") {
+        if let Some(c) = PMID.captures(text) {
+            f.pmid = ids::normalize_pmid(&c[1]);
+            let m = c.get(0).expect("whole match");
+            cut.push((m.start(), m.end()));
+        }
+        if let Some(c) = PMCID.captures(text) {
+            f.pmcid = Some(format!("PMC{}", &c[2]));
+            let m = c.get(0).expect("whole match");
+            cut.push((m.start(), m.end()));
+        }
+    }
+    if (has("ISBN") || has("isbn"))
+        && let Some(c) = ISBN.captures(text)
+    {
+        f.isbn = ids::normalize_isbn(&c[1]);
+        let m = c.get(0).expect("whole match");
+        cut.push((m.start(), m.end()));
+    }
+    let noisy = has("[")
+        || has("(")
+        || [
+            "retriev", "access", "availab", "viewed", "consult", "url", "online", "epub", "arxiv",
+        ]
+        .iter()
+        .any(|k| lower_has(k));
+    if noisy {
+        for m in NOISE.find_iter(text) {
+            cut.push((m.start(), m.end()));
+        }
+    }
+    if cut.is_empty() {
+        return text.to_string();
+    }
+    remove_spans(text, cut)
+}
+
+fn trim_url(u: &str) -> &str {
+    let u = u.trim_start_matches('<').trim_end_matches('>');
+    let mut u = u.trim_end_matches(['.', ',', ';', ':', ']', '\'', '*']);
+    if u.ends_with(')') && u.matches('(').count() < u.matches(')').count() {
+        u = &u[..u.len() - 1];
+    }
+    u
+}
+
+/// The text with the spans removed (overlaps merged), keeping one space at each cut.
+fn remove_spans(text: &str, mut cut: Vec<(usize, usize)>) -> String {
+    cut.sort_unstable();
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    for (s, e) in cut {
+        if e <= pos {
+            continue;
+        }
+        let s = s.max(pos);
+        out.push_str(&text[pos..s]);
+        out.push(' ');
+        pos = e;
+    }
+    out.push_str(&text[pos..]);
+    tidy(&out)
+}
+
+/// Collapse the spaces and dangling separators a cut leaves (`Nature, . ,` → `Nature.`).
+fn tidy(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        let only_punct = word
+            .chars()
+            .all(|c| matches!(c, '.' | ',' | ';' | ':' | '[' | ']' | '(' | ')'));
+        if only_punct {
+            if word.contains(['(', '[', ')', ']']) && word.len() > 1 {
+                continue;
+            }
+            // Keep one separator, glued to the previous word.
+            if !out.is_empty() && !out.ends_with(['.', ',', ';', ':']) {
+                out.push_str(&word[..1]);
+            }
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.trim_end_matches([',', ';', ':', ' ']).to_string()
+}

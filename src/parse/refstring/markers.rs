@@ -1,0 +1,113 @@
+//! Markers around names: `et al.`, editor and role labels (`(Eds.)`, `(Director)`),
+//! name suffixes, initials in parentheses.
+
+use super::tokens::{Kind, Tok};
+
+pub(super) fn is_editor_word(w: &str) -> bool {
+    matches!(
+        w,
+        "ed" | "eds"
+            | "editor"
+            | "editors"
+            | "hrsg"
+            | "hg"
+            | "hgg"
+            | "dir"
+            | "dirs"
+            | "éd"
+            | "éds"
+            | "coord"
+            | "coords"
+            | "comp"
+            | "comps"
+            | "edd"
+            | "red"
+    )
+}
+
+/// `et al.`, `and others`, `et. al.`, `...`: returns the index after the marker.
+pub(super) fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
+    let t = toks.get(i)?;
+    if t.kind != Kind::Word {
+        return None;
+    }
+    let is = |t: &Tok, w: &str| t.text.eq_ignore_ascii_case(w);
+    if is(t, "et.al") || is(t, "etal") {
+        return Some(i + 1);
+    }
+    let next = toks.get(i + 1)?;
+    if (is(t, "et") && is(next, "al"))
+        || (is(t, "and") && (is(next, "others") || is(next, "colleagues")))
+        || (is(t, "u") && t.dot && is(next, "a"))
+    {
+        return Some(i + 2);
+    }
+    None
+}
+
+pub(super) fn role_marker(toks: &[Tok], i: usize) -> Option<usize> {
+    if !toks.get(i)?.is('(') {
+        return None;
+    }
+    let close = (i + 1..toks.len().min(i + 6)).find(|&k| toks[k].is(')'))?;
+    let role = |w: &str| {
+        matches!(
+            w.trim_end_matches('s'),
+            "producer"
+                | "director"
+                | "writer"
+                | "host"
+                | "performer"
+                | "composer"
+                | "illustrator"
+                | "photographer"
+                | "narrator"
+                | "interviewer"
+                | "speaker"
+                | "presenter"
+                | "creator"
+        )
+    };
+    let words: Vec<String> = toks[i + 1..close]
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.lower())
+        .collect();
+    (!words.is_empty() && words.iter().all(|w| role(w))).then_some(close + 1)
+}
+
+pub(super) fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
+    let t = toks.get(i)?;
+    if t.is('(') || t.is('[') {
+        let w = toks.get(i + 1)?;
+        let close = toks.get(i + 2)?;
+        if w.kind == Kind::Word && is_editor_word(&w.lower()) && (close.is(')') || close.is(']')) {
+            return Some(i + 3);
+        }
+        return None;
+    }
+    if t.kind == Kind::Word && is_editor_word(&t.lower()) && (t.dot || t.text.len() > 3) {
+        return Some(i + 1);
+    }
+    None
+}
+
+/// `III`, `IV`, `Jr`: a suffix, never initials.
+pub(super) fn is_roman_suffix(t: &Tok) -> bool {
+    t.kind == Kind::Word && matches!(t.text, "II" | "III" | "IV" | "Jr" | "Sr")
+}
+
+/// `ALY (M.I.)`, `Bugnon (A.-L.)`: French bibliographies put the initials in parentheses.
+/// Returns the token range of the initials and the index after `)`.
+pub(super) fn initials_in_parens(toks: &[Tok], at: usize) -> Option<(usize, usize, usize)> {
+    if !toks.get(at)?.is('(') {
+        return None;
+    }
+    let close = (at + 1..toks.len().min(at + 6)).find(|&k| toks[k].is(')'))?;
+    let inner = &toks[at + 1..close];
+    (!inner.is_empty() && inner.iter().all(|t| t.is_initial())).then_some((
+        at + 1,
+        close,
+        close + 1,
+    ))
+}

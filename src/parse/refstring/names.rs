@@ -1,0 +1,510 @@
+//! Author and editor lists at the head of a reference: where the list ends and how each
+//! name splits into given and family parts, in the forms the styles write them —
+//! `Family, I.` (APA, Harvard), `I. Family` (IEEE, ACM), `Family IN` (Vancouver),
+//! `Family, Given, and Given Family` (Chicago, MLA), full names, organisations,
+//! particles (`van der`, `De Nadai`), suffixes and `et al.`.
+
+use super::lexicon::{is_given_name, is_org_word, is_particle, is_stopword, is_suffix};
+use super::markers::{editor_marker, et_al, initials_in_parens, is_roman_suffix, role_marker};
+use super::persons::{direct, pair, single, vancouver};
+use super::tokens::{Kind, Tok, tokenize};
+use crate::model::Person;
+
+/// What ended the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// A period after a complete name (`… A. Sheth. Title`).
+    Period,
+    /// A comma followed by something that is not a name (`Feferman, S., Title, …`).
+    Comma,
+    /// Anything else: `(`, `:`, a quote, a number, the end of the text.
+    Other,
+}
+
+#[derive(Debug, Clone)]
+pub struct NameList {
+    pub persons: Vec<Person>,
+    /// Byte offset where the list (and its closing period) ends.
+    pub end: usize,
+    pub stop: Stop,
+    pub truncated: bool,
+    /// The list is marked as editors (`(Eds.)`, `eds.`).
+    pub editors: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// `J. R.`, `JJ` after a family chunk.
+    Initials,
+    /// `D. Georgakopoulos`, `Robin C. Williamson`: given names first.
+    InitialsWords,
+    /// `Peters OA`, `Heidegger M.`, `James C.H.`.
+    WordsInitials,
+    /// Only words; the count of non-particle words.
+    Words(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Unknown,
+    /// `Family, Given` first (APA, Chicago, MLA).
+    Inverted,
+    /// Given names first (IEEE, ACM, full names).
+    Direct,
+    /// `Family INITIALS` (Vancouver).
+    Vancouver,
+}
+
+/// A token index range that holds (part of) one name.
+pub(super) struct Chunk {
+    pub(super) from: usize,
+    pub(super) to: usize,
+}
+
+fn is_sep_word(t: &Tok) -> bool {
+    t.kind == Kind::Word && matches!(t.text, "and" | "And" | "AND" | "und" | "et" | "y" | "e")
+}
+
+fn is_sep(t: &Tok) -> bool {
+    (t.kind == Kind::Punct && matches!(t.text, "," | ";" | "&" | "–" | "—" | "…")) || is_sep_word(t)
+}
+
+impl NameList {
+    pub fn empty() -> NameList {
+        NameList {
+            persons: Vec::new(),
+            end: 0,
+            stop: Stop::Other,
+            truncated: false,
+            editors: false,
+        }
+    }
+}
+
+/// Read the name list at the start of `s`.
+pub fn scan(s: &str) -> NameList {
+    let toks = tokenize(s);
+    let mut list = NameList {
+        persons: Vec::new(),
+        end: 0,
+        stop: Stop::Other,
+        truncated: false,
+        editors: false,
+    };
+    let mut chunks: Vec<Chunk> = Vec::new();
+    let mut style = Style::Unknown;
+    let mut pending: Option<Chunk> = None;
+    let mut i = 0;
+    // The names so far carry initials: a chunk of whole words is then no name.
+    let mut uses_initials = false;
+    let mut full_names = false;
+    let mut before_pending = 0;
+    // A full name after a comma (not after `and`): (index of the person, list end before it).
+    let mut last_loose: Option<(usize, usize)> = None;
+    loop {
+        // Separators between names.
+        while i < toks.len()
+            && (is_sep(&toks[i]) || (toks[i].is('.') && toks.get(i + 1).is_some_and(|n| n.is(','))))
+            && et_al(&toks, i).is_none()
+        {
+            // APA's `A, B, … Z`: names left out in the middle.
+            list.truncated |= toks[i].is('…');
+            i += 1;
+        }
+        if let Some(after) = et_al(&toks, i) {
+            list.truncated = true;
+            list.end = toks[after - 1].end;
+            i = after;
+            if toks[after - 1].dot {
+                list.stop = Stop::Period;
+            } else if toks.get(i).is_some_and(|t| t.is('.')) {
+                list.end = toks[i].end;
+                list.stop = Stop::Period;
+                i += 1;
+            } else if toks.get(i).is_some_and(|t| t.is(',')) {
+                list.end = toks[i].end;
+                list.stop = Stop::Comma;
+                i += 1;
+            }
+            if let Some(after) = editor_marker(&toks, i) {
+                list.editors = true;
+                list.end = toks[after - 1].end;
+                list.stop = Stop::Period;
+            }
+            break;
+        }
+        let Some(t) = toks.get(i) else {
+            list.stop = Stop::Other;
+            break;
+        };
+        // `(Producer)`, `(Director)`: a role that is not authorship, skipped.
+        if let Some(after) = role_marker(&toks, i) {
+            i = after;
+            continue;
+        }
+        // `(Eds.)`, `, eds.`: the names were editors.
+        if let Some(after) = editor_marker(&toks, i) {
+            list.editors = true;
+            list.end = toks[after - 1].end;
+            i = after;
+            if toks.get(i).is_some_and(|t| t.is('.')) {
+                list.end = toks[i].end;
+                i += 1;
+            }
+            list.stop = Stop::Period;
+            continue;
+        }
+        if t.kind != Kind::Word {
+            list.stop = if t.is('.') {
+                list.end = t.end;
+                Stop::Period
+            } else {
+                Stop::Other
+            };
+            break;
+        }
+        // The last name of a list (`…, and Marco De Nadai`) may be written in full.
+        let after_and = i > 0 && (is_sep_word(&toks[i - 1]) || toks[i - 1].is('&'));
+        let (to, terminal) = read_chunk(&toks, i, pending.is_some(), style == Style::Vancouver);
+        let Some(shape) = shape_of(&toks[i..to]) else {
+            list.stop = if saw_comma_before(&toks, i) {
+                Stop::Comma
+            } else {
+                Stop::Other
+            };
+            break;
+        };
+        if !terminal && !follower_ok(&toks, to, shape, pending.is_some()) {
+            list.stop = if saw_comma_before(&toks, i) {
+                Stop::Comma
+            } else {
+                Stop::Other
+            };
+            break;
+        }
+        if let (Shape::Words(_), Some((g_from, g_to, after))) =
+            (shape, initials_in_parens(&toks, to))
+        {
+            let fam = Chunk { from: i, to };
+            let given = Chunk {
+                from: g_from,
+                to: g_to,
+            };
+            list.persons.push(pair(s, &toks, &fam, &given));
+            uses_initials = true;
+            style = Style::Inverted;
+            list.end = toks[after - 1].end;
+            i = after;
+            last_loose = None;
+            continue;
+        }
+        let chunk = Chunk { from: i, to };
+        let accepted = if let Some(fam) = pending.take() {
+            if given_like(shape) {
+                chunks.push(fam);
+                chunks.push(chunk);
+                list.persons.push(pair(
+                    s,
+                    &toks,
+                    &chunks[chunks.len() - 2],
+                    &chunks[chunks.len() - 1],
+                ));
+                if style == Style::Unknown {
+                    style = Style::Inverted;
+                }
+                true
+            } else {
+                // A lone word, then something else: a family name, unless the list is
+                // one of initials, where it is the first word of the title.
+                if uses_initials && style == Style::Inverted {
+                    list.end = before_pending;
+                } else {
+                    list.persons.push(single(s, &toks, &fam));
+                }
+                false
+            }
+        } else {
+            match shape {
+                Shape::Initials => false,
+                Shape::Words(1)
+                    if matches!(style, Style::Unknown | Style::Inverted) && !terminal =>
+                {
+                    before_pending = list.end;
+                    pending = Some(chunk);
+                    true
+                }
+                Shape::Words(1) if style == Style::Unknown => {
+                    list.persons.push(single(s, &toks, &chunk));
+                    true
+                }
+                // `Al Mok`: a given name that is also a particle.
+                Shape::Words(1)
+                    if style == Style::Direct && to - i >= 2 && toks[i].capitalised() =>
+                {
+                    list.persons.push(direct(s, &toks, &chunk));
+                    true
+                }
+                Shape::Words(1) => false,
+                Shape::Words(_)
+                    if uses_initials
+                        && !full_names
+                        && !after_and
+                        && pending.is_none()
+                        && !next_is_initials(&toks, to, terminal) =>
+                {
+                    false
+                }
+                Shape::Words(n) => {
+                    let next_initials = next_is_initials(&toks, to, terminal);
+                    if next_initials && n <= 3 && style != Style::Direct {
+                        pending = Some(chunk);
+                    } else if n <= 4
+                        && matches!(style, Style::Unknown | Style::Direct | Style::Inverted)
+                    {
+                        if !list.persons.is_empty() && !after_and {
+                            last_loose = Some((list.persons.len(), list.end));
+                        }
+                        list.persons.push(direct(s, &toks, &chunk));
+                        if style == Style::Unknown {
+                            style = Style::Direct;
+                        }
+                    } else {
+                        list.stop = Stop::Comma;
+                        break;
+                    }
+                    true
+                }
+                Shape::InitialsWords => {
+                    list.persons.push(direct(s, &toks, &chunk));
+                    if style == Style::Unknown {
+                        style = Style::Direct;
+                    }
+                    true
+                }
+                Shape::WordsInitials => {
+                    list.persons.push(vancouver(s, &toks, &chunk));
+                    if style == Style::Unknown {
+                        style = Style::Vancouver;
+                    }
+                    true
+                }
+            }
+        };
+        if !accepted {
+            list.stop = if saw_comma_before(&toks, i) {
+                Stop::Comma
+            } else {
+                Stop::Other
+            };
+            break;
+        }
+        // `J. Smith`, `Smith, J.`, `Smith J`: given names as initials only.
+        full_names |= matches!(shape, Shape::Words(2..))
+            || (shape == Shape::InitialsWords && !toks[i].is_initial())
+            || (style == Style::Inverted
+                && matches!(shape, Shape::Words(_) | Shape::WordsInitials));
+        uses_initials |= match shape {
+            Shape::InitialsWords => toks[i].is_initial(),
+            Shape::Words(_) => false,
+            _ => true,
+        };
+        list.end = toks[to - 1].end;
+        i = to;
+        if terminal {
+            if pending.is_none() {
+                list.stop = Stop::Period;
+                break;
+            }
+        } else if let Some(t) = toks.get(i) {
+            // A stray period after a name (`Smith J .`).
+            if t.is('.') && pending.is_none() {
+                list.end = t.end;
+                list.stop = Stop::Period;
+                break;
+            }
+        }
+    }
+    if let Some(fam) = pending {
+        if uses_initials && style == Style::Inverted && !toks[fam.to - 1].dot {
+            list.end = before_pending;
+        } else {
+            list.persons.push(single(s, &toks, &fam));
+            list.end = list.end.max(toks[fam.to - 1].end);
+        }
+    }
+    // `David Archard, Sexual Consent (Boulder …)`: a list of full names whose last one
+    // follows a comma, not `and`, and is followed by no name is a name and a title.
+    if let Some((k, end)) = last_loose
+        && list.stop == Stop::Comma
+    {
+        let known = list.persons[k]
+            .given
+            .as_deref()
+            .and_then(|g| g.split_whitespace().next())
+            .is_some_and(|g| is_given_name(&g.to_lowercase()));
+        if k + 1 == list.persons.len() && list.persons.len() >= 2 && !list.truncated && !known {
+            list.persons.truncate(k);
+            list.end = end;
+            list.stop = Stop::Comma;
+        }
+    }
+    // Take the separator that closed the list with it (`Smith, J.,` → after the comma).
+    if list.stop == Stop::Comma
+        && let Some(t) = toks.iter().find(|t| t.start >= list.end)
+        && t.is(',')
+    {
+        list.end = t.end;
+    }
+    list
+}
+
+fn next_is_initials(toks: &[Tok], to: usize, terminal: bool) -> bool {
+    !terminal
+        && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
+        && next_chunk_shape(toks, to + 1) == Some(Shape::Initials)
+}
+
+/// What may follow a name: a separator, the closing period, the year, a quote, the
+/// end; a colon only after initials (`Janik J.: Title`).
+fn follower_ok(toks: &[Tok], to: usize, shape: Shape, given_part: bool) -> bool {
+    let Some(t) = toks.get(to) else {
+        return true;
+    };
+    match t.kind {
+        Kind::Num => true,
+        Kind::Word => is_sep_word(t) || et_al(toks, to).is_some(),
+        Kind::Punct => match t.text {
+            "," | ";" | "&" | "." | "(" | "[" | "–" | "—" | "\"" | "“" | "«" | "„" | "‘" | "'"
+            | "`" => true,
+            ":" => !matches!(shape, Shape::Words(_)) || given_part,
+            _ => false,
+        },
+    }
+}
+
+fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
+    i > 0
+        && toks[..i]
+            .iter()
+            .rev()
+            .take_while(|t| is_sep(t))
+            .any(|t| t.is(','))
+}
+
+/// Read one name chunk from `i`: up to a separator, a terminator or a period that
+/// closes a complete name. Returns (end token index, closed by a period).
+fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usize, bool) {
+    let mut k = i;
+    let mut saw_word = false;
+    while k < toks.len() {
+        let t = &toks[k];
+        if t.kind != Kind::Word || (k > i && is_sep_word(t)) || (k > i && et_al(toks, k).is_some())
+        {
+            return (k, false);
+        }
+        let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
+        let suffix = is_suffix(&t.lower());
+        // `Gerrar, N. K. A Survey`: a bare capital after dotted initials opens the title.
+        if given_part && initial && !t.dot && k > i && toks[k - 1].dot && toks[k - 1].is_initial() {
+            return (k, true);
+        }
+        if t.dot {
+            let next = toks.get(k + 1);
+            let next_continues = next.is_some_and(|n| is_sep(n) || n.is('('));
+            if suffix {
+                return (k + 1, !next_continues);
+            }
+            if !initial {
+                // A whole word with a period closes the name and the list.
+                return (k + 1, !next_continues || next.is_some_and(|n| n.is('.')));
+            }
+            // Vancouver initials carry no periods: `Baldassarre G. A 1D CNN …` closes.
+            if vancouver && saw_word && !next.is_some_and(|n| is_sep(n)) {
+                return (k + 1, true);
+            }
+            let next_initial = next.is_some_and(|n| n.is_initial() || n.is_caps_initials());
+            // `Larry D. Wittie,`: a word after the initial that closes the name.
+            let family_follows = saw_word
+                && !given_part
+                && !vancouver
+                && next.is_some_and(|n| n.kind == Kind::Word && n.capitalised() && !is_sep_word(n))
+                && toks.get(k + 2).is_none_or(|a| {
+                    next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.kind == Kind::Num
+                });
+            if (saw_word || given_part) && !next_initial && !next_continues && !family_follows {
+                return (k + 1, true);
+            }
+        }
+        saw_word |= !initial;
+        k += 1;
+    }
+    (k, false)
+}
+
+/// The shape of a chunk, or `None` when it cannot be (part of) a person's name.
+fn shape_of(toks: &[Tok]) -> Option<Shape> {
+    if toks.is_empty() || toks.len() > 7 {
+        return None;
+    }
+    let mut words = 0;
+    let mut initials = 0;
+    let mut first_initial = None;
+    let mut last_is_initial = false;
+    let mut saw_word = false;
+    for (k, t) in toks.iter().enumerate() {
+        let l = t.lower();
+        let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
+        if initial {
+            initials += 1;
+            first_initial.get_or_insert(k);
+            last_is_initial = true;
+            continue;
+        }
+        if is_suffix(&l) && k > 0 {
+            continue;
+        }
+        if is_particle(&l) {
+            last_is_initial = false;
+            continue;
+        }
+        if is_stopword(&l) || is_org_word(&l) || !t.capitalised() || t.text.chars().count() < 2 {
+            return None;
+        }
+        words += 1;
+        saw_word = true;
+        last_is_initial = false;
+    }
+    if words == 0 {
+        // `Du, C. K.`, `Le, T.`: a particle standing alone is the family name.
+        words = toks
+            .iter()
+            .filter(|t| is_particle(&t.lower()) && t.capitalised())
+            .count();
+    }
+    match (words, initials) {
+        (0, 0) => None,
+        (0, _) => Some(Shape::Initials),
+        (w, 0) if w <= 4 => Some(Shape::Words(w)),
+        (_, 0) => None,
+        (w, _) if w > 3 => None,
+        _ if last_is_initial => Some(Shape::WordsInitials),
+        _ => Some(Shape::InitialsWords),
+    }
+}
+
+/// The shape of the chunk at `i` read as a name of its own (`D. Huang` is a name, not
+/// the initials of the name before it).
+fn next_chunk_shape(toks: &[Tok], i: usize) -> Option<Shape> {
+    if i >= toks.len() || toks[i].kind != Kind::Word {
+        return None;
+    }
+    let (to, _) = read_chunk(toks, i, false, false);
+    shape_of(&toks[i..to])
+}
+
+fn given_like(shape: Shape) -> bool {
+    matches!(
+        shape,
+        Shape::Initials | Shape::WordsInitials | Shape::Words(1..=3)
+    )
+}
