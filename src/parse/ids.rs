@@ -17,6 +17,8 @@ static ARXIV_OLD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:arxiv:\s?|arxiv\.org/(?:abs|pdf)/)?((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|comp-gas|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|bayes-an|plasm-ph|supr-con|mtrl-th|ao-sci|acc-phys)(?:\.[A-Z]{2})?/\d{7})(v\d+)?")
         .expect("old arXiv regex")
 });
+static ARXIV_BARE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\d{4}\.\d{4,5})(v\d+)?$").expect("bare arXiv regex"));
 static PMID_IN_TEXT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\bPMID:?\s*(\d{1,9})\b").expect("PMID regex"));
 static PMCID_IN_TEXT: LazyLock<Regex> =
@@ -103,8 +105,7 @@ pub fn normalize_arxiv(raw: &str) -> Option<String> {
         .trim_start_matches("arxiv:")
         .trim_start_matches("arxiv ")
         .trim();
-    let re_new = Regex::new(r"^(\d{4}\.\d{4,5})(v\d+)?$").expect("bare arXiv regex");
-    if let Some(c) = re_new.captures(bare) {
+    if let Some(c) = ARXIV_BARE.captures(bare) {
         return Some(c[1].to_string());
     }
     let prefixed = format!("arxiv:{bare}");
