@@ -8,10 +8,10 @@
 //! but the text is read line by line rather than as CommonMark, so that an
 //! indented line is still prose.
 
-use crate::model::{FileId, Reference, ReferenceOrigin, Span};
+use crate::model::{FileId, Reference, Span};
 use crate::parse::collect::Collector;
 use crate::parse::inline::Syntax;
-use crate::parse::{ParseOptions, Parsed, comments, reflist, refstring};
+use crate::parse::{ParseOptions, Parsed, comments, reflist};
 
 /// Parse one plain-text file or LLM answer.
 pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
@@ -220,26 +220,12 @@ fn prose_line(collector: &mut Collector, text: &str, line: Span) {
 /// `[^label]: text` on a line of its own.
 fn footnote_definition(file: FileId, text: &str, line: Span) -> Option<Reference> {
     let written = &text[line.start..line.end];
-    let lead = written.len() - written.trim_start().len();
     let rest = written.trim_start().strip_prefix("[^")?;
-    let (label, body) = rest.split_once("]:")?;
+    let (label, _) = rest.split_once("]:")?;
     if label.is_empty() || label.contains(char::is_whitespace) {
         return None;
     }
-    let start = line.start + lead;
-    let key_span = Span::new(start + 1, start + 2 + label.len());
-    let span = Span::new(start, line.start + written.trim_end().len());
-    Some(Reference {
-        key: text[key_span.start..key_span.end].to_string(),
-        origin: ReferenceOrigin::Footnote,
-        entry_type: None,
-        file,
-        span,
-        key_span: Some(key_span),
-        raw: text[span.start..span.end].to_string(),
-        fields: refstring::parse(body.trim()),
-        field_spans: Vec::new(),
-    })
+    reflist::footnote(file, text, label, line)
 }
 
 #[cfg(test)]

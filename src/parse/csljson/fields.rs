@@ -112,26 +112,8 @@ pub fn fields(item: &Map<String, Value>, id: &str) -> RefFields {
                 .as_deref()
                 .and_then(ids::normalize_arxiv)
         });
-    match ids::parse_prefixed(id) {
-        Some((IdScheme::Doi, v)) => {
-            f.doi.get_or_insert(v);
-        }
-        Some((IdScheme::Arxiv, v)) => {
-            f.arxiv.get_or_insert(v);
-        }
-        Some((IdScheme::Pmid, v)) => {
-            f.pmid.get_or_insert(v);
-        }
-        Some((IdScheme::Pmcid, v)) => {
-            f.pmcid.get_or_insert(v);
-        }
-        Some((IdScheme::Isbn, v)) => {
-            f.isbn.get_or_insert(v);
-        }
-        Some((IdScheme::Url, v)) => {
-            f.url.get_or_insert(v);
-        }
-        None => {}
+    if let Some((scheme, value)) = ids::parse_prefixed(id) {
+        f.identifier_mut(scheme).get_or_insert(value);
     }
     f
 }

@@ -3,7 +3,7 @@
 
 use pulldown_cmark::{Event, HeadingLevel, LinkType, Tag, TagEnd};
 
-use super::{defs, frontmatter};
+use super::frontmatter;
 use crate::model::{Citation, CitationKind, Claim, FileId, IdScheme, Span};
 use crate::parse::collect::Collector;
 use crate::parse::inline::{Found, Item, Syntax, web};
@@ -147,7 +147,7 @@ impl<'t, 'o> Walker<'t, 'o> {
             }
             Tag::FootnoteDefinition(label) => {
                 self.flush();
-                if let Some(reference) = defs::footnote(self.file, self.text, &label, span) {
+                if let Some(reference) = reflist::footnote(self.file, self.text, &label, span) {
                     self.out.references.push(reference);
                 }
                 self.syntax = Syntax::KEYS_ONLY;
