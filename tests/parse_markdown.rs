@@ -382,3 +382,19 @@ fn reference_sections_end_at_the_next_heading() {
     assert_eq!(parsed.references.len(), 1);
     assert_eq!(parsed.references[0].fields.year, Some(2020));
 }
+
+#[test]
+fn deeply_nested_and_huge_inputs_do_not_crash() {
+    let quotes = format!("{} deep [@k].\n", "> ".repeat(20_000));
+    let lists = format!("{}[@k]\n", "- ".repeat(20_000));
+    let brackets = format!("{}@k{}", "[".repeat(50_000), "]".repeat(50_000));
+    let parens = format!("{}Smith 2020{}", "(".repeat(50_000), ")".repeat(50_000));
+    let emphasis = format!("{}[@k]{}", "*".repeat(50_000), "*".repeat(50_000));
+    let long_line = format!("{} [1]", "word ".repeat(200_000));
+    for text in [quotes, lists, brackets, parens, emphasis, long_line] {
+        let parsed = markdown(&text);
+        check_invariants(&text, &parsed);
+        let parsed = answer(&text);
+        check_invariants(&text, &parsed);
+    }
+}
