@@ -177,3 +177,26 @@ fn extract_json_carries_places_and_links() {
             .contains(&Value::from(0))
     );
 }
+
+#[test]
+fn command_line_csl_json_bibliography() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("doc.md");
+    std::fs::write(&doc, "Deep learning works [@lecun2015; @nobody2000].\n").unwrap();
+    let doc = doc.to_string_lossy().into_owned();
+    let out = extract(&[&doc, "--bib", "fixtures/csljson/refs.json"]);
+    let doc_json = &out["documents"][0];
+    let lecun = &doc_json["citations"][0];
+    let reference = &doc_json["references"][lecun["reference"].as_u64().unwrap() as usize];
+    assert_eq!(reference["key"], "lecun2015");
+    assert_eq!(reference["origin"], "csl_json");
+    assert!(doc_json["citations"][1]["reference"].is_null());
+    let codes = check_codes(&[&doc, "--bib", "fixtures/csljson/refs.json"]);
+    let undefined: Vec<_> = codes.iter().filter(|(c, _)| c == "CP101").collect();
+    assert_eq!(undefined.len(), 1, "{codes:?}");
+    let unused = codes.iter().filter(|(c, _)| c == "CP102").count();
+    assert_eq!(
+        unused, 3,
+        "the other three entries are never cited: {codes:?}"
+    );
+}
