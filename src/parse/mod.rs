@@ -87,4 +87,7 @@ pub struct Parsed {
     pub bibliographies: Vec<BibliographyRequest>,
     pub includes: Vec<IncludeRequest>,
     pub problems: Vec<Diagnostic>,
+    /// LaTeX citation commands the file defines as wrappers of configured ones
+    /// (`\newcommand{\mycite}[1]{\citep{#1}}`); files it includes use them too.
+    pub cite_commands: Vec<String>,
 }
