@@ -9,11 +9,13 @@ use std::collections::HashMap;
 use super::Entry;
 use super::fields::Fields;
 
-/// Fields a parent never passes on.
+/// Fields a parent never passes on: biblatex's own exceptions, and identifiers,
+/// which name the parent (the proceedings volume), not the child paper.
 const NOT_INHERITED: &[&str] = &[
     "crossref", "xdata", "xref", "ids", "entryset", "label", "shorthand", "sortkey", "key",
     "title", "subtitle", "titleaddon", "shorttitle", "sorttitle", "indextitle", "execute",
-    "options", "presort", "related",
+    "options", "presort", "related", "doi", "url", "eprint", "eprinttype", "archiveprefix",
+    "eprintclass", "primaryclass", "pmid", "pmcid", "arxiv", "arxivid", "isbn", "urldate",
 ];
 
 /// Longest parent chain followed.

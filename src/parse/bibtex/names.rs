@@ -72,7 +72,8 @@ fn parse_name(raw: &str) -> Option<Person> {
         let close = group_close(bytes, open);
         let closed = close > open + 1 && bytes[close - 1] == b'}';
         let inner = &raw[open + 1..if closed { close - 1 } else { close }];
-        if inner.starts_with('\\') {
+        // `{\"u}` is a letter to BibTeX; so is the argument of `\H{o}`.
+        if inner.starts_with('\\') || ends_with_command(&raw[..open]) {
             normal.push_str(&raw[p..close]);
         } else {
             normal.push_str(&raw[p..open]);
@@ -102,6 +103,16 @@ fn parse_name(raw: &str) -> Option<Person> {
         return (!given.is_empty()).then(|| Person::new(None, &given));
     }
     Some(Person::new(Some(&given), &family))
+}
+
+/// Whether `before` ends with a control sequence (`\H`, `\"`), whose argument follows.
+fn ends_with_command(before: &str) -> bool {
+    let letters = before.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    if letters.len() < before.len() {
+        return letters.ends_with('\\');
+    }
+    let mut chars = before.chars().rev();
+    matches!((chars.next(), chars.next()), (Some(c), Some('\\')) if !c.is_alphanumeric())
 }
 
 fn flush(normal: &mut String, chunks: &mut Vec<Spanned<Chunk>>) {
@@ -166,6 +177,10 @@ mod tests {
                 p(Some("Ludwig"), "van Beethoven"),
                 p(Some("Donald E."), "Knuth"),
             ]
+        );
+        assert_eq!(
+            names(r"Erd\H{o}s, Paul and Dama{\v{s}}evi\v{c}ius, Robertas"),
+            vec![p(Some("Paul"), "Erdős"), p(Some("Robertas"), "Damaševičius")]
         );
         assert_eq!(
             names(r#"M{\"u}ller, J{\"o}rg and {\O}stergaard, S{\o}ren"#),

@@ -354,6 +354,11 @@ impl<'a> Scanner<'a> {
             match self.bytes.get(p) {
                 Some(b',') => p += 1,
                 Some(&b) if b == close => {}
+                Some(b'@') if self.entry_starts_at(p) => {
+                    // The value closed only at the entry's own closing brace.
+                    let value_at = self.skip_space(eq + 1);
+                    return Err((value_at, format!("the braces in the field `{name}` do not balance: its value runs to the end of the entry")));
+                }
                 _ => {
                     return Err((p, format!("expected `,` or `{}` after the field `{name}`", close as char)));
                 }
