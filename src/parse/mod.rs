@@ -14,10 +14,13 @@ pub mod sentence;
 use crate::diagnostic::Diagnostic;
 use crate::model::{BibliographyRequest, Citation, Claim, Reference, Span, Suppression};
 
-/// LaTeX citation commands recognised by default (natbib and biblatex); capitalised
-/// and starred forms are accepted for each.
+/// LaTeX citation commands recognised by default (natbib, biblatex, and the `cite`
+/// and apacite packages' extras); capitalised and starred forms are accepted for each.
 pub const DEFAULT_CITE_COMMANDS: &[&str] = &[
     "cite",
+    "citen",
+    "citeA",
+    "citeNP",
     "citep",
     "citet",
     "citealp",

@@ -80,8 +80,7 @@ impl Scanner<'_> {
 
 fn reference(text: &str, file: FileId, item: Item, end: usize) -> Reference {
     let end = end.max(item.text_start);
-    let body = &text[item.text_start..end];
-    let body = body.trim_end();
+    let body = without_trailing_comments(&text[item.text_start..end]);
     let span = Span::new(item.start, item.text_start + body.len());
     let plain = item_text(body);
     let fields = if plain.is_empty() {
@@ -99,6 +98,19 @@ fn reference(text: &str, file: FileId, item: Item, end: usize) -> Reference {
         raw: text[span.start..span.end].to_string(),
         fields,
         field_spans: Vec::new(),
+    }
+}
+
+/// An item's text without the blank and comment-only lines that end it (they sit
+/// between this item and the next).
+fn without_trailing_comments(mut body: &str) -> &str {
+    loop {
+        body = body.trim_end();
+        let last_line = body.rfind('\n').map_or(0, |i| i + 1);
+        if !body[last_line..].trim_start().starts_with('%') || last_line == 0 {
+            return body;
+        }
+        body = &body[..last_line];
     }
 }
 

@@ -33,6 +33,13 @@ impl Scanner<'_> {
                 }
             }
         }
+        // A wrapper's text arguments before its key list.
+        for _ in 0..command.before {
+            match args::mandatory(bytes, args::skip_optionals(bytes, p).unwrap_or(p), false) {
+                Some(Ok((_, end))) => p = end,
+                _ => return p,
+            }
+        }
         loop {
             let after_optional = match args::skip_optionals(bytes, p) {
                 Ok(q) => q,
@@ -61,8 +68,13 @@ impl Scanner<'_> {
             return p;
         };
         let group_span = Span::new(at, group_end);
+        let before = self.out.citations.len();
         for (open, end) in groups {
             self.keys(open + 1, end - 1, group_span, name, command);
+        }
+        if self.out.citations.len() == before {
+            // `\cite{}`, `\cite{#1}`: no key, and not text either.
+            self.skip(at, group_end, SkipKind::Inline(None));
         }
         group_end
     }
@@ -164,21 +176,23 @@ impl Scanner<'_> {
             return body_at + 1;
         };
         self.skip(at, body_end, SkipKind::Inline(None));
-        let mandatory = arguments.saturating_sub(usize::from(has_default));
-        if mandatory == 1
+        if arguments > 0
             && self.cites.get(&defined).is_none()
-            && let Some(like) = self.wrapped_citation(body_at + 1, body_end - 1, arguments)
+            && let Some((like, parameter)) = self.wrapped_citation(body_at + 1, body_end - 1)
+            && parameter > usize::from(has_default)
+            && parameter <= arguments
         {
-            self.cites.add(&defined, like);
+            let before = parameter - 1 - usize::from(has_default);
+            self.cites.add(&defined, CiteCommand { before, multi: false, ..like });
             self.out.defined.push(defined);
         }
         body_end
     }
 
-    /// The citation command in a definition body whose key list is `#last`.
-    fn wrapped_citation(&self, from: usize, to: usize, last: usize) -> Option<CiteCommand> {
+    /// The citation command in a definition body whose key list is a parameter
+    /// `#n`, and `n`.
+    fn wrapped_citation(&self, from: usize, to: usize) -> Option<(CiteCommand, usize)> {
         let body = &self.bytes[..to];
-        let parameter = format!("#{last}");
         let mut p = from;
         while let Some(i) = memchr::memchr(b'\\', &body[p..]) {
             let at = p + i;
@@ -190,9 +204,10 @@ impl Scanner<'_> {
             let mut q = if body.get(end) == Some(&b'*') { end + 1 } else { end };
             q = args::skip_optionals(body, q).ok()?;
             if let Some(Ok((open, close))) = args::mandatory(body, q, true)
-                && self.text[open + 1..close - 1].trim() == parameter
+                && let Some(n) = self.text[open + 1..close - 1].trim().strip_prefix('#')
+                && let Ok(n) = n.parse::<usize>()
             {
-                return Some(command);
+                return Some((command, n));
             }
         }
         None

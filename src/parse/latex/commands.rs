@@ -12,6 +12,8 @@ pub(super) struct CiteCommand {
     pub narrative: bool,
     /// `\nocite`: adds entries to the bibliography without citing them in the text.
     pub nocite: bool,
+    /// Mandatory arguments before the key list (a wrapper `\x{text}{keys}`).
+    pub before: usize,
 }
 
 impl CiteCommand {
@@ -24,6 +26,7 @@ impl CiteCommand {
                 "citet" | "citealt" | "citeauthor" | "textcite" | "textcites" | "citetitle"
             ),
             nocite: lower == "nocite",
+            before: 0,
         }
     }
 }
