@@ -10,7 +10,7 @@ use crate::model::{IdScheme, RefFields};
 use crate::parse::ids;
 use crate::resolve::latex::decode_latex;
 
-use super::names::{parse_names, tidy};
+use super::names::{parse_names, tidied};
 
 /// An entry's fields by lowercase name.
 pub(super) trait Fields {
@@ -52,7 +52,7 @@ pub(super) fn ref_fields(entry_type: &str, f: &impl Fields) -> RefFields {
 
 /// Decoded text: LaTeX to Unicode, braces dropped, whitespace collapsed.
 pub(super) fn text(raw: &str) -> String {
-    tidy(&decode_latex(raw))
+    tidied(decode_latex(raw))
 }
 
 fn title(f: &impl Fields) -> Option<String> {
@@ -149,6 +149,9 @@ fn venue(entry_type: &str, f: &impl Fields) -> Option<String> {
 
 /// An identifier field as written, without LaTeX escapes or braces.
 fn plain(raw: &str) -> String {
+    if !raw.contains(['\\', '{', '}']) {
+        return raw.trim().to_string();
+    }
     let mut s = raw.trim().to_string();
     for (from, to) in [
         ("\\url{", ""),
@@ -184,7 +187,8 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
             .clone()
             .filter(|_| eprint_type.as_deref().is_some_and(|t| types.contains(&t)))
     };
-    // Free text where BibTeX habits hide identifiers.
+    // Free text where BibTeX habits hide identifiers; searched only when a cheap
+    // test says an identifier may be there.
     let notes: Vec<&str> = ["note", "howpublished", "annote", "journal", "addendum"]
         .iter()
         .filter_map(|n| f.get(n))
@@ -195,7 +199,12 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
         .and_then(|d| ids::normalize_doi(&plain(d)))
         .or_else(|| found(IdScheme::Doi))
         .or_else(|| eprint_of(&["doi"]).and_then(|e| ids::normalize_doi(&e)))
-        .or_else(|| notes.iter().find_map(|n| ids::find_dois(&plain(n)).into_iter().next().map(|(_, d)| d)));
+        .or_else(|| {
+            notes
+                .iter()
+                .filter(|n| n.contains("10."))
+                .find_map(|n| ids::find_dois(&plain(n)).into_iter().next().map(|(_, d)| d))
+        });
     let arxiv_eprint = eprint.as_deref().filter(|e| {
         eprint_type.as_deref() == Some("arxiv") || (eprint_type.is_none() && looks_like_arxiv(e))
     });
@@ -208,25 +217,47 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
                 d.strip_prefix("10.48550/arxiv.").and_then(ids::normalize_arxiv)
             })
         })
-        .or_else(|| notes.iter().find_map(|n| ids::find_arxiv_ids(&plain(n)).into_iter().next().map(|(_, a)| a)));
+        .or_else(|| {
+            notes
+                .iter()
+                .filter(|n| mentions(n, b"arxiv"))
+                .find_map(|n| ids::find_arxiv_ids(&plain(n)).into_iter().next().map(|(_, a)| a))
+        });
     out.pmid = f
         .get("pmid")
         .and_then(|p| ids::normalize_pmid(&plain(p)))
         .or_else(|| eprint_of(&["pubmed", "pmid"]).and_then(|e| ids::normalize_pmid(&e)))
         .or_else(|| found(IdScheme::Pmid))
-        .or_else(|| notes.iter().find_map(|n| ids::find_pmids(n).into_iter().next().map(|(_, p)| p)));
+        .or_else(|| {
+            notes
+                .iter()
+                .filter(|n| mentions(n, b"pmid"))
+                .find_map(|n| ids::find_pmids(n).into_iter().next().map(|(_, p)| p))
+        });
     out.pmcid = f
         .get("pmcid")
         .and_then(|p| ids::normalize_pmcid(&plain(p)))
         .or_else(|| eprint_of(&["pmc", "pmcid", "pubmedcentral"]).and_then(|e| ids::normalize_pmcid(&e)))
         .or_else(|| found(IdScheme::Pmcid))
-        .or_else(|| notes.iter().find_map(|n| ids::find_pmcids(n).into_iter().next().map(|(_, p)| p)));
+        .or_else(|| {
+            notes
+                .iter()
+                .filter(|n| mentions(n, b"pmc"))
+                .find_map(|n| ids::find_pmcids(n).into_iter().next().map(|(_, p)| p))
+        });
     out.isbn = f.get("isbn").and_then(|i| ids::normalize_isbn(&plain(i)));
     out.url = url.or_else(|| {
         f.get("howpublished")
             .map(plain)
             .filter(|h| h.starts_with("http://") || h.starts_with("https://"))
     });
+}
+
+/// Whether `text` contains `needle` (lowercase ASCII), ignoring case.
+fn mentions(text: &str, needle: &[u8]) -> bool {
+    text.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// An `eprint` without a type that has the shape of an arXiv id.

@@ -22,7 +22,10 @@ const NOT_INHERITED: &[&str] = &[
 const MAX_DEPTH: usize = 8;
 
 pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) {
-    if !entries.iter().any(|e| e.get("crossref").is_some() || e.get("xdata").is_some()) {
+    let children: Vec<usize> = (0..entries.len())
+        .filter(|&i| entries[i].get("crossref").is_some() || entries[i].get("xdata").is_some())
+        .collect();
+    if children.is_empty() {
         return;
     }
     let mut by_key: HashMap<String, usize> = HashMap::new();
@@ -30,7 +33,7 @@ pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) {
         let key = text[entry.raw.key.start..entry.raw.key.end].to_lowercase();
         by_key.entry(key).or_insert(i);
     }
-    for child in 0..entries.len() {
+    for child in children {
         let ancestors = ancestors(entries, &by_key, child);
         let mut added: Vec<(Cow<'t, str>, Cow<'t, str>)> = Vec::new();
         for parent in ancestors {
