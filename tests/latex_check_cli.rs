@@ -158,7 +158,7 @@ fn thebibliography_project_findings() {
 
 #[test]
 fn half_typed_project_is_reported_and_still_checked() {
-    let (findings, _) = check("fixtures/latex/halftyped/paper.tex");
+    let (findings, _) = check("fixtures/latex/edge/halftyped/paper.tex");
     let unterminated: Vec<u32> = findings
         .iter()
         .filter(|f| f.code == "CP003")

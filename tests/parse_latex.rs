@@ -334,7 +334,7 @@ fn comments_verbatim_and_dead_code_are_skipped() {
 
 #[test]
 fn half_typed_input_is_reported_and_the_rest_is_read() {
-    let text = fixture("halftyped/paper.tex");
+    let text = fixture("edge/halftyped/paper.tex");
     let parsed = parse(&text);
     assert_eq!(
         keys(&parsed),

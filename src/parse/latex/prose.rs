@@ -7,7 +7,7 @@
 
 use crate::model::{Citation, Claim, FileId, Span};
 use crate::parse::sentence::{Prose, attach_claims};
-use crate::resolve::latex::decode_latex;
+use crate::resolve::latex::{command_text, decode_latex};
 
 use super::args;
 use super::commands::{ProseRole, env_arguments, is_math_env, prose_role};
@@ -90,12 +90,18 @@ fn paragraph(bytes: &[u8], skips: &[Skip], group: Span) -> (usize, usize) {
         }
         end = next_end;
     }
-    for skip in skips.iter().filter(|s| s.kind == SkipKind::Block) {
-        if skip.span.end <= group.start && skip.span.end > start {
+    // Skips are sorted and do not overlap: look only at the neighbours.
+    let at = skips.partition_point(|s| s.span.start < group.start);
+    for skip in skips[..at].iter().rev().take_while(|s| s.span.end > start) {
+        if skip.kind == SkipKind::Block && skip.span.end <= group.start {
             start = skip.span.end;
+            break;
         }
-        if skip.span.start >= group.end && skip.span.start < end {
+    }
+    for skip in skips[at..].iter().take_while(|s| s.span.start < end) {
+        if skip.kind == SkipKind::Block && skip.span.start >= group.end {
             end = skip.span.start;
+            break;
         }
     }
     (start, end)
@@ -414,7 +420,9 @@ impl Builder<'_, '_> {
             return arg_end;
         }
         let Some(role) = prose_role(name) else {
-            self.decoded(q, name_end);
+            if let Some(text) = command_text(name).filter(|t| !t.is_empty()) {
+                self.synthetic(&text, q, name_end);
+            }
             return name_end;
         };
         let bytes = self.bytes;
