@@ -17,7 +17,7 @@ use super::skips::{Skip, SkipKind};
 static SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
     let mut i = 0;
-    let special = b"\\%{}$~\n&`'";
+    let special = b"\\%{}$~&`'";
     while i < special.len() {
         table[special[i] as usize] = true;
         i += 1;
@@ -140,7 +140,9 @@ struct Builder<'t, 'c> {
 
 impl Builder<'_, '_> {
     fn run(&mut self, start: usize, end: usize) {
-        self.frames.push(Frame::new(0));
+        let mut paragraph = Frame::new(0);
+        paragraph.prose.text.reserve(end - start);
+        self.frames.push(paragraph);
         self.next_cite = self.citations.partition_point(|c| c.group_span.start < start);
         self.next_skip = self.skips.partition_point(|s| s.span.end <= start);
         let mut p = start;
@@ -227,7 +229,7 @@ impl Builder<'_, '_> {
     /// A special byte at `q`; returns where reading goes on.
     fn special(&mut self, q: usize, end: usize) -> usize {
         match self.bytes[q] {
-            b'\n' | b'~' | b'&' => {
+            b'~' | b'&' => {
                 self.synthetic(" ", q, q + 1);
                 q + 1
             }
