@@ -104,7 +104,10 @@ static BIBTEX: LazyLock<String> = LazyLock::new(|| {
                 }
             });
             let renamed = parent.replace_all(&renamed, |c: &regex::Captures<'_>| {
-                let keys: Vec<String> = c[2].split(',').map(|k| format!("{}-{copy}", k.trim())).collect();
+                let keys: Vec<String> = c[2]
+                    .split(',')
+                    .map(|k| format!("{}-{copy}", k.trim()))
+                    .collect();
                 format!("{}{}}}", &c[1], keys.join(","))
             });
             out.push_str(&renamed);
@@ -112,7 +115,10 @@ static BIBTEX: LazyLock<String> = LazyLock::new(|| {
         }
     }
     let parsed = biblatex::Bibliography::parse(&out).map(|b| b.len());
-    assert!(parsed.is_ok(), "the biblatex crate must read the whole input: {parsed:?}");
+    assert!(
+        parsed.is_ok(),
+        "the biblatex crate must read the whole input: {parsed:?}"
+    );
     out
 });
 
