@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::model::{IdScheme, RefFields};
+use crate::model::{IdScheme, RefFields, Span};
 use crate::parse::ids;
 use crate::resolve::latex::decode_latex;
 
@@ -223,12 +223,7 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
         .and_then(|d| ids::normalize_doi(&plain(d)))
         .or_else(|| found(IdScheme::Doi))
         .or_else(|| eprint_of(&["doi"]).and_then(|e| ids::normalize_doi(&e)))
-        .or_else(|| {
-            notes
-                .iter()
-                .filter(|n| n.contains("10."))
-                .find_map(|n| ids::find_dois(&plain(n)).into_iter().next().map(|(_, d)| d))
-        });
+        .or_else(|| in_notes(&notes, b"10.", ids::find_dois));
     let arxiv_eprint = eprint.as_deref().filter(|e| {
         eprint_type.as_deref() == Some("arxiv") || (eprint_type.is_none() && looks_like_arxiv(e))
     });
@@ -246,28 +241,13 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
                     .and_then(ids::normalize_arxiv)
             })
         })
-        .or_else(|| {
-            notes
-                .iter()
-                .filter(|n| mentions(n, b"arxiv"))
-                .find_map(|n| {
-                    ids::find_arxiv_ids(&plain(n))
-                        .into_iter()
-                        .next()
-                        .map(|(_, a)| a)
-                })
-        });
+        .or_else(|| in_notes(&notes, b"arxiv", ids::find_arxiv_ids));
     out.pmid = f
         .get("pmid")
         .and_then(|p| ids::normalize_pmid(&plain(p)))
         .or_else(|| eprint_of(&["pubmed", "pmid"]).and_then(|e| ids::normalize_pmid(&e)))
         .or_else(|| found(IdScheme::Pmid))
-        .or_else(|| {
-            notes
-                .iter()
-                .filter(|n| mentions(n, b"pmid"))
-                .find_map(|n| ids::find_pmids(n).into_iter().next().map(|(_, p)| p))
-        });
+        .or_else(|| in_notes(&notes, b"pmid", ids::find_pmids));
     out.pmcid = f
         .get("pmcid")
         .and_then(|p| ids::normalize_pmcid(&plain(p)))
@@ -275,18 +255,22 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
             eprint_of(&["pmc", "pmcid", "pubmedcentral"]).and_then(|e| ids::normalize_pmcid(&e))
         })
         .or_else(|| found(IdScheme::Pmcid))
-        .or_else(|| {
-            notes
-                .iter()
-                .filter(|n| mentions(n, b"pmc"))
-                .find_map(|n| ids::find_pmcids(n).into_iter().next().map(|(_, p)| p))
-        });
+        .or_else(|| in_notes(&notes, b"pmc", ids::find_pmcids));
     out.isbn = f.get("isbn").and_then(|i| ids::normalize_isbn(&plain(i)));
     out.url = url.or_else(|| {
         f.get("howpublished")
             .map(plain)
             .filter(|h| h.starts_with("http://") || h.starts_with("https://"))
     });
+}
+
+/// The first identifier `find` sees in the free-text fields that mention `hint`
+/// (a cheap test that spares the regex most fields).
+fn in_notes(notes: &[&str], hint: &[u8], find: fn(&str) -> Vec<(Span, String)>) -> Option<String> {
+    notes
+        .iter()
+        .filter(|n| mentions(n, hint))
+        .find_map(|n| find(&plain(n)).into_iter().next().map(|(_, id)| id))
 }
 
 /// Whether `text` contains `needle` (lowercase ASCII), ignoring case.
