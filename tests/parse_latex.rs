@@ -411,3 +411,23 @@ fn endinput_stops_reading() {
     let parsed = parse("\\cite{a}\n\\endinput\n\\cite{b}");
     assert_eq!(keys(&parsed), ["a"]);
 }
+
+#[test]
+fn dashes_quotes_and_text_symbols_in_claims() {
+    let text = "Pages 1--3 of ``the book''---a classic \\cite{a}.\n\
+                The \\texttt{differential\\textunderscore evolution} solver \\cite{b}.\n\
+                Written by M\\\"{u}ller and Erd\\H{o}s, \\S~2 \\cite{c}.";
+    let parsed = parse(text);
+    assert_eq!(
+        claim_of(&parsed, "a"),
+        Some("Pages 1–3 of \"the book\"—a classic.")
+    );
+    assert_eq!(
+        claim_of(&parsed, "b"),
+        Some("The differential_evolution solver.")
+    );
+    assert_eq!(
+        claim_of(&parsed, "c"),
+        Some("Written by Müller and Erdős, § 2.")
+    );
+}

@@ -186,9 +186,35 @@ pub(super) fn prose_role(name: &str) -> Option<ProseRole> {
         | "pagebreak" | "bigskip" | "medskip" | "smallskip" | "vfill" | "noindent"
         | "tableofcontents" | "appendix" | "centering" | "hline" | "toprule" | "midrule"
         | "bottomrule" => Break,
-        "url" | "path" | "nolinkurl" | "texttt" => Literal,
+        "url" | "path" | "nolinkurl" => Literal,
         "quad" | "qquad" | "newline" | "linebreak" | "hfill" | "enspace" | "thinspace"
         | "space" | "xspace" => Space,
+        _ => return None,
+    })
+}
+
+/// Text-mode symbols written as commands (`\textunderscore`): their character.
+pub(super) fn symbol_text(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "textunderscore" => "_",
+        "textasciitilde" => "~",
+        "textbackslash" => "\\",
+        "textbar" => "|",
+        "textless" => "<",
+        "textgreater" => ">",
+        "textasciicircum" => "^",
+        "textbullet" => "•",
+        "textdegree" => "°",
+        "textpercent" => "%",
+        "textdollar" => "$",
+        "textquotedblleft" | "textquotedblright" => "\"",
+        "S" => "§",
+        "P" => "¶",
+        "dag" => "†",
+        "ddag" => "‡",
+        "copyright" => "©",
+        "pounds" => "£",
+        "euro" => "€",
         _ => return None,
     })
 }

@@ -10,14 +10,14 @@ use crate::parse::sentence::{Prose, attach_claims};
 use crate::resolve::latex::{command_text, decode_latex};
 
 use super::args;
-use super::commands::{ProseRole, env_arguments, is_math_env, prose_role};
+use super::commands::{ProseRole, env_arguments, is_math_env, prose_role, symbol_text};
 use super::skips::{Skip, SkipKind};
 
 /// Bytes the builder must look at; everything else is copied as it is.
 static SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
     let mut i = 0;
-    let special = b"\\%{}$~&`'";
+    let special = b"\\%{}$~&`'-";
     while i < special.len() {
         table[special[i] as usize] = true;
         i += 1;
@@ -174,8 +174,8 @@ impl Builder<'_, '_> {
                 continue;
             }
             let b = self.bytes[q];
-            // A lone quote is ordinary text: keep the run going.
-            if matches!(b, b'\'' | b'`') && self.bytes.get(q + 1) != Some(&b) {
+            // A lone quote or hyphen is ordinary text: keep the run going.
+            if matches!(b, b'\'' | b'`' | b'-') && self.bytes.get(q + 1) != Some(&b) {
                 p = q + 1;
                 continue;
             }
@@ -243,6 +243,14 @@ impl Builder<'_, '_> {
             }
             b'`' | b'\'' => {
                 self.synthetic("\"", q, q + 2);
+                q + 2
+            }
+            b'-' if self.bytes.get(q + 2) == Some(&b'-') => {
+                self.synthetic("—", q, q + 3);
+                q + 3
+            }
+            b'-' => {
+                self.synthetic("–", q, q + 2);
                 q + 2
             }
             b'{' => {
@@ -429,10 +437,13 @@ impl Builder<'_, '_> {
             return arg_end;
         }
         let Some(role) = prose_role(name) else {
-            if let Some(text) = command_text(name).filter(|t| !t.is_empty()) {
+            if let Some(symbol) = symbol_text(name) {
+                self.synthetic(symbol, q, name_end);
+            } else if let Some(text) = command_text(name).filter(|t| !t.is_empty()) {
                 self.synthetic(&text, q, name_end);
             }
-            return name_end;
+            // As in TeX, the spaces after a command name only end the name.
+            return args::skip_space(self.bytes, name_end).min(end);
         };
         let bytes = self.bytes;
         let after_optional = args::skip_optionals(bytes, after).unwrap_or(after);
