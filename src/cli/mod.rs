@@ -62,6 +62,7 @@ impl InputArgs {
         LoadOptions {
             parse,
             bibliographies: self.bibliographies.clone(),
+            ..LoadOptions::default()
         }
     }
 }
