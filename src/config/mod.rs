@@ -234,11 +234,20 @@ impl ConfigSet {
     }
 
     /// The include/exclude filter for searched folders, per file's configuration.
-    /// A configuration that cannot be read makes the file excluded; the error is
-    /// reported when the run reads that configuration for its findings.
+    /// A file whose configuration cannot be read is kept, so that [`Self::check_all`]
+    /// reports the error instead of the file silently disappearing.
     pub fn path_filter(self: &Arc<Self>) -> PathFilter {
         let set = self.clone();
-        PathFilter::new(move |path| set.for_path(path).map(|r| r.accepts(path)).unwrap_or(false))
+        PathFilter::new(move |path| set.for_path(path).map(|r| r.accepts(path)).unwrap_or(true))
+    }
+
+    /// Read the configuration of every file of a run, failing on the first that is
+    /// invalid.
+    pub fn check_all(&self, sources: &SourceMap) -> anyhow::Result<()> {
+        for file in sources.files() {
+            self.for_path(&file.path)?;
+        }
+        Ok(())
     }
 }
 
