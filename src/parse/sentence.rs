@@ -39,6 +39,18 @@ impl Prose {
         self.text.trim().is_empty() && self.citations.is_empty()
     }
 
+    /// Whether a citation marker has been pushed.
+    pub fn has_citations(&self) -> bool {
+        !self.citations.is_empty()
+    }
+
+    /// Empty the prose, keeping its allocations for the next paragraph.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.segments.clear();
+        self.citations.clear();
+    }
+
     /// Append text copied verbatim from the source, starting at `src_start`.
     pub fn push_source(&mut self, text: &str, src_start: usize) {
         self.push(text, src_start, true);
