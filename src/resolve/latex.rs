@@ -92,6 +92,9 @@ fn special_letter(command: &str) -> Option<&'static str> {
         "ldots" | "dots" | "textellipsis" => "…",
         "textquoteright" | "textquoteleft" => "'",
         "textregistered" | "texttrademark" | "textcopyright" => "",
+        "TeX" => "TeX",
+        "LaTeX" => "LaTeX",
+        "BibTeX" => "BibTeX",
         _ => return None,
     })
 }
