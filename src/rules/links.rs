@@ -303,6 +303,16 @@ fn entry_removal(sources: &SourceMap, reference: &Reference) -> Option<Fix> {
     } else {
         span.end
     };
+    // Entries are usually separated by one blank line: take the one before along,
+    // unless the entry is glued to the next one.
+    let start = if start == line_start
+        && text[..start].ends_with("\n\n")
+        && (end == text.len() || text[end..].starts_with('\n'))
+    {
+        start - 1
+    } else {
+        start
+    };
     Some(Fix {
         applicability: Applicability::Unsafe,
         description: format!("remove the entry `{}`", reference.key),

@@ -164,7 +164,10 @@ fn bracket(text: &str, i: usize, syntax: Syntax) -> Option<Found> {
 /// `[1](https://…)`: a numbered marker that links its source is a citation of
 /// that URL (when it is one), not of a reference-list entry.
 fn linked_marker(text: &str, found: Found, web: &[web::WebMatch]) -> Found {
-    let numeric = found.items.first().is_some_and(|i| i.kind == CitationKind::Numeric);
+    let numeric = found
+        .items
+        .first()
+        .is_some_and(|i| i.kind == CitationKind::Numeric);
     let after = found.group.end;
     if !numeric || text.as_bytes().get(after) != Some(&b'(') {
         return found;
