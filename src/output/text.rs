@@ -5,9 +5,13 @@ use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet}
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::{SourceFile, SourceMap};
 
-/// Whether to colour the output.
+/// Whether to colour the output: on a terminal, unless `NO_COLOR` is set and not empty.
 pub fn use_colour(is_terminal: bool) -> bool {
-    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    colour_for(is_terminal, std::env::var_os("NO_COLOR").as_deref())
+}
+
+fn colour_for(is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    is_terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
 /// Render every diagnostic followed by a summary line.
@@ -170,5 +174,19 @@ fn join_words(parts: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        assert!(colour_for(true, None));
+        assert!(colour_for(true, Some(OsStr::new(""))));
+        assert!(!colour_for(true, Some(OsStr::new("1"))));
+        assert!(!colour_for(false, None));
     }
 }
