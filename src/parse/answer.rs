@@ -55,6 +55,9 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
             block_open = false;
             continue;
         }
+        if trimmed.starts_with("<!--") && trimmed.ends_with("-->") {
+            continue;
+        }
         if trimmed.len() <= 60 && reflist::is_section_title(trimmed) {
             collector.flush();
             section_start = Some(line.end);
@@ -181,6 +184,15 @@ fn prose_line(collector: &mut Collector, text: &str, line: Span) {
                 Syntax::ANSWER,
             );
             i += 2;
+            piece_start = i;
+        } else if bytes[i..].starts_with(b"<!--") {
+            // An inline HTML comment is not prose (its directive was read already).
+            let close = written[i..].find("-->").map_or(bytes.len(), |c| i + c + 3);
+            collector.run(
+                Span::new(line.start + piece_start, line.start + i),
+                Syntax::ANSWER,
+            );
+            i = close;
             piece_start = i;
         } else if bytes[i] == b'`' {
             let close = written[i + 1..].find('`').map(|c| i + 1 + c);

@@ -28,8 +28,9 @@ impl<'t> Collector<'t> {
     /// Add the source text `span` to the current block, with the citations in it.
     pub fn run(&mut self, span: Span, syntax: Syntax) {
         let slice = &self.text[span.start..span.end];
+        let before = self.text[..span.start].chars().next_back();
         let mut pos = span.start;
-        for found in inline::scan(slice, span.start, syntax) {
+        for found in inline::scan(slice, span.start, syntax, before) {
             self.prose
                 .push_source(&self.text[pos..found.group.start], pos);
             pos = found.group.end;

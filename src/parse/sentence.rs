@@ -154,6 +154,7 @@ const ABBREVIATIONS: &[&str] = &[
     "corp", "jr", "sr", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
     "nov", "dec", "u.s", "u.k", "e.u", "ca", "c", "incl", "def", "thm", "lem", "prop", "cor",
     "suppl", "supp", "est", "dept", "univ", "ibid", "op", "cit", "n.b", "a.k.a", "mt", "sp", "spp",
+    "sect", "sects", "para", "paras", "fn", "n.d", "appx", "ex",
 ];
 
 fn is_closing(c: char) -> bool {
@@ -193,14 +194,29 @@ fn is_abbreviation(word: &str) -> bool {
     ABBREVIATIONS.contains(&lower.as_str())
 }
 
+/// Longest stretch (bytes) a bracket may keep a sentence open.
+const MAX_PARENTHETICAL: usize = 600;
+
 /// Byte ranges of the sentences of `text`, trimmed of surrounding whitespace.
 pub fn sentences(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut i = 0;
+    // Brackets opened in the current sentence: "(see Sect. 2. for details)" is one
+    // sentence. Bounded, so that a stray `(` cannot swallow a paragraph.
+    let mut depth = 0i32;
     while i < chars.len() {
         let (at, c) = chars[i];
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        if matches!(c, '.' | '?' | '!' | '。') && depth > 0 && at - start < MAX_PARENTHETICAL {
+            i += 1;
+            continue;
+        }
         if matches!(c, '.' | '?' | '!' | '。') {
             // Swallow repeated terminators and closing quotes/brackets.
             let mut j = i + 1;
@@ -232,6 +248,7 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                 let end = chars.get(k).map_or(text.len(), |&(b, _)| b);
                 push_trimmed(text, start..end, &mut out);
                 start = end;
+                depth = 0;
                 i = k;
                 continue;
             }
@@ -355,6 +372,25 @@ mod tests {
                 "A second sentence follows!",
             ]
         );
+    }
+
+    #[test]
+    fn brackets_keep_a_sentence_open_and_more_abbreviations() {
+        let text = "Their work (see Sect. 2. Also Fig. 3) is fine. Sect. 4 has more. \
+                    Values fell (p < 0.05). Why? Because.";
+        assert_eq!(
+            split(text),
+            vec![
+                "Their work (see Sect. 2. Also Fig. 3) is fine.",
+                "Sect. 4 has more.",
+                "Values fell (p < 0.05).",
+                "Why?",
+                "Because.",
+            ]
+        );
+        // An unclosed bracket does not swallow the rest of a long paragraph.
+        let long = format!("An (unclosed aside. {} End here. Next one.", "word ".repeat(150));
+        assert!(split(&long).len() >= 2);
     }
 
     #[test]

@@ -17,6 +17,8 @@ use crate::rules::input;
 /// Parse one CSL-JSON file.
 pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
     let mut out = Parsed::default();
+    // A structural error comes after the items read before it, in text order.
+    let mut scan_problem = None;
     let bytes = text.as_bytes();
     let start = scan::skip_ws(bytes, 0);
     let items = match bytes.get(start) {
@@ -24,7 +26,7 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
         Some(b'[') => {
             let (items, error) = scan::array_items(bytes, start);
             if let Some(error) = error {
-                out.problems.push(input::malformed_entry(
+                scan_problem = Some(input::malformed_entry(
                     file,
                     point(text, error.at),
                     None,
@@ -65,6 +67,7 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
             Err(problem) => out.problems.push(problem),
         }
     }
+    out.problems.extend(scan_problem);
     out
 }
 

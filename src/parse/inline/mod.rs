@@ -88,8 +88,9 @@ pub struct Found {
 }
 
 /// Every citation construct in `text`, which starts at byte `base` of the file, in
-/// order and without overlaps.
-pub fn scan(text: &str, base: usize, syntax: Syntax) -> Vec<Found> {
+/// order and without overlaps. `before` is the character written just before
+/// `text` (a `\\` escapes a leading `[`; a letter makes a leading `@` an e-mail).
+pub fn scan(text: &str, base: usize, syntax: Syntax, before: Option<char>) -> Vec<Found> {
     let mut found = Vec::new();
     // URLs and identifiers first: they are the places where `@`, `[` and `(` are
     // not citation syntax.
@@ -112,8 +113,9 @@ pub fn scan(text: &str, base: usize, syntax: Syntax) -> Vec<Found> {
         }
         let construct = match bytes[i] {
             b'[' if i > 0 && bytes[i - 1] == b'\\' => None,
+            b'[' if i == 0 && before == Some('\\') => None,
             b'[' => bracket(text, i, syntax).map(|found| linked_marker(text, found, &web)),
-            b'@' if syntax.narrative_keys => pandoc::narrative(text, i),
+            b'@' if syntax.narrative_keys => pandoc::narrative(text, i, before),
             b'(' if syntax.author_year => author_year::parenthetical(text, i),
             _ => None,
         };
@@ -131,6 +133,7 @@ pub fn scan(text: &str, base: usize, syntax: Syntax) -> Vec<Found> {
         }
     }
     merge_web(&mut found, web);
+    drop_mentions(text, &mut found);
     for construct in &mut found {
         construct.group = construct.group.offset(base);
         for item in &mut construct.items {
@@ -201,6 +204,24 @@ fn closing_bracket(bytes: &[u8], open: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// `Jensen et al. (2018) [@doi:…]` names the work that the bracket cites: the
+/// narrative author–year text is a mention, not a second citation.
+fn drop_mentions(text: &str, found: &mut Vec<Found>) {
+    let mut i = 0;
+    while i + 1 < found.len() {
+        let mention = found[i]
+            .items
+            .iter()
+            .all(|item| item.kind == CitationKind::AuthorYear && item.narrative);
+        let between = &text[found[i].group.end..found[i + 1].group.start];
+        if mention && between.trim().is_empty() {
+            found.remove(i);
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// Add the URL and identifier citations that no bracket or parenthetical covers.

@@ -13,6 +13,10 @@ pub(super) fn group(content: &str, base: usize) -> Option<Vec<Item>> {
     for part in content.split(';') {
         let part_base = base + pos;
         pos += part.len() + 1;
+        // `[@a;; @b]` occurs in real manuscripts; an empty part is no part.
+        if part.trim().is_empty() && !items.is_empty() {
+            continue;
+        }
         let (at, suppress) = key_start(part)?;
         let (key_start, key_end) = read_key(part, at + 1)?;
         let key = &part[key_start..key_end];
@@ -86,8 +90,8 @@ fn read_key(text: &str, from: usize) -> Option<(usize, usize)> {
 }
 
 /// A narrative `@key` at byte `at` of `text`.
-pub(super) fn narrative(text: &str, at: usize) -> Option<Found> {
-    let before = text[..at].chars().next_back();
+pub(super) fn narrative(text: &str, at: usize, outside: Option<char>) -> Option<Found> {
+    let before = text[..at].chars().next_back().or(outside);
     let allowed = before.is_none_or(|c| {
         c.is_whitespace() || matches!(c, '(' | '"' | '\'' | '“' | '‘' | '*' | '_' | '~')
     });
