@@ -49,10 +49,13 @@ pub fn supported_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// A predicate on paths, shared between threads.
+type PathPredicate = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
+
 /// Which files found in a searched folder are kept (configuration's include and
 /// exclude globs). Keeps everything by default.
 #[derive(Clone, Default)]
-pub struct PathFilter(Option<Arc<dyn Fn(&Path) -> bool + Send + Sync>>);
+pub struct PathFilter(Option<PathPredicate>);
 
 impl PathFilter {
     pub fn new(accepts: impl Fn(&Path) -> bool + Send + Sync + 'static) -> PathFilter {

@@ -82,6 +82,6 @@ pub fn render(report: &Report) -> String {
          <!-- {} -->\n\
          <testsuites name=\"citeproof\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n\
          {suites}</testsuites>\n",
-        escape(&summary(report.diagnostics).replace("--", "-"))
+        escape(summary(report.diagnostics).replace("--", "-"))
     )
 }

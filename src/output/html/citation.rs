@@ -103,7 +103,7 @@ fn cited_as(reference: &Reference) -> String {
         &f.authors
     };
     if !persons.is_empty() {
-        parts.push(escape(&people(persons, f.authors_truncated)).into_owned());
+        parts.push(escape(people(persons, f.authors_truncated)).into_owned());
     }
     if let Some(year) = f.year {
         parts.push(format!("({year})"));
@@ -136,7 +136,7 @@ fn cited_as(reference: &Reference) -> String {
 fn record(work: &Work) -> String {
     let mut parts = vec![format!("<cite>{}</cite>", escape(&work.title))];
     if !work.authors.is_empty() {
-        parts.push(escape(&people(&work.authors, false)).into_owned());
+        parts.push(escape(people(&work.authors, false)).into_owned());
     }
     if let Some(year) = work.year {
         parts.push(format!("({year})"));
@@ -218,7 +218,7 @@ pub fn card(report: &Report, doc: &Document, citation: &Citation, out: &mut Stri
         ),
         format!(
             "<span class=\"where\">{}:{}:{}</span>",
-            escape(&file.display_path()),
+            escape(file.display_path()),
             at.line,
             at.column
         ),

@@ -34,7 +34,7 @@ pub(super) fn finding_item(report: &Report, d: &Diagnostic) -> String {
          <span class=\"where\">{}:{}:{}</span> — {}",
         d.rule.code,
         d.rule.name,
-        escape(&file.display_path()),
+        escape(file.display_path()),
         at.line,
         at.column,
         escape(&d.message),
@@ -142,15 +142,15 @@ fn document(report: &Report, index: usize, doc: &Document, out: &mut String) {
         .collect();
     out.push_str(&format!(
         "<section class=\"document\" id=\"doc-{index}\">\n<h2>{}</h2>\n<p class=\"lead\">{} · {} citations · {} references · {}</p>\n",
-        escape(&sources.get(doc.root).display_path()),
+        escape(sources.get(doc.root).display_path()),
         doc.files
             .iter()
-            .map(|&f| format!("<code>{}</code>", escape(&sources.get(f).display_path())))
+            .map(|&f| format!("<code>{}</code>", escape(sources.get(f).display_path())))
             .collect::<Vec<_>>()
             .join(", "),
         doc.citations.len(),
         doc.references.len(),
-        escape(&summary(in_doc.iter().copied())),
+        escape(summary(in_doc.iter().copied())),
     ));
     out.push_str("<h3>Citations</h3>\n");
     if doc.citations.is_empty() {
@@ -189,7 +189,7 @@ pub fn render(report: &Report) -> String {
     out.push_str("</style>\n</head>\n<body>\n<header class=\"page\">\n<h1>citeproof report</h1>\n");
     out.push_str(&format!(
         "<p class=\"lead\">{}</p>\n",
-        escape(&summary(report.diagnostics))
+        escape(summary(report.diagnostics))
     ));
     counts(report, &mut out);
     if report.project.documents.len() > 1 {
@@ -197,7 +197,7 @@ pub fn render(report: &Report) -> String {
         for (i, doc) in report.project.documents.iter().enumerate() {
             out.push_str(&format!(
                 "<li><a href=\"#doc-{i}\">{}</a></li>\n",
-                escape(&report.sources().get(doc.root).display_path())
+                escape(report.sources().get(doc.root).display_path())
             ));
         }
         out.push_str("</ul></nav>\n");
