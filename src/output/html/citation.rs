@@ -3,7 +3,7 @@
 
 use quick_xml::escape::escape;
 
-use super::{finding_item, severity_class};
+use super::{findings_list, severity_class};
 use crate::diagnostic::Diagnostic;
 use crate::model::{Citation, Document, Person, RefFields, Reference, Work};
 use crate::output::Report;
@@ -315,11 +315,7 @@ pub fn card(report: &Report, doc: &Document, citation: &Citation, out: &mut Stri
     }
     out.push_str("</dd>\n</dl>\n");
     if !findings.is_empty() {
-        out.push_str("<ul class=\"findings\">\n");
-        for d in &findings {
-            out.push_str(&finding_item(report, d));
-        }
-        out.push_str("</ul>\n");
+        findings_list(report, &findings, out);
     }
     out.push_str("</article>\n");
 }

@@ -26,7 +26,7 @@ pub(super) fn severity_class(severity: Severity) -> &'static str {
 }
 
 /// One finding as a list item: severity, code and name, place, message, fix.
-pub(super) fn finding_item(report: &Report, d: &Diagnostic) -> String {
+fn finding_item(report: &Report, d: &Diagnostic) -> String {
     let file = report.sources().get(d.file);
     let at = file.line_col(d.span.start);
     let mut out = format!(
@@ -59,6 +59,15 @@ pub(super) fn finding_item(report: &Report, d: &Diagnostic) -> String {
     }
     out.push_str("</li>\n");
     out
+}
+
+/// A list of findings (each with its place) not shown in a citation card.
+pub(super) fn findings_list(report: &Report, findings: &[&Diagnostic], out: &mut String) {
+    out.push_str("<ul class=\"findings\">\n");
+    for d in findings {
+        out.push_str(&finding_item(report, d));
+    }
+    out.push_str("</ul>\n");
 }
 
 fn counts(report: &Report, out: &mut String) {
@@ -168,11 +177,8 @@ fn document(report: &Report, index: usize, doc: &Document, out: &mut String) {
         })
         .collect();
     if !others.is_empty() {
-        out.push_str("<h3>Other findings</h3>\n<ul class=\"findings\">\n");
-        for d in others {
-            out.push_str(&finding_item(report, d));
-        }
-        out.push_str("</ul>\n");
+        out.push_str("<h3>Other findings</h3>\n");
+        findings_list(report, &others, out);
     }
     out.push_str("</section>\n");
 }
@@ -218,11 +224,11 @@ pub fn render(report: &Report) -> String {
         .filter(|d| !in_documents.contains(&d.file))
         .collect();
     if !loose.is_empty() {
-        out.push_str("<section class=\"document\" id=\"other\">\n<h2>Files outside any document</h2>\n<ul class=\"findings\">\n");
-        for d in loose {
-            out.push_str(&finding_item(report, d));
-        }
-        out.push_str("</ul>\n</section>\n");
+        out.push_str(
+            "<section class=\"document\" id=\"other\">\n<h2>Files outside any document</h2>\n",
+        );
+        findings_list(report, &loose, &mut out);
+        out.push_str("</section>\n");
     }
     out.push_str(&format!(
         "</main>\n<footer>citeproof {}</footer>\n</body>\n</html>\n",
