@@ -19,91 +19,13 @@ use citeproof::source::{FileKind, SourceMap};
 use citeproof::verify::Relation;
 use citeproof::verify::verdict::{Label, PassageRef, Stage, TextFormat, Verdict};
 
-pub const PAPER: &str = "\
-# Sleep, vitamins and genes
+pub const PAPER: &str = include_str!("../../fixtures/ci/formats/paper.md");
 
-Sleep loss impairs memory consolidation in adults [@walker2017].
-Vitamin D supplementation prevented fractures [@smith2020].
-As shown by [@missing2021], the effect is robust.
-<!-- citeproof: ignore[CP101] -->
-A draft sentence citing [@ghost2020].
-CRISPR screens identified new essential genes [@lee2019].
-Freezing fell by 40 % after five hours of sleep loss [@kim2021].
-As reported in a 1962 monograph [@old1962].
-<!-- citeproof: ignore[unused-entry] -->
-<!-- citeproof: ignore[CP999] -->
-Text with \"quotes\", 50% & <angle> brackets: naïve, 𝔸, done [@walker2017].
-";
+pub const BIB: &str = include_str!("../../fixtures/ci/formats/refs.bib");
 
-pub const BIB: &str = "\
-@article{walker2017,
-  title = {Why We Sleep},
-  author = {Walker, Matthew},
-  year = {2017},
-  url = {https://doi.org/10.1000/sleep.2017}
-}
+pub const CHAPTER: &str = include_str!("../../fixtures/ci/formats/chapter.tex");
 
-@article{smith2020,
-  title = {Vitamin D and fractures in older adults},
-  author = {Smith, Ann and Jones, Bo},
-  year = {2020},
-  doi = {10.1000/vitd}
-}
-
-@article{smith2020,
-  title = {A second entry under the same key},
-  author = {Smith, Ann},
-  year = {2021}
-}
-
-@article{vitd,
-  title = {Vitamin D and Fractures in Older Adults},
-  author = {Smith, Ann},
-  year = {2020},
-  doi = {10.1000/vitd}
-}
-
-@article{lee2019,
-  title = {Galaxy rotation curves},
-  author = {Lee, Chen},
-  year = {2019}
-}
-
-@article{kim2021,
-  title = {Sleep deprivation and fear memory},
-  author = {Kim, Dae},
-  year = {2021}
-}
-
-@book{old1962,
-  title = {An old monograph},
-  year = {1962}
-}
-
-@article{unused2018,
-  title = {Never cited anywhere},
-  author = {Nobody, Nora},
-  year = {2018}
-}
-
-@article{broken,
-  title = {Unbalanced braces,
-  year = 2020
-";
-
-pub const CHAPTER: &str = "\
-\\input{missing}
-\\input{chapter}
-Results agree with \\cite{walker2017
-";
-
-pub const ANSWER: &str = "\
-Exercise improves mood [1]. It also helps sleep [3].
-
-Sources:
-1. Doe, J. (2020). Exercise and mood. Journal of Mood, 3, 1-10.
-2. Roe, R. (2019). An item nobody cites. Sleep Journal, 4, 5-6.
-";
+pub const ANSWER: &str = include_str!("../../fixtures/ci/formats/answer.txt");
 
 /// Byte span of the `n`-th occurrence of `needle` in `text`.
 pub fn find(text: &str, needle: &str, n: usize) -> Span {
