@@ -164,7 +164,7 @@ pub fn read(file: FileId, text: &str, range: Span, link_definitions: bool) -> Ve
                     Marker::Number(n) => Some(n.offset(line_start)),
                     Marker::Bullet => None,
                 },
-                body: vec![Span::new(line_start + body.min(line.len()), content_end)],
+                body: vec![Span::new((line_start + body).min(content_end), content_end)],
                 unmarked: false,
             });
             open = true;

@@ -94,11 +94,7 @@ pub fn scan(text: &str, base: usize, syntax: Syntax, before: Option<char>) -> Ve
     let mut found = Vec::new();
     // URLs and identifiers first: they are the places where `@`, `[` and `(` are
     // not citation syntax.
-    let web = if syntax.identifiers || syntax.all_urls || syntax.pandoc {
-        web::find(text, syntax)
-    } else {
-        Vec::new()
-    };
+    let web = web::find(text);
     let mut zones = web.iter().map(|w| w.zone).peekable();
     let bytes = text.as_bytes();
     let mut at = 0;
@@ -114,7 +110,7 @@ pub fn scan(text: &str, base: usize, syntax: Syntax, before: Option<char>) -> Ve
         let construct = match bytes[i] {
             b'[' if i > 0 && bytes[i - 1] == b'\\' => None,
             b'[' if i == 0 && before == Some('\\') => None,
-            b'[' => bracket(text, i, syntax).map(|found| linked_marker(text, found, &web)),
+            b'[' => bracket(text, i, syntax).map(|found| linked_marker(text, found, &web, syntax)),
             b'@' if syntax.narrative_keys => pandoc::narrative(text, i, before),
             b'(' if syntax.author_year => author_year::parenthetical(text, i),
             _ => None,
@@ -132,7 +128,7 @@ pub fn scan(text: &str, base: usize, syntax: Syntax, before: Option<char>) -> Ve
             found.push(construct);
         }
     }
-    merge_web(&mut found, web);
+    merge_web(text, &mut found, &web, syntax);
     drop_mentions(text, &mut found);
     for construct in &mut found {
         construct.group = construct.group.offset(base);
@@ -166,11 +162,8 @@ fn bracket(text: &str, i: usize, syntax: Syntax) -> Option<Found> {
 
 /// `[1](https://…)`: a numbered marker that links its source is a citation of
 /// that URL (when it is one), not of a reference-list entry.
-fn linked_marker(text: &str, found: Found, web: &[web::WebMatch]) -> Found {
-    let numeric = found
-        .items
-        .first()
-        .is_some_and(|i| i.kind == CitationKind::Numeric);
+fn linked_marker(text: &str, found: Found, web: &[web::WebMatch], syntax: Syntax) -> Found {
+    let numeric = found.items.first().is_some_and(|i| i.kind == CitationKind::Numeric);
     let after = found.group.end;
     if !numeric || text.as_bytes().get(after) != Some(&b'(') {
         return found;
@@ -178,7 +171,7 @@ fn linked_marker(text: &str, found: Found, web: &[web::WebMatch]) -> Found {
     let Some(link) = web.iter().find(|w| w.zone.start == after + 1) else {
         return found;
     };
-    let Some(item) = link.item.clone() else {
+    let Some(item) = web::item(text, link, syntax) else {
         return found;
     };
     let end = link.zone.end + usize::from(text.as_bytes().get(link.zone.end) == Some(&b')'));
@@ -225,15 +218,20 @@ fn drop_mentions(text: &str, found: &mut Vec<Found>) {
 }
 
 /// Add the URL and identifier citations that no bracket or parenthetical covers.
-fn merge_web(found: &mut Vec<Found>, web: Vec<web::WebMatch>) {
+fn merge_web(text: &str, found: &mut Vec<Found>, web: &[web::WebMatch], syntax: Syntax) {
+    if web.is_empty() {
+        return;
+    }
     let taken: Vec<Span> = found.iter().map(|f| f.group).collect();
     let mut added = false;
     for w in web {
-        let Some(item) = w.item else { continue };
         let overlaps = taken
             .iter()
             .any(|t| t.start < w.zone.end && w.zone.start < t.end);
-        if !overlaps {
+        if overlaps {
+            continue;
+        }
+        if let Some(item) = web::item(text, w, syntax) {
             found.push(Found {
                 group: item.span,
                 items: vec![item],

@@ -11,85 +11,105 @@ use crate::parse::ids;
 
 static WEB: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
+        // ASCII word boundaries keep the fast DFA on non-ASCII text.
         r#"(?xi)
-        (?P<url>\bhttps?://[^\s<>"`]+)
-        |(?P<doi>\b(?:doi:?\s?)?10\.\d{4,9}/[^\s"<>`]+)
-        |(?P<arxiv>\barxiv:\s?(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?)
-        |(?P<pmid>\bPMID:?\s?\d{1,9}\b)
-        |(?P<pmcid>\bPMC\d{4,9}\b)
+        (?-u:\b)https?://[^\s<>"`]+
+        |(?-u:\b)(?:doi:?\s?)?10\.\d{4,9}/[^\s"<>`]+
+        |(?-u:\b)arxiv:\s?(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?
+        |(?-u:\b)PMID:?\s?\d{1,9}(?-u:\b)
+        |(?-u:\b)PMC\d{4,9}(?-u:\b)
         "#,
     )
     .expect("web regex")
 });
 
-/// One URL or identifier: the bytes it occupies (where `@`, `[` and `(` are not
-/// citation syntax) and the citation it makes, if any.
+/// What a [`WebMatch`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WebKind {
+    Url,
+    Doi,
+    Arxiv,
+    Pmid,
+    Pmcid,
+}
+
+/// One URL or identifier: the bytes it occupies, where `@`, `[` and `(` are not
+/// citation syntax. The citation it makes is only worked out by [`item`], for the
+/// matches that no bracket or parenthetical covers.
 #[derive(Debug, Clone)]
 pub struct WebMatch {
     pub zone: Span,
-    pub item: Option<Item>,
+    pub kind: WebKind,
 }
 
 /// Every URL and identifier in `text` (spans relative to `text`).
-pub fn find(text: &str, syntax: Syntax) -> Vec<WebMatch> {
+pub fn find(text: &str) -> Vec<WebMatch> {
     // Fast exit: no URL, DOI, arXiv id or PMID/PMC can occur without these.
     if memchr::memchr3(b':', b'/', b'P', text.as_bytes()).is_none() {
         return Vec::new();
     }
-    let cite_ids = syntax.identifiers;
     let mut out = Vec::new();
-    for caps in WEB.captures_iter(text) {
-        let whole = caps.get(0).expect("whole match");
-        let start = whole.start();
-        if let Some(m) = caps.name("url") {
-            let url = trim_url(m.as_str());
-            let zone = Span::new(start, start + url.len());
-            let id = if syntax.all_urls {
-                Some(citable_url(url).unwrap_or((IdScheme::Url, url.to_string())))
-            } else if cite_ids {
-                citable_url(url)
-            } else {
-                None
-            };
-            out.push(WebMatch {
-                zone,
-                item: id.map(|id| item(url, zone, id, "url")),
-            });
-            continue;
+    for whole in WEB.find_iter(text) {
+        let mut head = [0u8; 5];
+        for (h, b) in head.iter_mut().zip(whole.as_str().bytes()) {
+            *h = b.to_ascii_lowercase();
         }
-        let (len, id) = if caps.name("doi").is_some() {
-            let Some((span, doi)) = ids::find_dois(whole.as_str()).into_iter().next() else {
-                continue;
-            };
-            (span.end, (IdScheme::Doi, doi))
-        } else if caps.name("arxiv").is_some() {
-            let Some(id) = ids::normalize_arxiv(whole.as_str()) else {
-                continue;
-            };
-            (whole.len(), (IdScheme::Arxiv, id))
-        } else if let Some(m) = caps.name("pmid") {
-            let digits = m.as_str().trim_start_matches(|c: char| !c.is_ascii_digit());
-            let Some(pmid) = ids::normalize_pmid(digits) else {
-                continue;
-            };
-            (whole.len(), (IdScheme::Pmid, pmid))
-        } else {
-            let Some(pmcid) = ids::normalize_pmcid(whole.as_str()) else {
-                continue;
-            };
-            (whole.len(), (IdScheme::Pmcid, pmcid))
+        let kind = match &head {
+            [b'h', b't', b't', b'p', _] => WebKind::Url,
+            [b'd', b'o', b'i', ..] | [b'1', b'0', b'.', ..] => WebKind::Doi,
+            [b'a', b'r', b'x', b'i', b'v'] => WebKind::Arxiv,
+            [b'p', b'm', b'i', b'd', _] => WebKind::Pmid,
+            _ => WebKind::Pmcid,
         };
-        let zone = Span::new(start, start + len);
-        let written = &text[zone.start..zone.end];
+        // URLs and DOIs lose what trails them in prose; the rest match exactly.
+        let len = match kind {
+            WebKind::Url | WebKind::Doi => trim_url(whole.as_str()).len(),
+            _ => whole.len(),
+        };
         out.push(WebMatch {
-            zone,
-            item: cite_ids.then(|| item(written, zone, id, "bare")),
+            zone: Span::new(whole.start(), whole.start() + len),
+            kind,
         });
     }
     out
 }
 
-fn item(written: &str, span: Span, id: (IdScheme, String), command: &'static str) -> Item {
+/// The citation a match makes under `syntax`: identifiers always (when
+/// `syntax.identifiers`), URLs when they cite a work or when `syntax.all_urls`.
+pub fn item(text: &str, m: &WebMatch, syntax: Syntax) -> Option<Item> {
+    let written = &text[m.zone.start..m.zone.end];
+    if m.kind == WebKind::Url {
+        let id = if syntax.all_urls {
+            Some(citable_url(written).unwrap_or((IdScheme::Url, written.to_string())))
+        } else if syntax.identifiers {
+            citable_url(written)
+        } else {
+            None
+        };
+        return id.map(|id| web_item(written, m.zone, id, "url"));
+    }
+    if !syntax.identifiers {
+        return None;
+    }
+    let (len, id) = match m.kind {
+        WebKind::Doi => {
+            let (span, doi) = ids::find_dois(written).into_iter().next()?;
+            (span.end, (IdScheme::Doi, doi))
+        }
+        WebKind::Arxiv => (written.len(), (IdScheme::Arxiv, ids::normalize_arxiv(written)?)),
+        WebKind::Pmid => {
+            let digits = written.trim_start_matches(|c: char| !c.is_ascii_digit());
+            (written.len(), (IdScheme::Pmid, ids::normalize_pmid(digits)?))
+        }
+        WebKind::Pmcid | WebKind::Url => {
+            (written.len(), (IdScheme::Pmcid, ids::normalize_pmcid(written)?))
+        }
+    };
+    let span = Span::new(m.zone.start, m.zone.start + len);
+    Some(web_item(&written[..len], span, id, "bare"))
+}
+
+fn web_item(written: &str, span: Span, id: (IdScheme, String), command: &'static str) -> Item {
     Item {
         key: written.to_string(),
         kind: CitationKind::Identifier,
@@ -222,9 +242,9 @@ pub fn citable_url(url: &str) -> Option<(IdScheme, String)> {
         .or_else(|| lower.strip_prefix("http://"))?;
     let host = rest.split(['/', '?', '#']).next()?;
     let host = host.split(':').next()?;
-    let scholarly = SCHOLARLY_HOSTS
-        .iter()
-        .any(|h| host == *h || host.ends_with(&format!(".{h}")));
+    let scholarly = SCHOLARLY_HOSTS.iter().any(|h| {
+        host == *h || (host.ends_with(h) && host.as_bytes()[host.len() - h.len() - 1] == b'.')
+    });
     if !scholarly {
         return None;
     }
@@ -301,9 +321,9 @@ mod tests {
     #[test]
     fn identifiers_in_running_text() {
         let text = "see doi:10.1038/nature14539, arXiv:1706.03762v5 and PMID: 12345 or PMC4425999.";
-        let found: Vec<(String, IdScheme)> = find(text, Syntax::ANSWER)
-            .into_iter()
-            .filter_map(|m| m.item)
+        let found: Vec<(String, IdScheme)> = find(text)
+            .iter()
+            .filter_map(|m| item(text, m, Syntax::ANSWER))
             .map(|i| (i.key, i.id.unwrap().0))
             .collect();
         assert_eq!(
