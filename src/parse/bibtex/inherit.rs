@@ -12,48 +12,20 @@ use super::fields::Fields;
 /// Fields a parent never passes on: biblatex's own exceptions, and identifiers,
 /// which name the parent (the proceedings volume), not the child paper.
 const NOT_INHERITED: &[&str] = &[
-    "crossref",
-    "xdata",
-    "xref",
-    "ids",
-    "entryset",
-    "label",
-    "shorthand",
-    "sortkey",
-    "key",
-    "title",
-    "subtitle",
-    "titleaddon",
-    "shorttitle",
-    "sorttitle",
-    "indextitle",
-    "execute",
-    "options",
-    "presort",
-    "related",
-    "doi",
-    "url",
-    "eprint",
-    "eprinttype",
-    "archiveprefix",
-    "eprintclass",
-    "primaryclass",
-    "pmid",
-    "pmcid",
-    "arxiv",
-    "arxivid",
-    "isbn",
-    "urldate",
+    "crossref", "xdata", "xref", "ids", "entryset", "label", "shorthand", "sortkey", "key",
+    "title", "subtitle", "titleaddon", "shorttitle", "sorttitle", "indextitle", "execute",
+    "options", "presort", "related", "doi", "url", "eprint", "eprinttype", "archiveprefix",
+    "eprintclass", "primaryclass", "pmid", "pmcid", "arxiv", "arxivid", "isbn", "urldate",
 ];
 
 /// Longest parent chain followed.
 const MAX_DEPTH: usize = 8;
 
 pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) {
-    if !entries
-        .iter()
-        .any(|e| e.get("crossref").is_some() || e.get("xdata").is_some())
-    {
+    let children: Vec<usize> = (0..entries.len())
+        .filter(|&i| entries[i].get("crossref").is_some() || entries[i].get("xdata").is_some())
+        .collect();
+    if children.is_empty() {
         return;
     }
     let mut by_key: HashMap<String, usize> = HashMap::new();
@@ -61,7 +33,7 @@ pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) {
         let key = text[entry.raw.key.start..entry.raw.key.end].to_lowercase();
         by_key.entry(key).or_insert(i);
     }
-    for child in 0..entries.len() {
+    for child in children {
         let ancestors = ancestors(entries, &by_key, child);
         let mut added: Vec<(Cow<'t, str>, Cow<'t, str>)> = Vec::new();
         for parent in ancestors {
@@ -78,8 +50,8 @@ pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) {
                     (n, _) if NOT_INHERITED.contains(&n) => continue,
                     (n, _) => n,
                 };
-                let present =
-                    entries[child].get(target).is_some() || added.iter().any(|(n, _)| n == target);
+                let present = entries[child].get(target).is_some()
+                    || added.iter().any(|(n, _)| n == target);
                 if !present {
                     added.push((Cow::Owned(target.to_string()), value.clone()));
                 }

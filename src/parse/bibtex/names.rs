@@ -59,10 +59,39 @@ fn split_and(raw: &str) -> Vec<&str> {
     out
 }
 
+/// One name. The comma forms without braces or commands ("von Last, First",
+/// "von Last, Jr, First") are split here directly: the biblatex crate reads the
+/// same (von part and last name together make our family name), and skipping its
+/// chunk machinery keeps the parser fast. Everything else goes to the crate.
+fn parse_name(raw: &str) -> Option<Person> {
+    if raw.contains(',') && !raw.contains(['{', '}', '\\', '=']) {
+        let mut parts = raw.splitn(3, ',').map(|p| tidied(decode_latex(p)));
+        let last = parts.next().unwrap_or_default();
+        let second = parts.next().unwrap_or_default();
+        let (family, given) = match parts.next() {
+            Some(first) if second.is_empty() => (last, first),
+            Some(first) => (format!("{last} {second}"), first),
+            None => (last, second),
+        };
+        return named(family, given);
+    }
+    parse_name_with_crate(raw)
+}
+
+fn named(family: String, given: String) -> Option<Person> {
+    if family.is_empty() {
+        return (!given.is_empty()).then(|| Person::new(None, &given));
+    }
+    Some(Person {
+        given: Some(given).filter(|g| !g.is_empty()),
+        family,
+    })
+}
+
 /// One name, as the biblatex crate reads it from chunks: text outside braces is
 /// normal, a braced group is verbatim (one word, never split), except a group that
 /// starts with a command (`{\"u}`), which BibTeX reads as a letter.
-fn parse_name(raw: &str) -> Option<Person> {
+fn parse_name_with_crate(raw: &str) -> Option<Person> {
     let bytes = raw.as_bytes();
     let mut chunks: Vec<Spanned<Chunk>> = Vec::new();
     let mut normal = String::new();
@@ -78,7 +107,7 @@ fn parse_name(raw: &str) -> Option<Person> {
         } else {
             normal.push_str(&raw[p..open]);
             flush(&mut normal, &mut chunks);
-            chunks.push(Spanned::zero(Chunk::Verbatim(tidy(&decode_latex(inner)))));
+            chunks.push(Spanned::zero(Chunk::Verbatim(tidied(decode_latex(inner)))));
         }
         p = close;
     }
@@ -97,12 +126,7 @@ fn parse_name(raw: &str) -> Option<Person> {
     .map(str::trim)
     .filter(|s| !s.is_empty())
     .collect();
-    let family = tidy(&family.join(" "));
-    let given = tidy(&person.given_name);
-    if family.is_empty() {
-        return (!given.is_empty()).then(|| Person::new(None, &given));
-    }
-    Some(Person::new(Some(&given), &family))
+    named(tidy(&family.join(" ")), tidy(&person.given_name))
 }
 
 /// Whether `before` ends with a control sequence (`\H`, `\"`), whose argument follows.
@@ -138,6 +162,17 @@ fn group_close(bytes: &[u8], open: usize) -> usize {
         }
     }
     bytes.len()
+}
+
+/// Collapse runs of whitespace to one space and trim, reusing `s` when it is tidy.
+pub(super) fn tidied(s: String) -> String {
+    let bytes = s.as_bytes();
+    let untidy = bytes.first().is_some_and(u8::is_ascii_whitespace)
+        || bytes.last().is_some_and(u8::is_ascii_whitespace)
+        || bytes.windows(2).any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
+        || bytes.iter().any(|&b| matches!(b, b'\n' | b'\t' | b'\r'))
+        || !s.is_ascii();
+    if untidy { tidy(&s) } else { s }
 }
 
 /// Collapse runs of whitespace to one space and trim.
@@ -189,6 +224,22 @@ mod tests {
             names(r#"M{\"u}ller, J{\"o}rg and {\O}stergaard, S{\o}ren"#),
             vec![p(Some("Jörg"), "Müller"), p(Some("Søren"), "Østergaard")]
         );
+    }
+
+    #[test]
+    fn comma_forms_read_as_the_crate_reads_them() {
+        for raw in [
+            "Smith, John",
+            "van der Berg, Jan",
+            "de la cruz, maria",
+            "von Neumann, Jr., John",
+            "Smith,",
+            " Doe ,  Jane  Q. ",
+            "Garc\u{ed}a-L\u{f3}pez, Mar\u{ed}a",
+            "Last, Jr, First, Extra",
+        ] {
+            assert_eq!(parse_name(raw), parse_name_with_crate(raw), "{raw}");
+        }
     }
 
     #[test]
