@@ -101,12 +101,7 @@ pub fn alias_target(
     .into_iter()
     .flatten()
     .find_map(|key| by_folded_key.get(&key.to_lowercase()).copied())
-    .filter(|&t| {
-        matches!(
-            references[t].origin,
-            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson
-        )
-    })
+    .filter(|&t| matches!(references[t].origin, ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson))
 }
 
 /// Keys lowercased → the first reference with that key.

@@ -65,10 +65,7 @@ fn natbib_commands_keys_and_spans() {
         .collect();
     assert_eq!(
         commands,
-        [
-            "citep", "citet", "citep", "citep", "Citet", "citealp", "citep", "citep", "citep",
-            "citep", "citep"
-        ]
+        ["citep", "citet", "citep", "citep", "Citet", "citealp", "citep", "citep", "citep", "citep", "citep"]
     );
     // `\citet` and `\Citet` are narrative, `\citep` is not.
     assert!(parsed.citations[1].narrative && parsed.citations[4].narrative);
@@ -138,10 +135,7 @@ fn natbib_bibliography_and_suppression() {
     let s = &parsed.suppressions[0];
     assert_eq!(s.kind, SuppressionKind::Ignore);
     assert_eq!(s.rules, ["CP101"]);
-    assert_eq!(
-        &text[s.span.start..s.span.end],
-        "% citeproof: ignore[CP101]"
-    );
+    assert_eq!(&text[s.span.start..s.span.end], "% citeproof: ignore[CP101]");
 }
 
 #[test]
@@ -262,10 +256,7 @@ Text first \textthencite{some text}{d}.";
     assert_eq!(keys(&parsed), ["a", "b", "c", "d"]);
     assert_eq!(parsed.citations[0].command.as_deref(), Some("mycite"));
     assert_eq!(parsed.citations[3].command.as_deref(), Some("textthencite"));
-    assert_eq!(
-        parsed.cite_commands,
-        ["mycite", "seecite", "oldcite", "textthencite"]
-    );
+    assert_eq!(parsed.cite_commands, ["mycite", "seecite", "oldcite", "textthencite"]);
     assert_spans(text, &parsed);
 }
 
@@ -275,11 +266,7 @@ fn configured_commands_replace_the_defaults() {
         cite_commands: vec!["mycite".into()],
         ..ParseOptions::default()
     };
-    let parsed = parse::latex::parse(
-        FileId(0),
-        r"\mycite{a} and \cite{b} and \Mycite{c}",
-        &options,
-    );
+    let parsed = parse::latex::parse(FileId(0), r"\mycite{a} and \cite{b} and \Mycite{c}", &options);
     let keys: Vec<&str> = parsed.citations.iter().map(|c| c.key.as_str()).collect();
     assert_eq!(keys, ["a", "c"]);
 }
@@ -387,11 +374,7 @@ fn deep_nesting_and_huge_inputs_do_not_overflow() {
     let parsed = parse(&text);
     assert_eq!(keys(&parsed), ["deep"]);
     assert_eq!(claim_of(&parsed, "deep"), Some("Deep claim."));
-    assert_eq!(
-        parsed.problems.len(),
-        1,
-        "one report for the unclosed braces"
-    );
+    assert_eq!(parsed.problems.len(), 1, "one report for the unclosed braces");
     assert!(parsed.problems[0].message.contains("99999 more"));
     let cite = format!("\\cite[{}]{{k}}", "{".repeat(depth));
     assert!(parse(&cite).citations.is_empty());

@@ -77,11 +77,7 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
             let newline = Span::new(line.start.saturating_sub(1), line.start);
             collector.synthetic(" ", newline);
         }
-        prose_line(
-            &mut collector,
-            text,
-            Span::new(line.start + content, line.end),
-        );
+        prose_line(&mut collector, text, Span::new(line.start + content, line.end));
         block_open = true;
     }
     if let Some(start) = section_start {
@@ -105,8 +101,7 @@ fn lines(text: &str) -> impl Iterator<Item = Span> + '_ {
         if start >= text.len() {
             return None;
         }
-        let end =
-            memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
+        let end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
         let line = Span::new(start, end - usize::from(text[start..end].ends_with('\r')));
         start = end + 1;
         Some(line)
@@ -260,9 +255,6 @@ mod tests {
     fn trailing_lists_need_every_paragraph_to_be_items() {
         let text = "Claim [1].\n\n[1] https://a.org\n[2] https://b.org\n";
         assert_eq!(trailing_bracket_list(text), text.find("[1] https"));
-        assert_eq!(
-            trailing_bracket_list("[1] https://a.org\n\nMore prose.\n"),
-            None
-        );
+        assert_eq!(trailing_bracket_list("[1] https://a.org\n\nMore prose.\n"), None);
     }
 }

@@ -286,11 +286,7 @@ mod tests {
         ] {
             assert!(is_section_title(t), "{t}");
         }
-        for t in [
-            "References to prior work are rare",
-            "Sources of error",
-            "##",
-        ] {
+        for t in ["References to prior work are rare", "Sources of error", "##"] {
             assert!(!is_section_title(t), "{t}");
         }
     }
@@ -308,10 +304,7 @@ mod tests {
     #[test]
     fn bullets_and_unmarked_lines_are_positional() {
         let got = keys_and_raw("- Alpha 2020.\n- Beta 2021.\n");
-        assert_eq!(
-            got.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(),
-            ["1", "2"]
-        );
+        assert_eq!(got.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(), ["1", "2"]);
         let got = keys_and_raw("https://a.org/1\nhttps://b.org/2\n");
         assert_eq!(got.len(), 2);
         assert_eq!(got[1], ("2".into(), "https://b.org/2".into()));

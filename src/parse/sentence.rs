@@ -453,10 +453,7 @@ mod tests {
             ]
         );
         // An unclosed bracket does not swallow the rest of a long paragraph.
-        let long = format!(
-            "An (unclosed aside. {} End here. Next one.",
-            "word ".repeat(150)
-        );
+        let long = format!("An (unclosed aside. {} End here. Next one.", "word ".repeat(150));
         assert!(split(&long).len() >= 2);
     }
 

@@ -215,10 +215,7 @@ mod tests {
         );
         assert_eq!(
             names(r"Erd\H{o}s, Paul and Dama{\v{s}}evi\v{c}ius, Robertas"),
-            vec![
-                p(Some("Paul"), "Erdős"),
-                p(Some("Robertas"), "Damaševičius")
-            ]
+            vec![p(Some("Paul"), "Erdős"), p(Some("Robertas"), "Damaševičius")]
         );
         assert_eq!(
             names(r#"M{\"u}ller, J{\"o}rg and {\O}stergaard, S{\o}ren"#),

@@ -89,7 +89,10 @@ pub fn fields(item: &Map<String, Value>, id: &str) -> RefFields {
         doi: text(item, "DOI").and_then(|d| ids::normalize_doi(&d)),
         pmid: text(item, "PMID").and_then(|p| ids::normalize_pmid(&p)),
         pmcid: text(item, "PMCID").and_then(|p| ids::normalize_pmcid(&p)),
-        isbn: text(item, "ISBN").and_then(|i| i.split([' ', ',']).find_map(ids::normalize_isbn)),
+        isbn: text(item, "ISBN").and_then(|i| {
+            i.split([' ', ','])
+                .find_map(ids::normalize_isbn)
+        }),
         url: text(item, "URL"),
         ..RefFields::default()
     };
@@ -107,11 +110,7 @@ pub fn fields(item: &Map<String, Value>, id: &str) -> RefFields {
                 .filter(|(s, _)| *s == IdScheme::Arxiv)
                 .map(|(_, v)| v)
         })
-        .or_else(|| {
-            text(item, "number")
-                .as_deref()
-                .and_then(ids::normalize_arxiv)
-        });
+        .or_else(|| text(item, "number").as_deref().and_then(ids::normalize_arxiv));
     match ids::parse_prefixed(id) {
         Some((IdScheme::Doi, v)) => {
             f.doi.get_or_insert(v);

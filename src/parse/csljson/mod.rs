@@ -72,7 +72,11 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
 }
 
 /// One item: an object with an `id`.
-fn item(file: FileId, text: &str, span: Span) -> Result<Reference, crate::diagnostic::Diagnostic> {
+fn item(
+    file: FileId,
+    text: &str,
+    span: Span,
+) -> Result<Reference, crate::diagnostic::Diagnostic> {
     let written = &text[span.start..span.end];
     let value: Value = serde_json::from_str(written).map_err(|e| {
         let at = offset_of(written, e.line(), e.column()) + span.start;

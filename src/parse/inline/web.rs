@@ -140,93 +140,26 @@ pub fn trim_url(url: &str) -> &str {
             _ => {}
         }
     }
-    url[..end].trim_end_matches([
-        '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
-    ])
+    url[..end].trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”'])
 }
 
 /// Hosts whose pages are scholarly works (publishers, preprint servers, indexes).
 const SCHOLARLY_HOSTS: &[&str] = &[
-    "nature.com",
-    "science.org",
-    "sciencemag.org",
-    "cell.com",
-    "thelancet.com",
-    "nejm.org",
-    "bmj.com",
-    "jamanetwork.com",
-    "pnas.org",
-    "plos.org",
-    "sciencedirect.com",
-    "springer.com",
-    "biomedcentral.com",
-    "wiley.com",
-    "tandfonline.com",
-    "sagepub.com",
-    "oup.com",
-    "cambridge.org",
-    "frontiersin.org",
-    "mdpi.com",
-    "elifesciences.org",
-    "biorxiv.org",
-    "medrxiv.org",
-    "arxiv.org",
-    "ssrn.com",
-    "researchgate.net",
-    "semanticscholar.org",
-    "ieee.org",
-    "acm.org",
-    "aclanthology.org",
-    "aclweb.org",
-    "openreview.net",
-    "neurips.cc",
-    "nips.cc",
-    "mlr.press",
-    "jmlr.org",
-    "jstor.org",
-    "annualreviews.org",
-    "iop.org",
-    "aps.org",
-    "acs.org",
-    "rsc.org",
-    "royalsocietypublishing.org",
-    "karger.com",
-    "hindawi.com",
-    "peerj.com",
-    "f1000research.com",
-    "europepmc.org",
-    "nih.gov",
-    "cochranelibrary.com",
-    "degruyter.com",
-    "emerald.com",
-    "elsevier.com",
-    "apa.org",
-    "ahajournals.org",
-    "ashpublications.org",
-    "aacrjournals.org",
-    "jneurosci.org",
-    "physiology.org",
-    "asm.org",
-    "biologists.com",
-    "embopress.org",
-    "rupress.org",
-    "genome.org",
-    "cshlp.org",
-    "scielo.org",
-    "osf.io",
-    "zenodo.org",
-    "hal.science",
-    "jbc.org",
-    "lww.com",
-    "liebertpub.com",
-    "aaai.org",
-    "ijcai.org",
-    "usenix.org",
-    "thecvf.com",
-    "ecva.net",
-    "biorxiv.org",
-    "chemrxiv.org",
-    "psyarxiv.com",
+    "nature.com", "science.org", "sciencemag.org", "cell.com", "thelancet.com", "nejm.org",
+    "bmj.com", "jamanetwork.com", "pnas.org", "plos.org", "sciencedirect.com", "springer.com",
+    "biomedcentral.com", "wiley.com", "tandfonline.com", "sagepub.com", "oup.com",
+    "cambridge.org", "frontiersin.org", "mdpi.com", "elifesciences.org", "biorxiv.org",
+    "medrxiv.org", "arxiv.org", "ssrn.com", "researchgate.net", "semanticscholar.org",
+    "ieee.org", "acm.org", "aclanthology.org", "aclweb.org", "openreview.net", "neurips.cc",
+    "nips.cc", "mlr.press", "jmlr.org", "jstor.org", "annualreviews.org", "iop.org",
+    "aps.org", "acs.org", "rsc.org", "royalsocietypublishing.org", "karger.com",
+    "hindawi.com", "peerj.com", "f1000research.com", "europepmc.org", "nih.gov",
+    "cochranelibrary.com", "degruyter.com", "emerald.com", "elsevier.com", "apa.org",
+    "ahajournals.org", "ashpublications.org", "aacrjournals.org", "jneurosci.org",
+    "physiology.org", "asm.org", "biologists.com", "embopress.org", "rupress.org",
+    "genome.org", "cshlp.org", "scielo.org", "osf.io", "zenodo.org", "hal.science",
+    "jbc.org", "lww.com", "liebertpub.com", "aaai.org", "ijcai.org", "usenix.org",
+    "thecvf.com", "ecva.net", "biorxiv.org", "chemrxiv.org", "psyarxiv.com",
 ];
 
 /// The identifier a URL cites: DOI/arXiv/PubMed/PMC links as such, a DOI written
@@ -260,18 +193,8 @@ fn doi_in_path(url: &str) -> Option<String> {
     let (_, doi) = ids::find_dois(path).into_iter().next()?;
     let mut doi = doi.as_str();
     for suffix in [
-        "/full",
-        "/abstract",
-        "/pdf",
-        "/epdf",
-        "/fulltext",
-        "/html",
-        "/meta",
-        "/summary",
-        "/figures",
-        "/references",
-        "/full.pdf",
-        "/supplemental",
+        "/full", "/abstract", "/pdf", "/epdf", "/fulltext", "/html", "/meta", "/summary",
+        "/figures", "/references", "/full.pdf", "/supplemental",
     ] {
         if let Some(stripped) = doi.strip_suffix(suffix) {
             doi = stripped;
@@ -301,10 +224,7 @@ mod tests {
                 "https://www.nature.com/articles/nature14539".into()
             ))
         );
-        assert_eq!(
-            citable_url("https://github.com/greenelab/deep-review"),
-            None
-        );
+        assert_eq!(citable_url("https://github.com/greenelab/deep-review"), None);
         assert_eq!(citable_url("https://notnature.com/x"), None);
     }
 

@@ -71,9 +71,7 @@ impl Scanner<'_> {
         };
         if let Some(list) = self.bib.as_mut() {
             if let Some(previous) = list.current.replace(item) {
-                self.out
-                    .references
-                    .push(reference(self.text, self.file, previous, at));
+                self.out.references.push(reference(self.text, self.file, previous, at));
             }
         }
         close

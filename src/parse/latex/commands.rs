@@ -148,13 +148,14 @@ pub(super) fn prose_role(name: &str) -> Option<ProseRole> {
         | "colorbox" | "raisebox" | "hyperlink" | "hypertarget" | "phantom" | "hphantom"
         | "vphantom" | "marginnote" | "enlargethispage" | "captionsetup" | "resizebox"
         | "scalebox" | "tag" | "setlength" | "addtolength" | "setcounter" | "addtocounter"
-        | "definecolor" | "rule" | "import" | "subimport" | "newcounter" | "cline" | "cmidrule" => {
-            Drop(drop_count(name))
-        }
+        | "definecolor" | "rule" | "import" | "subimport" | "newcounter" | "cline"
+        | "cmidrule" => Drop(drop_count(name)),
         "footnote" | "footnotetext" | "caption" | "captionof" | "thanks" | "marginpar"
         | "subcaption" => Aside,
-        "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph" | "chapter"
-        | "part" | "title" | "subtitle" | "frametitle" | "addsec" | "minisec" => Heading,
+        "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph"
+        | "chapter" | "part" | "title" | "subtitle" | "frametitle" | "addsec" | "minisec" => {
+            Heading
+        }
         "item" | "par" | "bibitem" | "maketitle" | "newpage" | "clearpage" | "cleardoublepage"
         | "pagebreak" | "bigskip" | "medskip" | "smallskip" | "vfill" | "noindent"
         | "tableofcontents" | "appendix" | "centering" | "hline" | "toprule" | "midrule"

@@ -135,19 +135,13 @@ struct Builder<'t, 'c> {
 impl Builder<'_, '_> {
     fn run(&mut self, start: usize, end: usize) {
         self.frames.push(Frame::new(0));
-        self.next_cite = self
-            .citations
-            .partition_point(|c| c.group_span.start < start);
+        self.next_cite = self.citations.partition_point(|c| c.group_span.start < start);
         self.next_skip = self.skips.partition_point(|s| s.span.end <= start);
         let mut p = start;
         let mut run = start;
         while p < end {
             // Regions jumped over with a command's arguments are behind us.
-            while self
-                .skips
-                .get(self.next_skip)
-                .is_some_and(|s| s.span.end <= p)
-            {
+            while self.skips.get(self.next_skip).is_some_and(|s| s.span.end <= p) {
                 self.next_skip += 1;
             }
             let skip_at = self
@@ -182,9 +176,7 @@ impl Builder<'_, '_> {
     }
 
     fn top(&mut self) -> &mut Frame {
-        self.frames
-            .last_mut()
-            .expect("the paragraph frame is never popped early")
+        self.frames.last_mut().expect("the paragraph frame is never popped early")
     }
 
     fn copy(&mut self, from: usize, to: usize) {
@@ -415,7 +407,8 @@ impl Builder<'_, '_> {
         if matches!(name, "begin" | "end") {
             return self.environment(q, after, name == "begin", end);
         }
-        if name.len() == 1 && matches!(name, "c" | "v" | "u" | "H" | "k" | "r" | "d" | "b" | "t") {
+        if name.len() == 1 && matches!(name, "c" | "v" | "u" | "H" | "k" | "r" | "d" | "b" | "t")
+        {
             let arg_end = self.accent_end(name_end, true);
             self.decoded(q, arg_end);
             return arg_end;
@@ -431,9 +424,7 @@ impl Builder<'_, '_> {
                 let mut p = after_optional;
                 for _ in 0..count {
                     match args::mandatory(bytes, p, false) {
-                        Some(Ok((_, close))) => {
-                            p = args::skip_optionals(bytes, close).unwrap_or(close)
-                        }
+                        Some(Ok((_, close))) => p = args::skip_optionals(bytes, close).unwrap_or(close),
                         _ => break,
                     }
                 }

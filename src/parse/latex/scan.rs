@@ -89,11 +89,9 @@ impl<'a> Scanner<'a> {
             } else {
                 format!("brace group: this `{{` is never closed ({more} more inside it)")
             };
-            self.out.problems.push(input::unterminated(
-                self.file,
-                Span::new(first, first + 1),
-                &what,
-            ));
+            self.out
+                .problems
+                .push(input::unterminated(self.file, Span::new(first, first + 1), &what));
         }
         self.out
             .citations
@@ -159,15 +157,8 @@ impl<'a> Scanner<'a> {
             "bibliography" | "nobibliography" | "addbibresource" | "addglobalbib"
             | "addsectionbib" => self.bibliography(end, name),
             "bibitem" if self.bib.is_some() => self.bibitem(at, end),
-            "newcommand"
-            | "renewcommand"
-            | "providecommand"
-            | "DeclareRobustCommand"
-            | "def"
-            | "gdef"
-            | "edef"
-            | "xdef"
-            | "let" => self.definition(at, end, name),
+            "newcommand" | "renewcommand" | "providecommand" | "DeclareRobustCommand" | "def"
+            | "gdef" | "edef" | "xdef" | "let" => self.definition(at, end, name),
             "endinput" => self.bytes.len(),
             _ => match self.cites.get(name) {
                 Some(command) => self.citation(at, end, name, command),
@@ -278,11 +269,7 @@ impl<'a> Scanner<'a> {
 
     /// `\verb|…|`, `\lstinline!…!`: the text between the delimiters is literal.
     fn inline_verbatim(&mut self, at: usize, p: usize) -> usize {
-        let p = if self.bytes.get(p) == Some(&b'*') {
-            p + 1
-        } else {
-            p
-        };
+        let p = if self.bytes.get(p) == Some(&b'*') { p + 1 } else { p };
         let Some(&delim) = self.bytes.get(p) else {
             return p;
         };

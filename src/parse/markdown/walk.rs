@@ -94,13 +94,7 @@ impl<'t, 'o> Walker<'t, 'o> {
                     .map_or_else(|| format!("^{label}"), str::to_string);
                 self.collector.construct(Found {
                     group: span,
-                    items: vec![item(
-                        key,
-                        CitationKind::Footnote,
-                        key_span,
-                        None,
-                        "footnote",
-                    )],
+                    items: vec![item(key, CitationKind::Footnote, key_span, None, "footnote")],
                 });
             }
             Event::Rule => self.flush(),
@@ -239,13 +233,7 @@ impl<'t, 'o> Walker<'t, 'o> {
                 LinkState {
                     cite: key_span.map(|key_span| Found {
                         group: span,
-                        items: vec![item(
-                            id.to_string(),
-                            CitationKind::Numeric,
-                            key_span,
-                            None,
-                            "numeric",
-                        )],
+                        items: vec![item(id.to_string(), CitationKind::Numeric, key_span, None, "numeric")],
                     }),
                     hide_text: false,
                 }
@@ -271,15 +259,12 @@ impl<'t, 'o> Walker<'t, 'o> {
                     .trim_matches(['[', ']']);
                 let numbered = !label.is_empty() && label.bytes().all(|b| b.is_ascii_digit());
                 let id = web::citable_url(dest).or_else(|| {
-                    (numbered && dest.starts_with("http"))
-                        .then(|| (IdScheme::Url, dest.to_string()))
+                    (numbered && dest.starts_with("http")).then(|| (IdScheme::Url, dest.to_string()))
                 });
                 let url_span = written
                     .rfind(dest)
                     .filter(|_| !dest.is_empty())
-                    .map_or(span, |at| {
-                        Span::new(span.start + at, span.start + at + dest.len())
-                    });
+                    .map_or(span, |at| Span::new(span.start + at, span.start + at + dest.len()));
                 LinkState {
                     cite: id.map(|id| link_citation(self.text, url_span, span, id)),
                     hide_text: numbered,
