@@ -14,7 +14,7 @@ use citeproof::model::{
 };
 use citeproof::report::{CitationFacts, Facts, ReferenceFacts};
 use citeproof::resolve::outcome::Status;
-use citeproof::rules::{self, Family, RULES, input, verification};
+use citeproof::rules::{Family, RULES, input, verification};
 use citeproof::source::{FileKind, SourceMap};
 use citeproof::verify::Relation;
 use citeproof::verify::verdict::{Label, PassageRef, Stage, TextFormat, Verdict};
@@ -551,5 +551,3 @@ pub fn rules_covered(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
 pub fn all_rules() -> Vec<&'static str> {
     RULES.iter().map(|r| r.code).collect()
 }
-
-pub use rules::find as find_rule;
