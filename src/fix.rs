@@ -213,4 +213,42 @@ mod tests {
         assert_eq!(texts.len(), 1);
         assert_eq!(texts[0].2, "keep [A] keep [] keep");
     }
+
+    proptest::proptest! {
+        /// Whatever fixes are offered, the chosen edits do not overlap and every byte
+        /// outside them is kept, in order.
+        #[test]
+        fn chosen_edits_never_touch_text_outside_their_ranges(
+            text in "[a-zé \\n]{0,40}",
+            raw in proptest::collection::vec((0usize..48, 0usize..8, "[XY]{0,3}"), 0..8),
+        ) {
+            let (map, f) = sources(&text);
+            let diags: Vec<Diagnostic> = raw
+                .iter()
+                .map(|(start, len, replacement)| {
+                    let start = (*start).min(text.len());
+                    with_fix(Applicability::Safe, vec![edit(f, start, start + len, replacement)])
+                })
+                .collect();
+            let plan = plan(&map, &diags, Applicability::Safe);
+            proptest::prop_assert_eq!(plan.fixed + plan.deferred + plan.invalid, diags.len());
+            let chosen = plan.edits.get(&f).cloned().unwrap_or_default();
+            for pair in chosen.windows(2) {
+                proptest::prop_assert!(!conflict(pair[0].span, pair[1].span));
+                proptest::prop_assert!(pair[0].span.end <= pair[1].span.start);
+            }
+            let out = apply_edits(&text, &chosen);
+            let mut at_in = 0;
+            let mut at_out = 0;
+            for e in &chosen {
+                let kept = &text[at_in..e.span.start];
+                proptest::prop_assert_eq!(&out[at_out..at_out + kept.len()], kept);
+                at_out += kept.len();
+                proptest::prop_assert_eq!(&out[at_out..at_out + e.replacement.len()], e.replacement.as_str());
+                at_out += e.replacement.len();
+                at_in = e.span.end;
+            }
+            proptest::prop_assert_eq!(&out[at_out..], &text[at_in..]);
+        }
+    }
 }
