@@ -101,7 +101,12 @@ pub fn alias_target(
     .into_iter()
     .flatten()
     .find_map(|key| by_folded_key.get(&key.to_lowercase()).copied())
-    .filter(|&t| matches!(references[t].origin, ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson))
+    .filter(|&t| {
+        matches!(
+            references[t].origin,
+            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson
+        )
+    })
 }
 
 /// Keys lowercased → the first reference with that key.
@@ -149,14 +154,7 @@ fn inline_reference(
     span: Span,
 ) -> Reference {
     let mut fields = RefFields::default();
-    match scheme {
-        IdScheme::Doi => fields.doi = Some(value.to_string()),
-        IdScheme::Arxiv => fields.arxiv = Some(value.to_string()),
-        IdScheme::Pmid => fields.pmid = Some(value.to_string()),
-        IdScheme::Pmcid => fields.pmcid = Some(value.to_string()),
-        IdScheme::Isbn => fields.isbn = Some(value.to_string()),
-        IdScheme::Url => fields.url = Some(value.to_string()),
-    }
+    *fields.identifier_mut(scheme) = Some(value.to_string());
     Reference {
         key: key.to_string(),
         origin: ReferenceOrigin::Inline,

@@ -28,7 +28,10 @@ fn numbered_markers_map_to_a_titled_reference_list() {
     assert_eq!(list.len(), 3);
     assert_eq!(list[1].key, "2");
     assert_eq!(slice(&text, list[1].key_span.unwrap()), "2");
-    assert_eq!(list[1].fields.doi.as_deref(), Some("10.1007/s10865-015-9617-6"));
+    assert_eq!(
+        list[1].fields.doi.as_deref(),
+        Some("10.1007/s10865-015-9617-6")
+    );
     assert_eq!(list[2].fields.year, Some(2019));
     assert_eq!(
         claim_of(&parsed, "1"),
@@ -58,7 +61,11 @@ fn bare_identifiers_in_running_text() {
     assert_eq!(
         ids,
         vec![
-            ("doi:10.1093/sleep/zsaa071", IdScheme::Doi, "10.1093/sleep/zsaa071"),
+            (
+                "doi:10.1093/sleep/zsaa071",
+                IdScheme::Doi,
+                "10.1093/sleep/zsaa071"
+            ),
             ("arXiv:2104.12255", IdScheme::Arxiv, "2104.12255"),
             ("PMID: 27797938", IdScheme::Pmid, "27797938"),
         ]
@@ -81,7 +88,10 @@ fn sources_list_of_urls_is_keyed_by_position() {
     assert_eq!(
         refs,
         vec![
-            ("1", Some("https://www.pnas.org/doi/10.1073/pnas.1208909109")),
+            (
+                "1",
+                Some("https://www.pnas.org/doi/10.1073/pnas.1208909109")
+            ),
             ("2", Some("https://www.example.org/reef-bleaching-2020")),
             ("3", Some("https://www.example.org/reef-outlook")),
         ]
@@ -147,10 +157,16 @@ fn inline_forms_of_llm_answers() {
     assert_eq!(
         kinds,
         vec![
-            ("https://en.wikipedia.org/wiki/Paris", CitationKind::Identifier),
+            (
+                "https://en.wikipedia.org/wiki/Paris",
+                CitationKind::Identifier
+            ),
             ("2", CitationKind::Numeric),
             ("Smith et al., 2020", CitationKind::AuthorYear),
-            ("https://www.nature.com/articles/nature14539", CitationKind::Identifier),
+            (
+                "https://www.nature.com/articles/nature14539",
+                CitationKind::Identifier
+            ),
         ]
     );
     assert_eq!(claim_of(&parsed, "2"), "It has 2.1 million inhabitants.");

@@ -13,8 +13,21 @@ fn items_become_references_with_their_fields() {
     check_invariants(&text, &parsed);
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
     let keys: Vec<&str> = parsed.references.iter().map(|r| r.key.as_str()).collect();
-    assert_eq!(keys, ["lecun2015", "vaswani2017", "vanderberg2019", "pmcid:PMC4425999"]);
-    assert!(parsed.references.iter().all(|r| r.origin == ReferenceOrigin::CslJson));
+    assert_eq!(
+        keys,
+        [
+            "lecun2015",
+            "vaswani2017",
+            "vanderberg2019",
+            "pmcid:PMC4425999"
+        ]
+    );
+    assert!(
+        parsed
+            .references
+            .iter()
+            .all(|r| r.origin == ReferenceOrigin::CslJson)
+    );
 
     let lecun = &parsed.references[0];
     assert_eq!(lecun.entry_type.as_deref(), Some("article-journal"));
@@ -27,25 +40,43 @@ fn items_become_references_with_their_fields() {
     assert_eq!(f.volume.as_deref(), Some("521"));
     assert_eq!(f.issue.as_deref(), Some("7553"), "numbers are read as text");
     assert_eq!(f.pages.as_deref(), Some("436-444"));
-    assert_eq!(f.doi.as_deref(), Some("10.1038/nature14539"), "DOIs are lowercased");
+    assert_eq!(
+        f.doi.as_deref(),
+        Some("10.1038/nature14539"),
+        "DOIs are lowercased"
+    );
     assert_eq!(f.pmid.as_deref(), Some("26017442"));
-    assert_eq!(f.url.as_deref(), Some("https://www.nature.com/articles/nature14539"));
+    assert_eq!(
+        f.url.as_deref(),
+        Some("https://www.nature.com/articles/nature14539")
+    );
     assert_eq!(slice(&text, lecun.key_span.unwrap()), "lecun2015");
     assert!(slice(&text, lecun.span).starts_with('{') && slice(&text, lecun.span).ends_with('}'));
 
     let vaswani = &parsed.references[1].fields;
     assert_eq!(vaswani.year, Some(2017), "from `raw`");
-    assert_eq!(vaswani.arxiv.as_deref(), Some("1706.03762"), "from an arXiv URL");
+    assert_eq!(
+        vaswani.arxiv.as_deref(),
+        Some("1706.03762"),
+        "from an arXiv URL"
+    );
     assert_eq!(vaswani.authors[1], Person::new(None, "Google Brain"));
 
     let book = &parsed.references[2].fields;
-    assert_eq!(book.editors, vec![Person::new(Some("Anna"), "van der Berg")]);
+    assert_eq!(
+        book.editors,
+        vec![Person::new(Some("Anna"), "van der Berg")]
+    );
     assert_eq!(book.isbn.as_deref(), Some("9780262035613"));
     assert_eq!(book.publisher.as_deref(), Some("Example Press"));
     assert_eq!(book.year, Some(2019), "string date parts");
 
     let by_id = &parsed.references[3].fields;
-    assert_eq!(by_id.pmcid.as_deref(), Some("PMC4425999"), "from a prefixed id");
+    assert_eq!(
+        by_id.pmcid.as_deref(),
+        Some("PMC4425999"),
+        "from a prefixed id"
+    );
     assert_eq!(by_id.year, Some(2014), "from `literal`");
 }
 
@@ -88,22 +119,38 @@ fn inputs_that_are_not_csl_json() {
     ] {
         let parsed = csljson(text);
         check_invariants(text, &parsed);
-        assert_eq!(!parsed.problems.is_empty(), expect_problem, "{text:?}: {:?}", parsed.problems);
+        assert_eq!(
+            !parsed.problems.is_empty(),
+            expect_problem,
+            "{text:?}: {:?}",
+            parsed.problems
+        );
     }
     let single = csljson("{\"id\": \"only\", \"title\": \"A single item\"}");
     assert_eq!(single.references.len(), 1);
     assert_eq!(single.references[0].key, "only");
     let escaped = csljson("[{\"id\": \"a\\\"b\"}]");
     assert_eq!(escaped.references[0].key, "a\"b");
-    assert_eq!(escaped.references[0].key_span, None, "escaped ids have no exact span");
+    assert_eq!(
+        escaped.references[0].key_span, None,
+        "escaped ids have no exact span"
+    );
 }
 
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
-    let deep = format!("[{{\"id\": \"x\", \"n\": {}1{}}}]", "[".repeat(10_000), "]".repeat(10_000));
+    let deep = format!(
+        "[{{\"id\": \"x\", \"n\": {}1{}}}]",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
     let parsed = csljson(&deep);
     check_invariants(&deep, &parsed);
     assert_eq!(parsed.references.len(), 0);
     assert_eq!(parsed.problems.len(), 1);
-    assert!(parsed.problems[0].message.contains("recursion"), "{}", parsed.problems[0].message);
+    assert!(
+        parsed.problems[0].message.contains("recursion"),
+        "{}",
+        parsed.problems[0].message
+    );
 }

@@ -29,10 +29,21 @@ fn deep_review_every_citation_form_is_recognised_and_every_tag_resolves() {
     };
     let mut project = load::load(std::slice::from_ref(&dir), &LoadOptions::default());
     check::link_all(&mut project);
-    assert_eq!(project.documents.len(), 1, "the numbered sections form one document");
+    assert_eq!(
+        project.documents.len(),
+        1,
+        "the numbered sections form one document"
+    );
     let doc = &project.documents[0];
     let file_name = |id: FileId| {
-        project.sources.get(id).path.file_name().unwrap().to_string_lossy().into_owned()
+        project
+            .sources
+            .get(id)
+            .path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
     };
 
     let mut expected: BTreeMap<(String, String), usize> = BTreeMap::new();
@@ -56,7 +67,10 @@ fn deep_review_every_citation_form_is_recognised_and_every_tag_resolves() {
     for c in &doc.citations {
         *found.entry((file_name(c.file), c.key.clone())).or_default() += 1;
     }
-    assert!(expected.values().sum::<usize>() > 800, "the manuscript cites hundreds of works");
+    assert!(
+        expected.values().sum::<usize>() > 800,
+        "the manuscript cites hundreds of works"
+    );
     assert_eq!(found, expected);
 
     let definitions = doc
@@ -65,7 +79,10 @@ fn deep_review_every_citation_form_is_recognised_and_every_tag_resolves() {
         .filter(|r| r.origin == ReferenceOrigin::TagDefinition)
         .count();
     let back_matter = std::fs::read_to_string(dir.join("90.back-matter.md")).unwrap();
-    let written = back_matter.lines().filter(|l| l.starts_with("[@tag:")).count();
+    let written = back_matter
+        .lines()
+        .filter(|l| l.starts_with("[@tag:"))
+        .count();
     assert_eq!(definitions, written);
 
     for c in &doc.citations {
@@ -76,13 +93,22 @@ fn deep_review_every_citation_form_is_recognised_and_every_tag_resolves() {
         match c.kind {
             CitationKind::Tag => {
                 let f = &reference.fields;
-                let identified = f.doi.is_some() || f.arxiv.is_some() || f.url.is_some()
-                    || f.pmid.is_some() || f.pmcid.is_some();
+                let identified = f.doi.is_some()
+                    || f.arxiv.is_some()
+                    || f.url.is_some()
+                    || f.pmid.is_some()
+                    || f.pmcid.is_some();
                 assert!(
-                    matches!(reference.origin, ReferenceOrigin::TagDefinition | ReferenceOrigin::CslJson),
+                    matches!(
+                        reference.origin,
+                        ReferenceOrigin::TagDefinition | ReferenceOrigin::CslJson
+                    ),
                     "{c:?}"
                 );
-                assert!(identified || reference.fields.title.is_some(), "{c:?} → {reference:?}");
+                assert!(
+                    identified || reference.fields.title.is_some(),
+                    "{c:?} → {reference:?}"
+                );
             }
             CitationKind::Identifier => assert!(c.id.is_some(), "{c:?}"),
             other => panic!("unexpected {other:?} citation `{}`", c.key),
@@ -107,13 +133,22 @@ fn joss_paper_keys_are_all_in_its_bib_file() {
     assert_eq!(parsed.bibliographies[0].path, "paper.bib");
     let bib = std::fs::read_to_string(dir.join("paper.bib")).unwrap();
     let entry = Regex::new(r"@\w+\s*\{\s*([^,\s]+)\s*,").unwrap();
-    let bib_keys: BTreeSet<&str> = entry.captures_iter(&bib).map(|c| c.get(1).unwrap().as_str()).collect();
+    let bib_keys: BTreeSet<&str> = entry
+        .captures_iter(&bib)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
     let cited: BTreeSet<&str> = parsed.citations.iter().map(|c| c.key.as_str()).collect();
     assert!(cited.len() >= 8, "{cited:?}");
     assert!(parsed.citations.iter().all(|c| c.kind == CitationKind::Key));
-    assert!(parsed.citations.iter().any(|c| c.narrative), "`@Calinon2007 introduced …`");
+    assert!(
+        parsed.citations.iter().any(|c| c.narrative),
+        "`@Calinon2007 introduced …`"
+    );
     let missing: Vec<_> = cited.difference(&bib_keys).collect();
-    assert!(missing.is_empty(), "cited but not in paper.bib: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "cited but not in paper.bib: {missing:?}"
+    );
 }
 
 /// Link one parsed file as a document of its own.
@@ -168,7 +203,9 @@ fn expertqa_markers_map_to_their_references() {
                     .collect();
                 assert_eq!(numeric.len(), written, "{text}");
                 for c in numeric {
-                    let r = &doc.references[c.reference.unwrap_or_else(|| panic!("[{}] unlinked in {text}", c.key))];
+                    let r = &doc.references[c
+                        .reference
+                        .unwrap_or_else(|| panic!("[{}] unlinked in {text}", c.key))];
                     assert_eq!(r.key, c.key);
                     assert_eq!(r.origin, ReferenceOrigin::ReferenceList);
                     let url = sources[c.key.as_str()];
@@ -182,7 +219,10 @@ fn expertqa_markers_map_to_their_references() {
             }
         }
     }
-    assert!(answers > 200 && markers > 1000, "{answers} answers, {markers} markers");
+    assert!(
+        answers > 200 && markers > 1000,
+        "{answers} answers, {markers} markers"
+    );
 }
 
 #[test]
@@ -199,12 +239,24 @@ fn bench_documents_yield_the_expected_citations() {
             continue;
         }
         let expected: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap())
+                .unwrap();
         let mut want: BTreeMap<(String, u64, String), usize> = BTreeMap::new();
-        for e in expected.as_array().unwrap().iter().filter(|e| e["kind"] == "citation") {
-            let key = e["key_or_marker"].as_str().unwrap().trim_matches(['[', ']']).to_string();
+        for e in expected
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["kind"] == "citation")
+        {
+            let key = e["key_or_marker"]
+                .as_str()
+                .unwrap()
+                .trim_matches(['[', ']'])
+                .to_string();
             let file = e["file"].as_str().unwrap().to_string();
-            *want.entry((file, e["line"].as_u64().unwrap(), key)).or_default() += 1;
+            *want
+                .entry((file, e["line"].as_u64().unwrap(), key))
+                .or_default() += 1;
         }
         let mut got: BTreeMap<(String, u64, String), usize> = BTreeMap::new();
         for md in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {

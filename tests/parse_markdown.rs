@@ -25,9 +25,15 @@ fn pandoc_keys_groups_and_narrative_forms() {
         .filter(|c| slice(&text, c.group_span).starts_with("[see"))
         .collect();
     assert_eq!(group.len(), 2);
-    assert_eq!((group[0].key.as_str(), group[1].key.as_str()), ("smith2020", "lee2021"));
+    assert_eq!(
+        (group[0].key.as_str(), group[1].key.as_str()),
+        ("smith2020", "lee2021")
+    );
     assert_eq!(group[0].group_span, group[1].group_span);
-    assert_eq!(slice(&text, group[0].group_span), "[see @smith2020, p. 3; @lee2021]");
+    assert_eq!(
+        slice(&text, group[0].group_span),
+        "[see @smith2020, p. 3; @lee2021]"
+    );
 
     let suppressed = parsed
         .citations
@@ -48,11 +54,19 @@ fn prefixed_identifiers_and_tags() {
     let text = fixture("markdown/pandoc.md");
     let parsed = markdown(&text);
     let expect = [
-        ("doi:10.1038/nature14539", IdScheme::Doi, "10.1038/nature14539"),
+        (
+            "doi:10.1038/nature14539",
+            IdScheme::Doi,
+            "10.1038/nature14539",
+        ),
         ("arxiv:1706.03762", IdScheme::Arxiv, "1706.03762"),
         ("pmid:27797938", IdScheme::Pmid, "27797938"),
         ("pmcid:PMC4425999", IdScheme::Pmcid, "PMC4425999"),
-        ("url:https://example.org/report", IdScheme::Url, "https://example.org/report"),
+        (
+            "url:https://example.org/report",
+            IdScheme::Url,
+            "https://example.org/report",
+        ),
     ];
     for (key, scheme, value) in expect {
         let c = find(&parsed, key);
@@ -84,8 +98,17 @@ fn code_comments_emails_urls_crossrefs_and_escapes_are_not_citations() {
     let text = fixture("markdown/pandoc.md");
     let parsed = markdown(&text);
     for absent in [
-        "index", "incode", "inblock", "alsoinblock", "incomment", "example.org", "user",
-        "fig:overview", "tbl:summary", "escaped", "home",
+        "index",
+        "incode",
+        "inblock",
+        "alsoinblock",
+        "incomment",
+        "example.org",
+        "user",
+        "fig:overview",
+        "tbl:summary",
+        "escaped",
+        "home",
     ] {
         assert!(
             !parsed.citations.iter().any(|c| c.key == absent),
@@ -113,7 +136,10 @@ fn suppression_comments_and_front_matter() {
     let first = &parsed.suppressions[0];
     assert_eq!(first.kind, SuppressionKind::Ignore);
     assert_eq!(first.rules, vec!["CP101".to_string()]);
-    assert_eq!(slice(&text, first.span), "<!-- citeproof: ignore[CP101] -->");
+    assert_eq!(
+        slice(&text, first.span),
+        "<!-- citeproof: ignore[CP101] -->"
+    );
     assert_eq!(parsed.suppressions[1].rules, vec!["CP105".to_string()]);
 
     assert_eq!(parsed.bibliographies.len(), 1);
@@ -156,7 +182,9 @@ fn numeric_markers_ranges_footnotes_and_the_reference_list() {
     check_invariants(&text, &parsed);
     assert_eq!(
         keys(&parsed),
-        vec!["1", "1", "3", "2", "3", "4", "5", "6", "^1", "9", "^missing"]
+        vec![
+            "1", "1", "3", "2", "3", "4", "5", "6", "^1", "9", "^missing"
+        ]
     );
     let range: Vec<_> = parsed
         .citations
@@ -171,7 +199,10 @@ fn numeric_markers_ranges_footnotes_and_the_reference_list() {
     assert_eq!(footnote.kind, CitationKind::Footnote);
     assert_eq!(slice(&text, footnote.group_span), "[^1]");
     assert_eq!(find(&parsed, "^missing").kind, CitationKind::Footnote);
-    assert_eq!(claim_of(&parsed, "9"), "A marker with no entry is an error.");
+    assert_eq!(
+        claim_of(&parsed, "9"),
+        "A marker with no entry is an error."
+    );
 
     let list: Vec<_> = parsed
         .references
@@ -185,8 +216,15 @@ fn numeric_markers_ranges_footnotes_and_the_reference_list() {
     assert_eq!(list[0].fields.doi.as_deref(), Some("10.1038/nrn2762"));
     assert_eq!(list[0].fields.year, Some(2010));
     // A wrapped item keeps its continuation line.
-    assert!(list[4].raw.ends_with("Neuron, 81(1), 12–34."), "{}", list[4].raw);
-    assert_eq!(list[4].fields.title.as_deref(), Some("Sleep and the price of plasticity"));
+    assert!(
+        list[4].raw.ends_with("Neuron, 81(1), 12–34."),
+        "{}",
+        list[4].raw
+    );
+    assert_eq!(
+        list[4].fields.title.as_deref(),
+        Some("Sleep and the price of plasticity")
+    );
 
     let note = parsed
         .references
@@ -216,7 +254,12 @@ fn author_year_citations() {
             "Lee and Kim, 2019b",
         ]
     );
-    assert!(parsed.citations.iter().all(|c| c.kind == CitationKind::AuthorYear));
+    assert!(
+        parsed
+            .citations
+            .iter()
+            .all(|c| c.kind == CitationKind::AuthorYear)
+    );
     assert!(find(&parsed, "Lee and Kim (2019a)").narrative);
     assert_eq!(
         claim_of(&parsed, "de Bruin 2015"),
@@ -255,7 +298,10 @@ fn links_to_works_cite_their_identifiers() {
         ]
     );
     let nature = &parsed.citations[0];
-    assert_eq!(slice(&text, nature.span), "https://doi.org/10.1038/nature14539");
+    assert_eq!(
+        slice(&text, nature.span),
+        "https://doi.org/10.1038/nature14539"
+    );
     assert_eq!(
         slice(&text, nature.group_span),
         "[appeared in Nature](https://doi.org/10.1038/nature14539)"
@@ -335,4 +381,20 @@ fn reference_sections_end_at_the_next_heading() {
     assert_eq!(keys(&parsed), vec!["1", "k"]);
     assert_eq!(parsed.references.len(), 1);
     assert_eq!(parsed.references[0].fields.year, Some(2020));
+}
+
+#[test]
+fn deeply_nested_and_huge_inputs_do_not_crash() {
+    let quotes = format!("{} deep [@k].\n", "> ".repeat(20_000));
+    let lists = format!("{}[@k]\n", "- ".repeat(20_000));
+    let brackets = format!("{}@k{}", "[".repeat(50_000), "]".repeat(50_000));
+    let parens = format!("{}Smith 2020{}", "(".repeat(50_000), ")".repeat(50_000));
+    let emphasis = format!("{}[@k]{}", "*".repeat(50_000), "*".repeat(50_000));
+    let long_line = format!("{} [1]", "word ".repeat(200_000));
+    for text in [quotes, lists, brackets, parens, emphasis, long_line] {
+        let parsed = markdown(&text);
+        check_invariants(&text, &parsed);
+        let parsed = answer(&text);
+        check_invariants(&text, &parsed);
+    }
 }

@@ -8,10 +8,10 @@
 //! but the text is read line by line rather than as CommonMark, so that an
 //! indented line is still prose.
 
-use crate::model::{FileId, Reference, ReferenceOrigin, Span};
+use crate::model::{FileId, Reference, Span};
 use crate::parse::collect::Collector;
 use crate::parse::inline::Syntax;
-use crate::parse::{ParseOptions, Parsed, comments, reflist, refstring};
+use crate::parse::{ParseOptions, Parsed, comments, reflist};
 
 /// Parse one plain-text file or LLM answer.
 pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
@@ -77,7 +77,11 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
             let newline = Span::new(line.start.saturating_sub(1), line.start);
             collector.synthetic(" ", newline);
         }
-        prose_line(&mut collector, text, Span::new(line.start + content, line.end));
+        prose_line(
+            &mut collector,
+            text,
+            Span::new(line.start + content, line.end),
+        );
         block_open = true;
     }
     if let Some(start) = section_start {
@@ -101,7 +105,8 @@ fn lines(text: &str) -> impl Iterator<Item = Span> + '_ {
         if start >= text.len() {
             return None;
         }
-        let end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
+        let end =
+            memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
         let line = Span::new(start, end - usize::from(text[start..end].ends_with('\r')));
         start = end + 1;
         Some(line)
@@ -215,26 +220,12 @@ fn prose_line(collector: &mut Collector, text: &str, line: Span) {
 /// `[^label]: text` on a line of its own.
 fn footnote_definition(file: FileId, text: &str, line: Span) -> Option<Reference> {
     let written = &text[line.start..line.end];
-    let lead = written.len() - written.trim_start().len();
     let rest = written.trim_start().strip_prefix("[^")?;
-    let (label, body) = rest.split_once("]:")?;
+    let (label, _) = rest.split_once("]:")?;
     if label.is_empty() || label.contains(char::is_whitespace) {
         return None;
     }
-    let start = line.start + lead;
-    let key_span = Span::new(start + 1, start + 2 + label.len());
-    let span = Span::new(start, line.start + written.trim_end().len());
-    Some(Reference {
-        key: text[key_span.start..key_span.end].to_string(),
-        origin: ReferenceOrigin::Footnote,
-        entry_type: None,
-        file,
-        span,
-        key_span: Some(key_span),
-        raw: text[span.start..span.end].to_string(),
-        fields: refstring::parse(body.trim()),
-        field_spans: Vec::new(),
-    })
+    reflist::footnote(file, text, label, line)
 }
 
 #[cfg(test)]
@@ -255,6 +246,9 @@ mod tests {
     fn trailing_lists_need_every_paragraph_to_be_items() {
         let text = "Claim [1].\n\n[1] https://a.org\n[2] https://b.org\n";
         assert_eq!(trailing_bracket_list(text), text.find("[1] https"));
-        assert_eq!(trailing_bracket_list("[1] https://a.org\n\nMore prose.\n"), None);
+        assert_eq!(
+            trailing_bracket_list("[1] https://a.org\n\nMore prose.\n"),
+            None
+        );
     }
 }

@@ -74,7 +74,12 @@ impl<'t> Collector<'t> {
     /// End the current block: make claims of its sentences that carry citations.
     pub fn flush(&mut self) {
         if self.prose.has_citations() {
-            attach_claims(self.file, &self.prose, &mut self.citations, &mut self.claims);
+            attach_claims(
+                self.file,
+                &self.prose,
+                &mut self.citations,
+                &mut self.claims,
+            );
         }
         self.prose.clear();
     }

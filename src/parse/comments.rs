@@ -49,7 +49,10 @@ mod tests {
         assert_eq!(out.suppressions.len(), 1);
         let s = &out.suppressions[0];
         assert_eq!(s.kind, SuppressionKind::Ignore);
-        assert_eq!(&text[s.span.start..s.span.end], "<!-- citeproof: ignore[CP101] -->");
+        assert_eq!(
+            &text[s.span.start..s.span.end],
+            "<!-- citeproof: ignore[CP101] -->"
+        );
         assert_eq!(out.problems.len(), 1);
         assert_eq!(out.problems[0].rule.code, "CP003");
     }

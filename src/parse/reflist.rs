@@ -260,6 +260,38 @@ fn reference(file: FileId, text: &str, item: Item, position: usize) -> Option<Re
     })
 }
 
+/// The reference a footnote definition `[^label]: text` written at `span` makes
+/// (Markdown and plain text write them alike).
+pub fn footnote(file: FileId, text: &str, label: &str, span: Span) -> Option<Reference> {
+    let span = trim_span(text, span);
+    let written = &text[span.start..span.end];
+    let marker = format!("[^{label}]");
+    if !written.starts_with(&marker) {
+        return None;
+    }
+    let key_span = Span::new(span.start + 1, span.start + marker.len() - 1);
+    let body = written[marker.len()..].trim_start_matches(':');
+    let body: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    Some(Reference {
+        key: text[key_span.start..key_span.end].to_string(),
+        origin: ReferenceOrigin::Footnote,
+        entry_type: None,
+        file,
+        span,
+        key_span: Some(key_span),
+        raw: written.to_string(),
+        fields: refstring::parse(&body),
+        field_spans: Vec::new(),
+    })
+}
+
+/// `span` without leading and trailing whitespace.
+pub fn trim_span(text: &str, span: Span) -> Span {
+    let s = &text[span.start..span.end];
+    let start = span.start + (s.len() - s.trim_start().len());
+    Span::new(start, (span.start + s.trim_end().len()).max(start))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,7 +318,11 @@ mod tests {
         ] {
             assert!(is_section_title(t), "{t}");
         }
-        for t in ["References to prior work are rare", "Sources of error", "##"] {
+        for t in [
+            "References to prior work are rare",
+            "Sources of error",
+            "##",
+        ] {
             assert!(!is_section_title(t), "{t}");
         }
     }
@@ -304,7 +340,10 @@ mod tests {
     #[test]
     fn bullets_and_unmarked_lines_are_positional() {
         let got = keys_and_raw("- Alpha 2020.\n- Beta 2021.\n");
-        assert_eq!(got.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(), ["1", "2"]);
+        assert_eq!(
+            got.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(),
+            ["1", "2"]
+        );
         let got = keys_and_raw("https://a.org/1\nhttps://b.org/2\n");
         assert_eq!(got.len(), 2);
         assert_eq!(got[1], ("2".into(), "https://b.org/2".into()));

@@ -190,7 +190,17 @@ fn is_abbreviation(word: &str) -> bool {
     }) {
         return true;
     }
-    ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word))
+    static LISTED: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| ABBREVIATIONS.iter().copied().collect());
+    // Lowercase into a small buffer: no allocation per sentence end.
+    let mut buf = [0u8; 8];
+    if word.len() > buf.len() || !word.is_ascii() {
+        return false;
+    }
+    for (b, w) in buf.iter_mut().zip(word.bytes()) {
+        *b = w.to_ascii_lowercase();
+    }
+    std::str::from_utf8(&buf[..word.len()]).is_ok_and(|lower| LISTED.contains(lower))
 }
 
 /// Longest stretch (bytes) a bracket may keep a sentence open.
@@ -453,7 +463,10 @@ mod tests {
             ]
         );
         // An unclosed bracket does not swallow the rest of a long paragraph.
-        let long = format!("An (unclosed aside. {} End here. Next one.", "word ".repeat(150));
+        let long = format!(
+            "An (unclosed aside. {} End here. Next one.",
+            "word ".repeat(150)
+        );
         assert!(split(&long).len() >= 2);
     }
 

@@ -24,7 +24,10 @@ pub fn shared(relative: &str) -> Option<PathBuf> {
     if path.exists() {
         Some(path)
     } else {
-        eprintln!("skipped: {} is absent (../shared not available)", path.display());
+        eprintln!(
+            "skipped: {} is absent (../shared not available)",
+            path.display()
+        );
         None
     }
 }
@@ -77,7 +80,11 @@ fn valid(text: &str, span: Span) -> bool {
 /// span spelling its raw text and its key span its key.
 pub fn check_invariants(text: &str, parsed: &Parsed) {
     for c in &parsed.citations {
-        assert!(valid(text, c.span), "citation span {:?} in {text:?}", c.span);
+        assert!(
+            valid(text, c.span),
+            "citation span {:?} in {text:?}",
+            c.span
+        );
         assert!(valid(text, c.group_span), "group span {:?}", c.group_span);
         assert!(c.group_span.covers(c.span), "{c:?}");
         let written = slice(text, c.span);

@@ -89,10 +89,7 @@ pub fn fields(item: &Map<String, Value>, id: &str) -> RefFields {
         doi: text(item, "DOI").and_then(|d| ids::normalize_doi(&d)),
         pmid: text(item, "PMID").and_then(|p| ids::normalize_pmid(&p)),
         pmcid: text(item, "PMCID").and_then(|p| ids::normalize_pmcid(&p)),
-        isbn: text(item, "ISBN").and_then(|i| {
-            i.split([' ', ','])
-                .find_map(ids::normalize_isbn)
-        }),
+        isbn: text(item, "ISBN").and_then(|i| i.split([' ', ',']).find_map(ids::normalize_isbn)),
         url: text(item, "URL"),
         ..RefFields::default()
     };
@@ -110,27 +107,13 @@ pub fn fields(item: &Map<String, Value>, id: &str) -> RefFields {
                 .filter(|(s, _)| *s == IdScheme::Arxiv)
                 .map(|(_, v)| v)
         })
-        .or_else(|| text(item, "number").as_deref().and_then(ids::normalize_arxiv));
-    match ids::parse_prefixed(id) {
-        Some((IdScheme::Doi, v)) => {
-            f.doi.get_or_insert(v);
-        }
-        Some((IdScheme::Arxiv, v)) => {
-            f.arxiv.get_or_insert(v);
-        }
-        Some((IdScheme::Pmid, v)) => {
-            f.pmid.get_or_insert(v);
-        }
-        Some((IdScheme::Pmcid, v)) => {
-            f.pmcid.get_or_insert(v);
-        }
-        Some((IdScheme::Isbn, v)) => {
-            f.isbn.get_or_insert(v);
-        }
-        Some((IdScheme::Url, v)) => {
-            f.url.get_or_insert(v);
-        }
-        None => {}
+        .or_else(|| {
+            text(item, "number")
+                .as_deref()
+                .and_then(ids::normalize_arxiv)
+        });
+    if let Some((scheme, value)) = ids::parse_prefixed(id) {
+        f.identifier_mut(scheme).get_or_insert(value);
     }
     f
 }

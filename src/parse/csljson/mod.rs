@@ -10,6 +10,7 @@ mod scan;
 
 use serde_json::Value;
 
+use crate::diagnostic::Diagnostic;
 use crate::model::{FileId, Reference, ReferenceOrigin, Span};
 use crate::parse::{ParseOptions, Parsed};
 use crate::rules::input;
@@ -64,43 +65,44 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
     for span in items {
         match item(file, text, span) {
             Ok(reference) => out.references.push(reference),
-            Err(problem) => out.problems.push(problem),
+            Err(problem) => out.problems.push(*problem),
         }
     }
     out.problems.extend(scan_problem);
     out
 }
 
-/// One item: an object with an `id`.
-fn item(
-    file: FileId,
-    text: &str,
-    span: Span,
-) -> Result<Reference, crate::diagnostic::Diagnostic> {
+/// One item: an object with an `id`; the problem (boxed: it is large) otherwise.
+fn item(file: FileId, text: &str, span: Span) -> Result<Reference, Box<Diagnostic>> {
     let written = &text[span.start..span.end];
     let value: Value = serde_json::from_str(written).map_err(|e| {
         let at = offset_of(written, e.line(), e.column()) + span.start;
         let key = scan::key_value(text, span, "id").map(|id| &text[id.start..id.end]);
-        input::malformed_entry(file, point(text, at), key, &format!("CSL-JSON: {e}"))
+        Box::new(input::malformed_entry(
+            file,
+            point(text, at),
+            key,
+            &format!("CSL-JSON: {e}"),
+        ))
     })?;
     let Value::Object(object) = value else {
-        return Err(input::malformed_entry(
+        return Err(Box::new(input::malformed_entry(
             file,
             point(text, span.start),
             None,
             "CSL-JSON: an item must be an object",
-        ));
+        )));
     };
     let id = match object.get("id") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         Some(Value::Number(n)) => n.to_string(),
         _ => {
-            return Err(input::malformed_entry(
+            return Err(Box::new(input::malformed_entry(
                 file,
                 point(text, span.start),
                 None,
                 "CSL-JSON: the item has no `id`",
-            ));
+            )));
         }
     };
     // The id's span when it is written plainly (no escapes) as a string or number.

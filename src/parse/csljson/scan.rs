@@ -67,7 +67,9 @@ pub fn value_end(bytes: &[u8], start: usize) -> Result<usize, ScanError> {
             }
             _ if stack.is_empty() => {
                 // A scalar: runs until a delimiter.
-                while i < bytes.len() && !matches!(bytes[i], b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t') {
+                while i < bytes.len()
+                    && !matches!(bytes[i], b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t')
+                {
                     i += 1;
                 }
                 return Ok(i);

@@ -44,13 +44,77 @@ static NARRATIVE_NAMES: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Capitalised words that are not authors although a year follows them.
 const NOT_AUTHORS: &[&str] = &[
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep",
-    "Sept", "Oct", "Nov", "Dec", "Spring", "Summer", "Fall", "Autumn", "Winter", "Since", "In",
-    "From", "Until", "Before", "After", "Circa", "Updated", "Published", "Accessed", "Retrieved",
-    "Released", "Version", "Figure", "Fig", "Table", "Year", "Years", "Est", "Founded", "Born",
-    "Died", "Copyright", "The", "As", "By", "And", "Or", "To", "For", "Between", "During",
-    "Around", "About", "Approx", "Through", "Early", "Late", "Mid", "Q", "Rev", "Edition",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Sept",
+    "Oct",
+    "Nov",
+    "Dec",
+    "Spring",
+    "Summer",
+    "Fall",
+    "Autumn",
+    "Winter",
+    "Since",
+    "In",
+    "From",
+    "Until",
+    "Before",
+    "After",
+    "Circa",
+    "Updated",
+    "Published",
+    "Accessed",
+    "Retrieved",
+    "Released",
+    "Version",
+    "Figure",
+    "Fig",
+    "Table",
+    "Year",
+    "Years",
+    "Est",
+    "Founded",
+    "Born",
+    "Died",
+    "Copyright",
+    "The",
+    "As",
+    "By",
+    "And",
+    "Or",
+    "To",
+    "For",
+    "Between",
+    "During",
+    "Around",
+    "About",
+    "Approx",
+    "Through",
+    "Early",
+    "Late",
+    "Mid",
+    "Q",
+    "Rev",
+    "Edition",
 ];
 
 /// Longest parenthetical considered.
@@ -165,8 +229,14 @@ mod tests {
 
     #[test]
     fn narrative_forms_need_et_al_or_two_names() {
-        assert_eq!(keys("As Smith et al. (2020) show"), vec!["Smith et al. (2020)"]);
-        assert_eq!(keys("Lee and Kim (2019a) show"), vec!["Lee and Kim (2019a)"]);
+        assert_eq!(
+            keys("As Smith et al. (2020) show"),
+            vec!["Smith et al. (2020)"]
+        );
+        assert_eq!(
+            keys("Lee and Kim (2019a) show"),
+            vec!["Lee and Kim (2019a)"]
+        );
         assert!(keys("in Europe (2020)").is_empty());
     }
 }

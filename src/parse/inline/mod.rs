@@ -163,7 +163,10 @@ fn bracket(text: &str, i: usize, syntax: Syntax) -> Option<Found> {
 /// `[1](https://…)`: a numbered marker that links its source is a citation of
 /// that URL (when it is one), not of a reference-list entry.
 fn linked_marker(text: &str, found: Found, web: &[web::WebMatch], syntax: Syntax) -> Found {
-    let numeric = found.items.first().is_some_and(|i| i.kind == CitationKind::Numeric);
+    let numeric = found
+        .items
+        .first()
+        .is_some_and(|i| i.kind == CitationKind::Numeric);
     let after = found.group.end;
     if !numeric || text.as_bytes().get(after) != Some(&b'(') {
         return found;
@@ -255,8 +258,19 @@ pub(crate) fn is_key_inner_punct(c: char) -> bool {
 /// Kind and identifier of a pandoc key: Manubot prefixes make identifiers and tags.
 /// `None` for pandoc-crossref labels (`fig:`, `tbl:` …), which are not citations.
 pub(crate) fn classify_key(key: &str) -> Option<(CitationKind, Option<(IdScheme, String)>)> {
-    let prefix = key.split_once(':').map(|(p, _)| p.to_ascii_lowercase());
-    match prefix.as_deref() {
+    // Prefixes are short ASCII words; lowercase them without allocating.
+    let mut buf = [0u8; 8];
+    let prefix = key
+        .split_once(':')
+        .map(|(p, _)| p)
+        .filter(|p| p.len() <= buf.len())
+        .map(|p| {
+            for (b, c) in buf.iter_mut().zip(p.bytes()) {
+                *b = c.to_ascii_lowercase();
+            }
+            std::str::from_utf8(&buf[..p.len()]).unwrap_or("")
+        });
+    match prefix {
         Some("fig" | "tbl" | "eq" | "sec" | "lst" | "table" | "figure") => None,
         Some("tag") => Some((CitationKind::Tag, None)),
         Some(

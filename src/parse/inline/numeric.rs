@@ -48,9 +48,7 @@ fn split_number(s: &str) -> Option<(u32, &str)> {
         return None;
     }
     let n: u32 = s[..digits].parse().ok()?;
-    (1..=MAX_NUMBER)
-        .contains(&n)
-        .then_some((n, &s[digits..]))
+    (1..=MAX_NUMBER).contains(&n).then_some((n, &s[digits..]))
 }
 
 fn item(n: u32, span: Span) -> Item {

@@ -128,7 +128,10 @@ mod tests {
         let text = "@smith2020. and";
         assert_eq!(read_key(text, 1), Some((1, 10)));
         let text = "@url:http://a.org/x.html]";
-        assert_eq!(&text[1..read_key(text, 1).unwrap().1], "url:http://a.org/x.html");
+        assert_eq!(
+            &text[1..read_key(text, 1).unwrap().1],
+            "url:http://a.org/x.html"
+        );
         assert_eq!(read_key("@{odd key}", 1), None);
         assert_eq!(read_key("@{Smith:2020}", 1), Some((2, 12)));
         assert_eq!(read_key("@-x", 1), None);

@@ -96,14 +96,21 @@ pub fn item(text: &str, m: &WebMatch, syntax: Syntax) -> Option<Item> {
             let (span, doi) = ids::find_dois(written).into_iter().next()?;
             (span.end, (IdScheme::Doi, doi))
         }
-        WebKind::Arxiv => (written.len(), (IdScheme::Arxiv, ids::normalize_arxiv(written)?)),
+        WebKind::Arxiv => (
+            written.len(),
+            (IdScheme::Arxiv, ids::normalize_arxiv(written)?),
+        ),
         WebKind::Pmid => {
             let digits = written.trim_start_matches(|c: char| !c.is_ascii_digit());
-            (written.len(), (IdScheme::Pmid, ids::normalize_pmid(digits)?))
+            (
+                written.len(),
+                (IdScheme::Pmid, ids::normalize_pmid(digits)?),
+            )
         }
-        WebKind::Pmcid | WebKind::Url => {
-            (written.len(), (IdScheme::Pmcid, ids::normalize_pmcid(written)?))
-        }
+        WebKind::Pmcid | WebKind::Url => (
+            written.len(),
+            (IdScheme::Pmcid, ids::normalize_pmcid(written)?),
+        ),
     };
     let span = Span::new(m.zone.start, m.zone.start + len);
     Some(web_item(&written[..len], span, id, "bare"))
@@ -140,26 +147,93 @@ pub fn trim_url(url: &str) -> &str {
             _ => {}
         }
     }
-    url[..end].trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”'])
+    url[..end].trim_end_matches([
+        '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
+    ])
 }
 
 /// Hosts whose pages are scholarly works (publishers, preprint servers, indexes).
 const SCHOLARLY_HOSTS: &[&str] = &[
-    "nature.com", "science.org", "sciencemag.org", "cell.com", "thelancet.com", "nejm.org",
-    "bmj.com", "jamanetwork.com", "pnas.org", "plos.org", "sciencedirect.com", "springer.com",
-    "biomedcentral.com", "wiley.com", "tandfonline.com", "sagepub.com", "oup.com",
-    "cambridge.org", "frontiersin.org", "mdpi.com", "elifesciences.org", "biorxiv.org",
-    "medrxiv.org", "arxiv.org", "ssrn.com", "researchgate.net", "semanticscholar.org",
-    "ieee.org", "acm.org", "aclanthology.org", "aclweb.org", "openreview.net", "neurips.cc",
-    "nips.cc", "mlr.press", "jmlr.org", "jstor.org", "annualreviews.org", "iop.org",
-    "aps.org", "acs.org", "rsc.org", "royalsocietypublishing.org", "karger.com",
-    "hindawi.com", "peerj.com", "f1000research.com", "europepmc.org", "nih.gov",
-    "cochranelibrary.com", "degruyter.com", "emerald.com", "elsevier.com", "apa.org",
-    "ahajournals.org", "ashpublications.org", "aacrjournals.org", "jneurosci.org",
-    "physiology.org", "asm.org", "biologists.com", "embopress.org", "rupress.org",
-    "genome.org", "cshlp.org", "scielo.org", "osf.io", "zenodo.org", "hal.science",
-    "jbc.org", "lww.com", "liebertpub.com", "aaai.org", "ijcai.org", "usenix.org",
-    "thecvf.com", "ecva.net", "biorxiv.org", "chemrxiv.org", "psyarxiv.com",
+    "nature.com",
+    "science.org",
+    "sciencemag.org",
+    "cell.com",
+    "thelancet.com",
+    "nejm.org",
+    "bmj.com",
+    "jamanetwork.com",
+    "pnas.org",
+    "plos.org",
+    "sciencedirect.com",
+    "springer.com",
+    "biomedcentral.com",
+    "wiley.com",
+    "tandfonline.com",
+    "sagepub.com",
+    "oup.com",
+    "cambridge.org",
+    "frontiersin.org",
+    "mdpi.com",
+    "elifesciences.org",
+    "biorxiv.org",
+    "medrxiv.org",
+    "arxiv.org",
+    "ssrn.com",
+    "researchgate.net",
+    "semanticscholar.org",
+    "ieee.org",
+    "acm.org",
+    "aclanthology.org",
+    "aclweb.org",
+    "openreview.net",
+    "neurips.cc",
+    "nips.cc",
+    "mlr.press",
+    "jmlr.org",
+    "jstor.org",
+    "annualreviews.org",
+    "iop.org",
+    "aps.org",
+    "acs.org",
+    "rsc.org",
+    "royalsocietypublishing.org",
+    "karger.com",
+    "hindawi.com",
+    "peerj.com",
+    "f1000research.com",
+    "europepmc.org",
+    "nih.gov",
+    "cochranelibrary.com",
+    "degruyter.com",
+    "emerald.com",
+    "elsevier.com",
+    "apa.org",
+    "ahajournals.org",
+    "ashpublications.org",
+    "aacrjournals.org",
+    "jneurosci.org",
+    "physiology.org",
+    "asm.org",
+    "biologists.com",
+    "embopress.org",
+    "rupress.org",
+    "genome.org",
+    "cshlp.org",
+    "scielo.org",
+    "osf.io",
+    "zenodo.org",
+    "hal.science",
+    "jbc.org",
+    "lww.com",
+    "liebertpub.com",
+    "aaai.org",
+    "ijcai.org",
+    "usenix.org",
+    "thecvf.com",
+    "ecva.net",
+    "biorxiv.org",
+    "chemrxiv.org",
+    "psyarxiv.com",
 ];
 
 /// The identifier a URL cites: DOI/arXiv/PubMed/PMC links as such, a DOI written
@@ -193,8 +267,18 @@ fn doi_in_path(url: &str) -> Option<String> {
     let (_, doi) = ids::find_dois(path).into_iter().next()?;
     let mut doi = doi.as_str();
     for suffix in [
-        "/full", "/abstract", "/pdf", "/epdf", "/fulltext", "/html", "/meta", "/summary",
-        "/figures", "/references", "/full.pdf", "/supplemental",
+        "/full",
+        "/abstract",
+        "/pdf",
+        "/epdf",
+        "/fulltext",
+        "/html",
+        "/meta",
+        "/summary",
+        "/figures",
+        "/references",
+        "/full.pdf",
+        "/supplemental",
     ] {
         if let Some(stripped) = doi.strip_suffix(suffix) {
             doi = stripped;
@@ -224,7 +308,10 @@ mod tests {
                 "https://www.nature.com/articles/nature14539".into()
             ))
         );
-        assert_eq!(citable_url("https://github.com/greenelab/deep-review"), None);
+        assert_eq!(
+            citable_url("https://github.com/greenelab/deep-review"),
+            None
+        );
         assert_eq!(citable_url("https://notnature.com/x"), None);
     }
 

@@ -3,6 +3,7 @@
 //! definitions `[^1]: …`.
 
 use crate::model::{FileId, IdScheme, RefFields, Reference, ReferenceOrigin, Span};
+use crate::parse::reflist::trim_span;
 use crate::parse::{ids, refstring};
 
 /// A link reference definition as pulldown-cmark reports it.
@@ -15,7 +16,7 @@ pub struct LinkDefinition {
 /// The reference a link definition makes, if it is a citation tag or a numbered
 /// reference-list entry.
 pub fn link_definition(file: FileId, text: &str, def: &LinkDefinition) -> Option<Reference> {
-    let span = trimmed(text, def.span);
+    let span = trim_span(text, def.span);
     let written = &text[span.start..span.end];
     // The label as written (pulldown-cmark may normalise it): `[` label `]:`.
     let close = written.find("]:")?;
@@ -68,46 +69,8 @@ fn identifier_fields(target: &str) -> RefFields {
                 .then(|| (IdScheme::Url, target.to_string()))
         });
     let mut fields = RefFields::default();
-    match id {
-        Some((IdScheme::Doi, v)) => fields.doi = Some(v),
-        Some((IdScheme::Arxiv, v)) => fields.arxiv = Some(v),
-        Some((IdScheme::Pmid, v)) => fields.pmid = Some(v),
-        Some((IdScheme::Pmcid, v)) => fields.pmcid = Some(v),
-        Some((IdScheme::Isbn, v)) => fields.isbn = Some(v),
-        Some((IdScheme::Url, v)) => fields.url = Some(v),
-        None => {}
+    if let Some((scheme, value)) = id {
+        *fields.identifier_mut(scheme) = Some(value);
     }
     fields
-}
-
-/// The reference a footnote definition `[^label]: text` makes; `span` is the
-/// definition as pulldown-cmark reports it.
-pub fn footnote(file: FileId, text: &str, label: &str, span: Span) -> Option<Reference> {
-    let span = trimmed(text, span);
-    let written = &text[span.start..span.end];
-    let marker = format!("[^{label}]");
-    if !written.starts_with(&marker) {
-        return None;
-    }
-    let key_span = Span::new(span.start + 1, span.start + marker.len() - 1);
-    let body = written[marker.len()..].trim_start_matches(':');
-    let body: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
-    Some(Reference {
-        key: text[key_span.start..key_span.end].to_string(),
-        origin: ReferenceOrigin::Footnote,
-        entry_type: None,
-        file,
-        span,
-        key_span: Some(key_span),
-        raw: written.to_string(),
-        fields: refstring::parse(&body),
-        field_spans: Vec::new(),
-    })
-}
-
-/// `span` without leading and trailing whitespace.
-fn trimmed(text: &str, span: Span) -> Span {
-    let s = &text[span.start..span.end];
-    let start = span.start + (s.len() - s.trim_start().len());
-    Span::new(start, (span.start + s.trim_end().len()).max(start))
 }

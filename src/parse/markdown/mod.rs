@@ -31,7 +31,9 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
     let definitions: Vec<defs::LinkDefinition> = parser
         .reference_definitions()
         .iter()
-        .filter(|(label, _)| label.starts_with('@') || label.starts_with(|c: char| c.is_ascii_digit()))
+        .filter(|(label, _)| {
+            label.starts_with('@') || label.starts_with(|c: char| c.is_ascii_digit())
+        })
         .map(|(_, def)| defs::LinkDefinition {
             dest: def.dest.to_string(),
             title: def.title.as_ref().map(|t| t.to_string()),

@@ -3,7 +3,7 @@
 
 use pulldown_cmark::{Event, HeadingLevel, LinkType, Tag, TagEnd};
 
-use super::{defs, frontmatter};
+use super::frontmatter;
 use crate::model::{Citation, CitationKind, Claim, FileId, IdScheme, Span};
 use crate::parse::collect::Collector;
 use crate::parse::inline::{Found, Item, Syntax, web};
@@ -94,7 +94,13 @@ impl<'t, 'o> Walker<'t, 'o> {
                     .map_or_else(|| format!("^{label}"), str::to_string);
                 self.collector.construct(Found {
                     group: span,
-                    items: vec![item(key, CitationKind::Footnote, key_span, None, "footnote")],
+                    items: vec![item(
+                        key,
+                        CitationKind::Footnote,
+                        key_span,
+                        None,
+                        "footnote",
+                    )],
                 });
             }
             Event::Rule => self.flush(),
@@ -141,7 +147,7 @@ impl<'t, 'o> Walker<'t, 'o> {
             }
             Tag::FootnoteDefinition(label) => {
                 self.flush();
-                if let Some(reference) = defs::footnote(self.file, self.text, &label, span) {
+                if let Some(reference) = reflist::footnote(self.file, self.text, &label, span) {
                     self.out.references.push(reference);
                 }
                 self.syntax = Syntax::KEYS_ONLY;
@@ -233,7 +239,13 @@ impl<'t, 'o> Walker<'t, 'o> {
                 LinkState {
                     cite: key_span.map(|key_span| Found {
                         group: span,
-                        items: vec![item(id.to_string(), CitationKind::Numeric, key_span, None, "numeric")],
+                        items: vec![item(
+                            id.to_string(),
+                            CitationKind::Numeric,
+                            key_span,
+                            None,
+                            "numeric",
+                        )],
                     }),
                     hide_text: false,
                 }
@@ -259,12 +271,15 @@ impl<'t, 'o> Walker<'t, 'o> {
                     .trim_matches(['[', ']']);
                 let numbered = !label.is_empty() && label.bytes().all(|b| b.is_ascii_digit());
                 let id = web::citable_url(dest).or_else(|| {
-                    (numbered && dest.starts_with("http")).then(|| (IdScheme::Url, dest.to_string()))
+                    (numbered && dest.starts_with("http"))
+                        .then(|| (IdScheme::Url, dest.to_string()))
                 });
                 let url_span = written
                     .rfind(dest)
                     .filter(|_| !dest.is_empty())
-                    .map_or(span, |at| Span::new(span.start + at, span.start + at + dest.len()));
+                    .map_or(span, |at| {
+                        Span::new(span.start + at, span.start + at + dest.len())
+                    });
                 LinkState {
                     cite: id.map(|id| link_citation(self.text, url_span, span, id)),
                     hide_text: numbered,
