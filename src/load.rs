@@ -266,7 +266,9 @@ impl Loader<'_> {
         if file.kind == FileKind::Latex && !self.defined_cites.is_empty() {
             // Parsed for this document's own citation commands: not shared.
             let mut options = self.options.parse.clone();
-            options.cite_commands.extend(self.defined_cites.iter().cloned());
+            options
+                .cite_commands
+                .extend(self.defined_cites.iter().cloned());
             return parse::latex::parse(id, &file.text, &options);
         }
         if let Some(parsed) = self.parsed.get(&id) {

@@ -93,9 +93,14 @@ fn every_local_rule_on_a_latex_project() {
             .collect::<Vec<_>>()
     };
     assert_eq!(message("CP101"), ["undefined citation key `undefined2020`"]);
-    assert_eq!(message("CP102"), ["bibliography entry `neverused` is never cited"]);
+    assert_eq!(
+        message("CP102"),
+        ["bibliography entry `neverused` is never cited"]
+    );
     assert!(message("CP104")[0].contains("`dupwork2017b` and `dupwork2017a`"));
-    assert!(message("CP104")[1].contains("`dupdoi2` and `dupdoi1` are the same work (the same DOI)"));
+    assert!(
+        message("CP104")[1].contains("`dupdoi2` and `dupdoi1` are the same work (the same DOI)")
+    );
     assert!(message("CP107")[0].contains("no title, no author or editor, no year"));
     assert!(message("CP002")[0].contains("expected `=` after the field name `title`"));
     // The undefined key is pointed at exactly: column of the key inside \citep{…}.
@@ -128,7 +133,10 @@ fn biblatex_project_is_clean() {
 
 #[test]
 fn multi_file_project_follows_includes() {
-    for target in ["fixtures/latex/multifile/main.tex", "fixtures/latex/multifile"] {
+    for target in [
+        "fixtures/latex/multifile/main.tex",
+        "fixtures/latex/multifile",
+    ] {
         let (findings, _) = check(target);
         assert_eq!(
             codes_at(&findings),
@@ -140,7 +148,10 @@ fn multi_file_project_follows_includes() {
             "{target}: {findings:#?}"
         );
         let missing = findings.iter().find(|f| f.line == 10).unwrap();
-        assert!(missing.message.contains("sections/missing.tex"), "{missing:?}");
+        assert!(
+            missing.message.contains("sections/missing.tex"),
+            "{missing:?}"
+        );
         let cycle = findings.iter().find(|f| f.code == "CP004").unwrap();
         assert!(cycle.message.contains("loop/a.tex"), "{cycle:?}");
     }
@@ -158,7 +169,7 @@ fn thebibliography_project_findings() {
 
 #[test]
 fn half_typed_project_is_reported_and_still_checked() {
-    let (findings, _) = check("fixtures/latex/halftyped/paper.tex");
+    let (findings, _) = check("fixtures/latex/edge/halftyped/paper.tex");
     let unterminated: Vec<u32> = findings
         .iter()
         .filter(|f| f.code == "CP003")
@@ -170,7 +181,11 @@ fn half_typed_project_is_reported_and_still_checked() {
         .filter(|f| f.code == "CP101")
         .map(|f| f.line)
         .collect();
-    assert_eq!(undefined, [4, 9, 10, 12], "citations after each broken construct are read");
+    assert_eq!(
+        undefined,
+        [4, 9, 10, 12],
+        "citations after each broken construct are read"
+    );
 }
 
 #[test]
@@ -186,8 +201,19 @@ fn extract_prints_citations_references_and_claims() {
         .map(|f| f.as_str().unwrap())
         .collect();
     assert_eq!(
-        files.iter().map(|f| f.rsplit('/').next().unwrap()).collect::<Vec<_>>(),
-        ["main.tex", "intro.tex", "chapter.tex", "appendix.tex", "a.tex", "b.tex", "refs.bib"]
+        files
+            .iter()
+            .map(|f| f.rsplit('/').next().unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "main.tex",
+            "intro.tex",
+            "chapter.tex",
+            "appendix.tex",
+            "a.tex",
+            "b.tex",
+            "refs.bib"
+        ]
     );
     let citations = doc["citations"].as_array().unwrap();
     let wrapped = citations
@@ -195,10 +221,18 @@ fn extract_prints_citations_references_and_claims() {
         .find(|c| c["command"] == "mycite")
         .expect("the wrapper defined in main.tex is a citation in intro.tex");
     assert_eq!(wrapped["key"], "srivastava2014");
-    assert!(wrapped["file"].as_str().unwrap().ends_with("sections/intro.tex"));
+    assert!(
+        wrapped["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("sections/intro.tex")
+    );
     assert_eq!(wrapped["line"], 3);
     assert_eq!(wrapped["column"], 50);
-    assert!(citations.iter().all(|c| !c["reference"].is_null()), "every key is linked");
+    assert!(
+        citations.iter().all(|c| !c["reference"].is_null()),
+        "every key is linked"
+    );
     let claim = &doc["claims"][wrapped["claim"].as_u64().unwrap() as usize];
     assert_eq!(claim["text"], "Wrapped citations count as citations too.");
     let references = doc["references"].as_array().unwrap();

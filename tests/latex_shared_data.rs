@@ -44,7 +44,11 @@ fn keys_by_text_search(text: &str, commands: &[&str]) -> Vec<String> {
         let needle = format!("\\{command}{{");
         for (i, _) in live.match_indices(&needle) {
             let list = live[i + needle.len()..].split('}').next().unwrap_or("");
-            out.extend(list.split(',').map(|k| k.trim().to_string()).filter(|k| !k.is_empty()));
+            out.extend(
+                list.split(',')
+                    .map(|k| k.trim().to_string())
+                    .filter(|k| !k.is_empty()),
+            );
         }
     }
     out
@@ -58,7 +62,11 @@ fn scipy_paper_every_cite_key_maps_to_its_entry() {
     check::link_all(&mut project);
     assert_eq!(project.documents.len(), 1);
     let doc = &project.documents[0];
-    assert_eq!(doc.files.len(), 8, "paper.tex, six \\input files and references.bib");
+    assert_eq!(
+        doc.files.len(),
+        8,
+        "paper.tex, six \\input files and references.bib"
+    );
     assert!(doc.problems.is_empty(), "{:?}", doc.problems);
     assert_eq!(doc.references.len(), 183);
     for citation in &doc.citations {
@@ -71,7 +79,15 @@ fn scipy_paper_every_cite_key_maps_to_its_entry() {
     // often, including those behind the paper's own `\inlinecite` wrapper.
     let mut expected = Vec::new();
     let mut wrapped_expected = 0;
-    for name in ["paper", "core-dev", "subpackages", "ckdtree", "scipy-optimize", "poly", "consortium"] {
+    for name in [
+        "paper",
+        "core-dev",
+        "subpackages",
+        "ckdtree",
+        "scipy-optimize",
+        "poly",
+        "consortium",
+    ] {
         let text = std::fs::read_to_string(dir.join(format!("{name}.tex"))).unwrap();
         expected.extend(keys_by_text_search(&text, &["cite", "inlinecite"]));
         wrapped_expected += keys_by_text_search(&text, &["inlinecite"]).len();
@@ -110,10 +126,17 @@ fn real_bib_files_parse_without_malformed_entries() {
         let written = text
             .lines()
             .filter(|l| l.trim_start().starts_with('@'))
-            .filter(|l| !l.to_ascii_lowercase().contains("@string") && !l.to_ascii_lowercase().contains("@comment"))
+            .filter(|l| {
+                !l.to_ascii_lowercase().contains("@string")
+                    && !l.to_ascii_lowercase().contains("@comment")
+            })
             .count();
         assert_eq!(parsed.references.len(), written, "{name}");
-        let titled = parsed.references.iter().filter(|r| r.fields.title.is_some()).count();
+        let titled = parsed
+            .references
+            .iter()
+            .filter(|r| r.fields.title.is_some())
+            .count();
         assert_eq!(titled, written, "{name}: every entry has a title");
     }
 }
@@ -131,11 +154,20 @@ fn benchmark_bibtex_inputs_each_give_one_titled_reference() {
         seen += 1;
         let input = case["input"].as_str().unwrap();
         let parsed = parse::bibtex::parse(FileId(0), input, &ParseOptions::default());
-        assert!(parsed.problems.is_empty(), "{}: {:?}", case["case"], parsed.problems);
+        assert!(
+            parsed.problems.is_empty(),
+            "{}: {:?}",
+            case["case"],
+            parsed.problems
+        );
         assert_eq!(parsed.references.len(), 1, "{}", case["case"]);
         let fields = &parsed.references[0].fields;
         let title = fields.title.as_deref().unwrap_or("");
-        assert!(!title.is_empty() && !title.contains(['{', '}', '\\']), "{}: {title:?}", case["case"]);
+        assert!(
+            !title.is_empty() && !title.contains(['{', '}', '\\']),
+            "{}: {title:?}",
+            case["case"]
+        );
         assert!(!fields.authors.is_empty(), "{}", case["case"]);
         assert!(fields.year.is_some(), "{}", case["case"]);
     }
@@ -147,10 +179,16 @@ fn benchmark_bibtex_inputs_each_give_one_titled_reference() {
 #[test]
 fn latex_development_documents_match_their_expected_findings() {
     let Some(shared) = shared() else { return };
-    for name in ["dev_tex01_natbib", "dev_tex02_natbib", "dev_tex03_biblatex", "dev_tex04_biblatex"] {
+    for name in [
+        "dev_tex01_natbib",
+        "dev_tex02_natbib",
+        "dev_tex03_biblatex",
+        "dev_tex04_biblatex",
+    ] {
         let dir = shared.join("bench/docs").join(name);
         let expected: Vec<serde_json::Value> =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap())
+                .unwrap();
         let mut project = load::load(&[dir.join("paper.tex")], &LoadOptions::default());
         check::link_all(&mut project);
         let sources = &project.sources;
@@ -174,7 +212,11 @@ fn latex_development_documents_match_their_expected_findings() {
             .filter(|e| e["kind"] == "citation")
             .map(|e| {
                 let file = e["file"].as_str().unwrap().to_string();
-                (file, e["line"].as_u64().unwrap(), e["key_or_marker"].as_str().unwrap().to_string())
+                (
+                    file,
+                    e["line"].as_u64().unwrap(),
+                    e["key_or_marker"].as_str().unwrap().to_string(),
+                )
             })
             .collect();
         want.sort();

@@ -36,7 +36,11 @@ fn assert_spans(text: &str, parsed: &Parsed) {
         let key = r.key_span.expect("bib entries have a key span");
         assert_eq!(&text[key.start..key.end], r.key);
         assert_eq!(&text[r.span.start..r.span.end], r.raw);
-        assert!(r.raw.starts_with('@') && r.raw.ends_with(['}', ')']), "{}", r.raw);
+        assert!(
+            r.raw.starts_with('@') && r.raw.ends_with(['}', ')']),
+            "{}",
+            r.raw
+        );
         for f in &r.field_spans {
             let whole = &text[f.whole.start..f.whole.end];
             assert!(whole.to_ascii_lowercase().starts_with(&f.name), "{whole}");
@@ -55,10 +59,23 @@ fn entry_types_delimiters_and_value_forms() {
     let keys: Vec<&str> = parsed.references.iter().map(|r| r.key.as_str()).collect();
     assert_eq!(
         keys,
-        ["smith2020deep", "lee2019graph", "knuth1984texbook", "garcia2018thesis", "ng2015report", "keyonly", "python2023"],
+        [
+            "smith2020deep",
+            "lee2019graph",
+            "knuth1984texbook",
+            "garcia2018thesis",
+            "ng2015report",
+            "keyonly",
+            "python2023"
+        ],
         "@comment, @preamble and the text between entries are not entries"
     );
-    assert!(parsed.references.iter().all(|r| r.origin == ReferenceOrigin::BibEntry));
+    assert!(
+        parsed
+            .references
+            .iter()
+            .all(|r| r.origin == ReferenceOrigin::BibEntry)
+    );
     let smith = entry(&parsed, "smith2020deep");
     assert_eq!(smith.entry_type.as_deref(), Some("article"));
     assert_eq!(
@@ -127,17 +144,34 @@ fn field_spans_slice_to_the_written_values() {
     let parsed = parse(&text);
     let smith = entry(&parsed, "smith2020deep");
     let value = |name: &str| {
-        let f = smith.field_span(name).unwrap_or_else(|| panic!("no {name}"));
-        (&text[f.value.start..f.value.end], &text[f.whole.start..f.whole.end])
+        let f = smith
+            .field_span(name)
+            .unwrap_or_else(|| panic!("no {name}"));
+        (
+            &text[f.value.start..f.value.end],
+            &text[f.whole.start..f.whole.end],
+        )
     };
-    assert_eq!(value("title"), ("Deep Learning for {Protein} Folding", "Title    = {Deep Learning for {Protein} Folding}"));
+    assert_eq!(
+        value("title"),
+        (
+            "Deep Learning for {Protein} Folding",
+            "Title    = {Deep Learning for {Protein} Folding}"
+        )
+    );
     assert_eq!(value("year"), ("2020", "Year     = 2020"));
     assert_eq!(value("doi").0, "10.1038/s41592-020-0001-x");
     let lee = entry(&parsed, "lee2019graph");
     let title = lee.field_span("title").unwrap();
-    assert_eq!(&text[title.value.start..title.value.end], "Graph Networks with {\"}Quoted{\"} Words");
+    assert_eq!(
+        &text[title.value.start..title.value.end],
+        "Graph Networks with {\"}Quoted{\"} Words"
+    );
     let names: Vec<&str> = lee.field_spans.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["author", "title", "booktitle", "year", "pages", "publisher"]);
+    assert_eq!(
+        names,
+        ["author", "title", "booktitle", "year", "pages", "publisher"]
+    );
 }
 
 #[test]
@@ -146,8 +180,15 @@ fn string_macros_months_and_concatenation() {
     let parsed = parse(&text);
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
     assert_spans(&text, &parsed);
-    assert_eq!(parsed.references.len(), 4, "@string definitions are not entries");
-    assert_eq!(entry(&parsed, "macro2001").fields.venue.as_deref(), Some("Nature"));
+    assert_eq!(
+        parsed.references.len(),
+        4,
+        "@string definitions are not entries"
+    );
+    assert_eq!(
+        entry(&parsed, "macro2001").fields.venue.as_deref(),
+        Some("Nature")
+    );
     let concat = &entry(&parsed, "concat2002").fields;
     assert_eq!(concat.title.as_deref(), Some("Concatenation of Parts"));
     assert_eq!(
@@ -156,9 +197,15 @@ fn string_macros_months_and_concatenation() {
     );
     // A concatenated value's span is the whole expression.
     let f = entry(&parsed, "concat2002").field_span("title").unwrap();
-    assert_eq!(&text[f.value.start..f.value.end], "\"Concatenation \" # {of} # \" Parts\"");
+    assert_eq!(
+        &text[f.value.start..f.value.end],
+        "\"Concatenation \" # {of} # \" Parts\""
+    );
     // A macro used before its @string stays its name (BibTeX reads files in order).
-    assert_eq!(entry(&parsed, "later2003").fields.venue.as_deref(), Some("early"));
+    assert_eq!(
+        entry(&parsed, "later2003").fields.venue.as_deref(),
+        Some("early")
+    );
     assert_eq!(
         entry(&parsed, "defined2004").fields.venue.as_deref(),
         Some("Proceedings of the Annual Meeting on Learning")
@@ -173,7 +220,13 @@ fn crossref_and_xdata_fill_missing_fields() {
     let keys: Vec<&str> = parsed.references.iter().map(|r| r.key.as_str()).collect();
     assert_eq!(
         keys,
-        ["child2017", "parent2017", "grandchild2017", "volume2017", "xdatabook2010"],
+        [
+            "child2017",
+            "parent2017",
+            "grandchild2017",
+            "volume2017",
+            "xdatabook2010"
+        ],
         "@xdata containers are not works"
     );
     assert_eq!(
@@ -193,7 +246,10 @@ fn crossref_and_xdata_fill_missing_fields() {
     );
     let grandchild = &entry(&parsed, "grandchild2017").fields;
     assert_eq!(grandchild.year, Some(2017), "from the grandparent");
-    assert_eq!(grandchild.venue.as_deref(), Some("Volume Two of the Parent Conference"));
+    assert_eq!(
+        grandchild.venue.as_deref(),
+        Some("Volume Two of the Parent Conference")
+    );
     assert_eq!(grandchild.publisher.as_deref(), Some("Parent Press"));
     let book = &entry(&parsed, "xdatabook2010").fields;
     assert_eq!(book.publisher.as_deref(), Some("Springer"));
@@ -208,7 +264,11 @@ fn crossref_cycles_end() {
     let parsed = parse(&text);
     assert_eq!(parsed.references.len(), 2);
     let second = &entry(&parsed, "loop2011b").fields;
-    assert_eq!(second.year, Some(2011), "taken from the other half of the cycle");
+    assert_eq!(
+        second.year,
+        Some(2011),
+        "taken from the other half of the cycle"
+    );
     assert_eq!(second.title.as_deref(), Some("The Other Half of the Cycle"));
 }
 
@@ -230,7 +290,10 @@ fn names_accents_and_protective_braces() {
         ]
     );
     assert!(names.authors_truncated, "`and others`");
-    assert_eq!(names.editors, [person("Donald E.", "Knuth"), person("Leslie", "Lamport")]);
+    assert_eq!(
+        names.editors,
+        [person("Donald E.", "Knuth"), person("Leslie", "Lamport")]
+    );
     assert_eq!(
         names.title.as_deref(),
         Some("BERT: Pre-training of Deep α-Helix Transformers for Café Owners")
@@ -243,7 +306,12 @@ fn names_accents_and_protective_braces() {
     let accents = &entry(&parsed, "accents2021").fields;
     assert_eq!(
         accents.authors,
-        [person("Haluk", "Öğmen"), person("Paul", "Erdős"), person("Kurt", "Straßer"), person("Ayşe", "Çelik")]
+        [
+            person("Haluk", "Öğmen"),
+            person("Paul", "Erdős"),
+            person("Kurt", "Straßer"),
+            person("Ayşe", "Çelik")
+        ]
     );
     assert!(!accents.authors_truncated);
     assert_eq!(
@@ -261,10 +329,20 @@ fn identifiers_wherever_bibtex_puts_them() {
     assert_eq!(f("doifield").doi.as_deref(), Some("10.1000/abc_123"));
     let doiurl = f("doiurl");
     assert_eq!(doiurl.doi.as_deref(), Some("10.1145/3292500.3330701"));
-    assert_eq!(doiurl.url.as_deref(), Some("https://doi.org/10.1145/3292500.3330701"));
-    assert_eq!(f("dxdoiurl").doi.as_deref(), Some("10.1103/physrevlett.116.061102"));
+    assert_eq!(
+        doiurl.url.as_deref(),
+        Some("https://doi.org/10.1145/3292500.3330701")
+    );
+    assert_eq!(
+        f("dxdoiurl").doi.as_deref(),
+        Some("10.1103/physrevlett.116.061102")
+    );
     let eprint = f("arxiveprint");
-    assert_eq!(eprint.arxiv.as_deref(), Some("1706.03762"), "version dropped");
+    assert_eq!(
+        eprint.arxiv.as_deref(),
+        Some("1706.03762"),
+        "version dropped"
+    );
     assert_eq!(eprint.venue.as_deref(), Some("arXiv"));
     assert_eq!(eprint.doi, None);
     let old = f("arxivbiblatex");
@@ -276,10 +354,16 @@ fn identifiers_wherever_bibtex_puts_them() {
     let scholar = f("scholarstyle");
     assert_eq!(scholar.arxiv.as_deref(), Some("2005.14165"));
     assert_eq!(scholar.venue.as_deref(), Some("arXiv"));
-    assert_eq!(f("doinote").doi.as_deref(), Some("10.1371/journal.pone.0033693"));
+    assert_eq!(
+        f("doinote").doi.as_deref(),
+        Some("10.1371/journal.pone.0033693")
+    );
     let howpublished = f("doihowpublished");
     assert_eq!(howpublished.doi.as_deref(), Some("10.5281/zenodo.1234567"));
-    assert_eq!(howpublished.url.as_deref(), Some("https://doi.org/10.5281/zenodo.1234567"));
+    assert_eq!(
+        howpublished.url.as_deref(),
+        Some("https://doi.org/10.5281/zenodo.1234567")
+    );
     let pubmed = f("pubmedids");
     assert_eq!(pubmed.pmid.as_deref(), Some("22479489"));
     assert_eq!(pubmed.pmcid.as_deref(), Some("PMC3318563"));
@@ -305,7 +389,13 @@ fn malformed_entries_are_reported_and_lose_nothing_else() {
     let problems: Vec<(&str, &str, &str)> = parsed
         .problems
         .iter()
-        .map(|p| (p.rule.code, p.key.as_deref().unwrap_or(""), &text[p.span.start..p.span.end]))
+        .map(|p| {
+            (
+                p.rule.code,
+                p.key.as_deref().unwrap_or(""),
+                &text[p.span.start..p.span.end],
+            )
+        })
         .collect();
     assert_eq!(
         problems,
@@ -318,11 +408,23 @@ fn malformed_entries_are_reported_and_lose_nothing_else() {
         ]
     );
     let messages: Vec<&str> = parsed.problems.iter().map(|p| p.message.as_str()).collect();
-    assert!(messages[0].contains("expected `=` after the field name `title`"), "{messages:?}");
-    assert!(messages[1].contains("expected `,` or `}` after the field `author`"), "{messages:?}");
-    assert!(messages[2].contains("braces in the field `title` do not balance"), "{messages:?}");
+    assert!(
+        messages[0].contains("expected `=` after the field name `title`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].contains("expected `,` or `}` after the field `author`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].contains("braces in the field `title` do not balance"),
+        "{messages:?}"
+    );
     assert!(messages[3].contains("expected a key"), "{messages:?}");
-    assert!(messages[4].contains("unterminated `{` in the field `title`"), "{messages:?}");
+    assert!(
+        messages[4].contains("unterminated `{` in the field `title`"),
+        "{messages:?}"
+    );
     // The unbalanced value is pointed at where it opens.
     let at = parsed.problems[2].span.start;
     assert!(text[at..].starts_with("{An Unterminated {Brace"));
@@ -331,19 +433,44 @@ fn malformed_entries_are_reported_and_lose_nothing_else() {
 #[test]
 fn half_typed_entries_while_editing() {
     for (text, expected) in [
-        ("@article{a, title = {T}, year = 2020}\n@article{b, title = ", "expected a value"),
-        ("@article{a, title = {T}, year = 2020}\n@article{b, title = {T", "unterminated `{`"),
-        ("@article{a, title = {T}, year = 2020}\n@article{b, title = \"T", "unterminated `\"`"),
-        ("@article{a, title = {T}, year = 2020}\n@article{b, title = {T},", "expected `}` to close the entry"),
-        ("@article{a, title = {T}, year = 2020}\n@article{b", "expected `,` after the key `b`"),
-        ("@article{a, title = {T}, year = 2020}\n@article b,", "expected `{` or `(`"),
-        ("@article{a, title = {T}, year = 2020}\n@string{x = ", "expected a value"),
+        (
+            "@article{a, title = {T}, year = 2020}\n@article{b, title = ",
+            "expected a value",
+        ),
+        (
+            "@article{a, title = {T}, year = 2020}\n@article{b, title = {T",
+            "unterminated `{`",
+        ),
+        (
+            "@article{a, title = {T}, year = 2020}\n@article{b, title = \"T",
+            "unterminated `\"`",
+        ),
+        (
+            "@article{a, title = {T}, year = 2020}\n@article{b, title = {T},",
+            "expected `}` to close the entry",
+        ),
+        (
+            "@article{a, title = {T}, year = 2020}\n@article{b",
+            "expected `,` after the key `b`",
+        ),
+        (
+            "@article{a, title = {T}, year = 2020}\n@article b,",
+            "expected `{` or `(`",
+        ),
+        (
+            "@article{a, title = {T}, year = 2020}\n@string{x = ",
+            "expected a value",
+        ),
     ] {
         let parsed = parse(text);
         assert_eq!(parsed.references.len(), 1, "{text}");
         assert_eq!(parsed.references[0].key, "a");
         assert_eq!(parsed.problems.len(), 1, "{text}");
-        assert!(parsed.problems[0].message.contains(expected), "{text}: {}", parsed.problems[0].message);
+        assert!(
+            parsed.problems[0].message.contains(expected),
+            "{text}: {}",
+            parsed.problems[0].message
+        );
         assert_eq!(parsed.problems[0].rule.code, "CP002");
     }
 }
@@ -360,7 +487,11 @@ fn suppressions_in_bib_comments() {
     assert_eq!(
         found,
         [
-            (SuppressionKind::Ignore, vec!["CP102".to_string(), "CP107".to_string()], "% citeproof: ignore[CP102, CP107]"),
+            (
+                SuppressionKind::Ignore,
+                vec!["CP102".to_string(), "CP107".to_string()],
+                "% citeproof: ignore[CP102, CP107]"
+            ),
             (SuppressionKind::Disable, vec![], "%% citeproof: disable"),
         ]
     );

@@ -65,7 +65,10 @@ fn natbib_commands_keys_and_spans() {
         .collect();
     assert_eq!(
         commands,
-        ["citep", "citet", "citep", "citep", "Citet", "citealp", "citep", "citep", "citep", "citep", "citep"]
+        [
+            "citep", "citet", "citep", "citep", "Citet", "citealp", "citep", "citep", "citep",
+            "citep", "citep"
+        ]
     );
     // `\citet` and `\Citet` are narrative, `\citep` is not.
     assert!(parsed.citations[1].narrative && parsed.citations[4].narrative);
@@ -135,7 +138,10 @@ fn natbib_bibliography_and_suppression() {
     let s = &parsed.suppressions[0];
     assert_eq!(s.kind, SuppressionKind::Ignore);
     assert_eq!(s.rules, ["CP101"]);
-    assert_eq!(&text[s.span.start..s.span.end], "% citeproof: ignore[CP101]");
+    assert_eq!(
+        &text[s.span.start..s.span.end],
+        "% citeproof: ignore[CP101]"
+    );
 }
 
 #[test]
@@ -256,7 +262,10 @@ Text first \textthencite{some text}{d}.";
     assert_eq!(keys(&parsed), ["a", "b", "c", "d"]);
     assert_eq!(parsed.citations[0].command.as_deref(), Some("mycite"));
     assert_eq!(parsed.citations[3].command.as_deref(), Some("textthencite"));
-    assert_eq!(parsed.cite_commands, ["mycite", "seecite", "oldcite", "textthencite"]);
+    assert_eq!(
+        parsed.cite_commands,
+        ["mycite", "seecite", "oldcite", "textthencite"]
+    );
     assert_spans(text, &parsed);
 }
 
@@ -266,7 +275,11 @@ fn configured_commands_replace_the_defaults() {
         cite_commands: vec!["mycite".into()],
         ..ParseOptions::default()
     };
-    let parsed = parse::latex::parse(FileId(0), r"\mycite{a} and \cite{b} and \Mycite{c}", &options);
+    let parsed = parse::latex::parse(
+        FileId(0),
+        r"\mycite{a} and \cite{b} and \Mycite{c}",
+        &options,
+    );
     let keys: Vec<&str> = parsed.citations.iter().map(|c| c.key.as_str()).collect();
     assert_eq!(keys, ["a", "c"]);
 }
@@ -334,7 +347,7 @@ fn comments_verbatim_and_dead_code_are_skipped() {
 
 #[test]
 fn half_typed_input_is_reported_and_the_rest_is_read() {
-    let text = fixture("halftyped/paper.tex");
+    let text = fixture("edge/halftyped/paper.tex");
     let parsed = parse(&text);
     assert_eq!(
         keys(&parsed),
@@ -374,7 +387,11 @@ fn deep_nesting_and_huge_inputs_do_not_overflow() {
     let parsed = parse(&text);
     assert_eq!(keys(&parsed), ["deep"]);
     assert_eq!(claim_of(&parsed, "deep"), Some("Deep claim."));
-    assert_eq!(parsed.problems.len(), 1, "one report for the unclosed braces");
+    assert_eq!(
+        parsed.problems.len(),
+        1,
+        "one report for the unclosed braces"
+    );
     assert!(parsed.problems[0].message.contains("99999 more"));
     let cite = format!("\\cite[{}]{{k}}", "{".repeat(depth));
     assert!(parse(&cite).citations.is_empty());

@@ -15,7 +15,10 @@ fn on_boundaries(text: &str, span: Span) -> bool {
 
 fn assert_well_formed(text: &str, parsed: &Parsed) {
     for c in &parsed.citations {
-        assert!(on_boundaries(text, c.span) && on_boundaries(text, c.group_span), "{c:?}");
+        assert!(
+            on_boundaries(text, c.span) && on_boundaries(text, c.group_span),
+            "{c:?}"
+        );
         assert_eq!(&text[c.span.start..c.span.end], c.key);
         assert!(c.group_span.covers(c.span));
         if let Some(claim) = c.claim {
@@ -33,7 +36,10 @@ fn assert_well_formed(text: &str, parsed: &Parsed) {
             assert_eq!(&text[key.start..key.end], r.key);
         }
         for f in &r.field_spans {
-            assert!(on_boundaries(text, f.value) && on_boundaries(text, f.whole), "{f:?}");
+            assert!(
+                on_boundaries(text, f.value) && on_boundaries(text, f.whole),
+                "{f:?}"
+            );
             assert!(f.whole.covers(f.value));
         }
     }
@@ -56,23 +62,108 @@ fn assert_well_formed(text: &str, parsed: &Parsed) {
 /// exercise commands, groups, comments and environments, not just letters.
 fn latex_like() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
-        "\\cite{", "\\citep[", "\\cites(", "\\Textcite*{", "\\nocite{*}", "}", "{", "]", "[", "(",
-        ")", ",", " ", "\n", "\n\n", "%", "\\%", "key", "é", "ü", "\u{FFFC}", "$", "$$", "~",
-        "\\begin{verbatim}", "\\end{verbatim}", "\\iffalse", "\\else", "\\fi", "\\footnote{",
-        "\\section{", "\\verb|", "|", "\\input{", "\\bibliography{", "\\addbibresource{",
-        "\\begin{thebibliography}{9}", "\\bibitem{", "\\end{thebibliography}", "\\newcommand{\\x}[1]{\\cite{#1}}",
-        "\\x{", "\\\"", "\\'", "\\c", "\\(", "\\)", "\\[", "\\]", "\\\\", ". ", "A claim",
-        "% citeproof: ignore[CP101]\n", "\\url{", "``", "''", "&", "\\label{", "\\",
+        "\\cite{",
+        "\\citep[",
+        "\\cites(",
+        "\\Textcite*{",
+        "\\nocite{*}",
+        "}",
+        "{",
+        "]",
+        "[",
+        "(",
+        ")",
+        ",",
+        " ",
+        "\n",
+        "\n\n",
+        "%",
+        "\\%",
+        "key",
+        "é",
+        "ü",
+        "\u{FFFC}",
+        "$",
+        "$$",
+        "~",
+        "\\begin{verbatim}",
+        "\\end{verbatim}",
+        "\\iffalse",
+        "\\else",
+        "\\fi",
+        "\\footnote{",
+        "\\section{",
+        "\\verb|",
+        "|",
+        "\\input{",
+        "\\bibliography{",
+        "\\addbibresource{",
+        "\\begin{thebibliography}{9}",
+        "\\bibitem{",
+        "\\end{thebibliography}",
+        "\\newcommand{\\x}[1]{\\cite{#1}}",
+        "\\x{",
+        "\\\"",
+        "\\'",
+        "\\c",
+        "\\(",
+        "\\)",
+        "\\[",
+        "\\]",
+        "\\\\",
+        ". ",
+        "A claim",
+        "% citeproof: ignore[CP101]\n",
+        "\\url{",
+        "``",
+        "''",
+        "&",
+        "\\label{",
+        "\\",
     ]);
     prop::collection::vec(piece, 0..60).prop_map(|pieces| pieces.concat())
 }
 
 fn bibtex_like() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
-        "@article{", "@string{", "@comment{", "@preamble{", "@misc(", "@", "key", ",", " = ",
-        "=", "{", "}", "(", ")", "\"", " # ", "title", "author", "crossref", "xdata", "and",
-        " and others", "doi", "10.1000/x", "2020", "jan", "\n", "%", "% citeproof: ignore\n",
-        "é", "\\\"u", "{\\\"u}", "\\", "$", "url", "https://doi.org/10.1/x", "eprint", " ",
+        "@article{",
+        "@string{",
+        "@comment{",
+        "@preamble{",
+        "@misc(",
+        "@",
+        "key",
+        ",",
+        " = ",
+        "=",
+        "{",
+        "}",
+        "(",
+        ")",
+        "\"",
+        " # ",
+        "title",
+        "author",
+        "crossref",
+        "xdata",
+        "and",
+        " and others",
+        "doi",
+        "10.1000/x",
+        "2020",
+        "jan",
+        "\n",
+        "%",
+        "% citeproof: ignore\n",
+        "é",
+        "\\\"u",
+        "{\\\"u}",
+        "\\",
+        "$",
+        "url",
+        "https://doi.org/10.1/x",
+        "eprint",
+        " ",
     ]);
     prop::collection::vec(piece, 0..60).prop_map(|pieces| pieces.concat())
 }

@@ -61,6 +61,14 @@ fn nfc(s: String) -> String {
     }
 }
 
+/// The text a LaTeX command without arguments stands for (`\ss` → `ß`, `\alpha` →
+/// `α`, `\TeX` → `TeX`); `None` for commands that are not text (`\emph`, `\label`).
+pub fn command_text(name: &str) -> Option<String> {
+    special_letter(name)
+        .map(str::to_string)
+        .or_else(|| greek_letter(name).map(String::from))
+}
+
 /// The combining mark a LaTeX accent command stands for.
 fn accent_mark(command: &str) -> Option<char> {
     Some(match command {

@@ -34,14 +34,26 @@ pub(super) fn ref_fields(entry_type: &str, f: &impl Fields) -> RefFields {
     if let Some(raw) = f.get("editor") {
         out.editors = parse_names(raw).0;
     }
-    out.year = f.get("year").and_then(first_year).or_else(|| f.get("date").and_then(date_year));
+    out.year = f
+        .get("year")
+        .and_then(first_year)
+        .or_else(|| f.get("date").and_then(date_year));
     out.venue = venue(entry_type, f);
     out.volume = f.get("volume").map(text).filter(|s| !s.is_empty());
-    out.issue = f.get("number").or(f.get("issue")).map(text).filter(|s| !s.is_empty());
+    out.issue = f
+        .get("number")
+        .or(f.get("issue"))
+        .map(text)
+        .filter(|s| !s.is_empty());
     out.pages = f.get("pages").map(pages).filter(|s| !s.is_empty());
     out.publisher = f.get("publisher").map(text).filter(|s| !s.is_empty());
     identifiers(f, &mut out);
-    if out.venue.as_deref().is_some_and(|v| ARXIV_VENUE.is_match(v)) && out.arxiv.is_some() {
+    if out
+        .venue
+        .as_deref()
+        .is_some_and(|v| ARXIV_VENUE.is_match(v))
+        && out.arxiv.is_some()
+    {
         out.venue = Some("arXiv".to_string());
     }
     if out.venue.is_none() && out.arxiv.is_some() {
@@ -61,7 +73,10 @@ fn title(f: &impl Fields) -> Option<String> {
         return None;
     }
     match f.get("subtitle").map(text).filter(|s| !s.is_empty()) {
-        Some(subtitle) => Some(format!("{}: {subtitle}", title.trim_end_matches([':', ' ']))),
+        Some(subtitle) => Some(format!(
+            "{}: {subtitle}",
+            title.trim_end_matches([':', ' '])
+        )),
         None => Some(title),
     }
 }
@@ -119,10 +134,14 @@ fn pages(raw: &str) -> String {
 fn venue(entry_type: &str, f: &impl Fields) -> Option<String> {
     let order: &[&str] = match entry_type {
         "article" | "periodical" | "suppperiodical" => &["journal", "journaltitle", "booktitle"],
-        "inproceedings" | "conference" | "incollection" | "inbook" | "inreference"
-        | "suppbook" | "suppcollection" | "bookinbook" => {
-            &["booktitle", "journal", "journaltitle", "eventtitle", "series"]
-        }
+        "inproceedings" | "conference" | "incollection" | "inbook" | "inreference" | "suppbook"
+        | "suppcollection" | "bookinbook" => &[
+            "booktitle",
+            "journal",
+            "journaltitle",
+            "eventtitle",
+            "series",
+        ],
         "book" | "mvbook" | "collection" | "mvcollection" | "proceedings" | "mvproceedings"
         | "reference" | "mvreference" | "manual" | "booklet" => {
             &["publisher", "organization", "institution", "howpublished"]
@@ -176,7 +195,12 @@ fn plain(raw: &str) -> String {
 fn identifiers(f: &impl Fields, out: &mut RefFields) {
     let url = f.get("url").map(plain).filter(|u| !u.is_empty());
     let from_url = url.as_deref().and_then(ids::identifier_from_url);
-    let found = |scheme: IdScheme| from_url.as_ref().filter(|(s, _)| *s == scheme).map(|(_, v)| v.clone());
+    let found = |scheme: IdScheme| {
+        from_url
+            .as_ref()
+            .filter(|(s, _)| *s == scheme)
+            .map(|(_, v)| v.clone())
+    };
     let eprint_type = f
         .get("archiveprefix")
         .or(f.get("eprinttype"))
@@ -210,18 +234,28 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
     });
     out.arxiv = arxiv_eprint
         .and_then(ids::normalize_arxiv)
-        .or_else(|| f.get("arxivid").or(f.get("arxiv")).and_then(|a| ids::normalize_arxiv(&plain(a))))
+        .or_else(|| {
+            f.get("arxivid")
+                .or(f.get("arxiv"))
+                .and_then(|a| ids::normalize_arxiv(&plain(a)))
+        })
         .or_else(|| found(IdScheme::Arxiv))
         .or_else(|| {
             out.doi.as_deref().and_then(|d| {
-                d.strip_prefix("10.48550/arxiv.").and_then(ids::normalize_arxiv)
+                d.strip_prefix("10.48550/arxiv.")
+                    .and_then(ids::normalize_arxiv)
             })
         })
         .or_else(|| {
             notes
                 .iter()
                 .filter(|n| mentions(n, b"arxiv"))
-                .find_map(|n| ids::find_arxiv_ids(&plain(n)).into_iter().next().map(|(_, a)| a))
+                .find_map(|n| {
+                    ids::find_arxiv_ids(&plain(n))
+                        .into_iter()
+                        .next()
+                        .map(|(_, a)| a)
+                })
         });
     out.pmid = f
         .get("pmid")
@@ -237,7 +271,9 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
     out.pmcid = f
         .get("pmcid")
         .and_then(|p| ids::normalize_pmcid(&plain(p)))
-        .or_else(|| eprint_of(&["pmc", "pmcid", "pubmedcentral"]).and_then(|e| ids::normalize_pmcid(&e)))
+        .or_else(|| {
+            eprint_of(&["pmc", "pmcid", "pubmedcentral"]).and_then(|e| ids::normalize_pmcid(&e))
+        })
         .or_else(|| found(IdScheme::Pmcid))
         .or_else(|| {
             notes
@@ -266,7 +302,11 @@ fn looks_like_arxiv(eprint: &str) -> bool {
     let new_style = e.len() >= 9
         && e.as_bytes()[..4].iter().all(u8::is_ascii_digit)
         && e.as_bytes()[4] == b'.'
-        && e.as_bytes()[5..].iter().take_while(|b| b.is_ascii_digit()).count() >= 4;
+        && e.as_bytes()[5..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+            >= 4;
     new_style || (e.contains('/') && ids::normalize_arxiv(e).is_some() && !e.starts_with("10."))
 }
 

@@ -12,10 +12,38 @@ use super::fields::Fields;
 /// Fields a parent never passes on: biblatex's own exceptions, and identifiers,
 /// which name the parent (the proceedings volume), not the child paper.
 const NOT_INHERITED: &[&str] = &[
-    "crossref", "xdata", "xref", "ids", "entryset", "label", "shorthand", "sortkey", "key",
-    "title", "subtitle", "titleaddon", "shorttitle", "sorttitle", "indextitle", "execute",
-    "options", "presort", "related", "doi", "url", "eprint", "eprinttype", "archiveprefix",
-    "eprintclass", "primaryclass", "pmid", "pmcid", "arxiv", "arxivid", "isbn", "urldate",
+    "crossref",
+    "xdata",
+    "xref",
+    "ids",
+    "entryset",
+    "label",
+    "shorthand",
+    "sortkey",
+    "key",
+    "title",
+    "subtitle",
+    "titleaddon",
+    "shorttitle",
+    "sorttitle",
+    "indextitle",
+    "execute",
+    "options",
+    "presort",
+    "related",
+    "doi",
+    "url",
+    "eprint",
+    "eprinttype",
+    "archiveprefix",
+    "eprintclass",
+    "primaryclass",
+    "pmid",
+    "pmcid",
+    "arxiv",
+    "arxivid",
+    "isbn",
+    "urldate",
 ];
 
 /// Longest parent chain followed.
@@ -50,8 +78,8 @@ pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) {
                     (n, _) if NOT_INHERITED.contains(&n) => continue,
                     (n, _) => n,
                 };
-                let present = entries[child].get(target).is_some()
-                    || added.iter().any(|(n, _)| n == target);
+                let present =
+                    entries[child].get(target).is_some() || added.iter().any(|(n, _)| n == target);
                 if !present {
                     added.push((Cow::Owned(target.to_string()), value.clone()));
                 }

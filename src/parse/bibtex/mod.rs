@@ -57,7 +57,12 @@ pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
                 let values = raw
                     .fields
                     .iter()
-                    .map(|f| (lowercase(slice(text, f.name)), expand(text, &f.parts, &macros)))
+                    .map(|f| {
+                        (
+                            lowercase(slice(text, f.name)),
+                            expand(text, &f.parts, &macros),
+                        )
+                    })
                     .collect();
                 entries.push(Entry {
                     entry_type: slice(text, raw.entry_type).to_ascii_lowercase(),
@@ -116,7 +121,11 @@ fn month(name: &str) -> Option<&'static str> {
 
 /// A value's parts joined, macros replaced by what was defined before this point.
 /// An undefined macro stands for its own name (BibTeX would warn and drop it).
-fn expand<'t>(text: &'t str, parts: &[Part], macros: &HashMap<String, Cow<'t, str>>) -> Cow<'t, str> {
+fn expand<'t>(
+    text: &'t str,
+    parts: &[Part],
+    macros: &HashMap<String, Cow<'t, str>>,
+) -> Cow<'t, str> {
     let one = |part: &Part| -> Cow<'t, str> {
         match *part {
             Part::Text(span) | Part::Number(span) => Cow::Borrowed(slice(text, span)),
@@ -169,7 +178,9 @@ fn suppressions(file: FileId, text: &str) -> Vec<Suppression> {
         let Some(percent) = prefix.find('%') else {
             continue;
         };
-        if !prefix[percent..].trim_start_matches(['%', ' ', '\t']).is_empty()
+        if !prefix[percent..]
+            .trim_start_matches(['%', ' ', '\t'])
+            .is_empty()
             || !prefix[..percent].trim().is_empty()
         {
             continue;

@@ -169,7 +169,9 @@ pub(super) fn tidied(s: String) -> String {
     let bytes = s.as_bytes();
     let untidy = bytes.first().is_some_and(u8::is_ascii_whitespace)
         || bytes.last().is_some_and(u8::is_ascii_whitespace)
-        || bytes.windows(2).any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
+        || bytes
+            .windows(2)
+            .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
         || bytes.iter().any(|&b| matches!(b, b'\n' | b'\t' | b'\r'))
         || !s.is_ascii();
     if untidy { tidy(&s) } else { s }
@@ -215,7 +217,10 @@ mod tests {
         );
         assert_eq!(
             names(r"Erd\H{o}s, Paul and Dama{\v{s}}evi\v{c}ius, Robertas"),
-            vec![p(Some("Paul"), "Erdős"), p(Some("Robertas"), "Damaševičius")]
+            vec![
+                p(Some("Paul"), "Erdős"),
+                p(Some("Robertas"), "Damaševičius")
+            ]
         );
         assert_eq!(
             names(r#"M{\"u}ller, J{\"o}rg and {\O}stergaard, S{\o}ren"#),

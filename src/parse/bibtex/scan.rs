@@ -41,7 +41,10 @@ pub(super) struct RawEntry {
 pub(super) enum Item {
     Entry(RawEntry),
     /// `@string{name = value}`.
-    String { name: Span, parts: Vec<Part> },
+    String {
+        name: Span,
+        parts: Vec<Part>,
+    },
     Malformed {
         at: Span,
         key: Option<Span>,
@@ -209,7 +212,8 @@ impl<'a> Scanner<'a> {
                 "comment" => {
                     // Skipped whole; an unbalanced one is skipped to the end of its line.
                     self.pos = self.group_end(open).unwrap_or_else(|| {
-                        memchr::memchr(b'\n', &self.bytes[open..]).map_or(self.bytes.len(), |i| open + i)
+                        memchr::memchr(b'\n', &self.bytes[open..])
+                            .map_or(self.bytes.len(), |i| open + i)
                     });
                     continue;
                 }
@@ -270,7 +274,8 @@ impl<'a> Scanner<'a> {
     fn key_of(&self, open: usize) -> Option<Span> {
         let start = self.skip_space(open + 1);
         let end = self.identifier_end(start);
-        (end > start && self.bytes.get(self.skip_space(end)) == Some(&b',')).then(|| Span::new(start, end))
+        (end > start && self.bytes.get(self.skip_space(end)) == Some(&b','))
+            .then(|| Span::new(start, end))
     }
 
     fn string(&self, open: usize, close: u8) -> Scan<(Item, usize)> {
@@ -281,13 +286,22 @@ impl<'a> Scanner<'a> {
         }
         let eq = self.skip_space(name_end);
         if self.bytes.get(eq) != Some(&b'=') {
-            return Err((eq, format!("expected `=` after @string name `{}`", &self.text[name_start..name_end])));
+            return Err((
+                eq,
+                format!(
+                    "expected `=` after @string name `{}`",
+                    &self.text[name_start..name_end]
+                ),
+            ));
         }
         let name = Span::new(name_start, name_end);
         let (parts, _, value_end) = self.value(eq + 1, &self.text[name_start..name_end])?;
         let end = self.skip_space(value_end);
         if self.bytes.get(end) != Some(&close) {
-            return Err((end, format!("expected `{}` to close @string", close as char)));
+            return Err((
+                end,
+                format!("expected `{}` to close @string", close as char),
+            ));
         }
         Ok((Item::String { name, parts }, end + 1))
     }
@@ -320,7 +334,12 @@ impl<'a> Scanner<'a> {
         loop {
             p = self.skip_space_and_comments(p);
             match self.bytes.get(p) {
-                None => return Err((p, format!("expected `{}` to close the entry", close as char))),
+                None => {
+                    return Err((
+                        p,
+                        format!("expected `{}` to close the entry", close as char),
+                    ));
+                }
                 Some(&b) if b == close => {
                     entry.span = Span::new(at, p + 1);
                     return Ok((Item::Entry(entry), p + 1));
@@ -330,7 +349,13 @@ impl<'a> Scanner<'a> {
                     continue;
                 }
                 Some(b'@') if self.entry_starts_at(p) => {
-                    return Err((p, format!("expected `{}` to close the entry before the next one", close as char)));
+                    return Err((
+                        p,
+                        format!(
+                            "expected `{}` to close the entry before the next one",
+                            close as char
+                        ),
+                    ));
                 }
                 _ => {}
             }
@@ -357,10 +382,21 @@ impl<'a> Scanner<'a> {
                 Some(b'@') if self.entry_starts_at(p) => {
                     // The value closed only at the entry's own closing brace.
                     let value_at = self.skip_space(eq + 1);
-                    return Err((value_at, format!("the braces in the field `{name}` do not balance: its value runs to the end of the entry")));
+                    return Err((
+                        value_at,
+                        format!(
+                            "the braces in the field `{name}` do not balance: its value runs to the end of the entry"
+                        ),
+                    ));
                 }
                 _ => {
-                    return Err((p, format!("expected `,` or `{}` after the field `{name}`", close as char)));
+                    return Err((
+                        p,
+                        format!(
+                            "expected `,` or `{}` after the field `{name}`",
+                            close as char
+                        ),
+                    ));
                 }
             }
         }
@@ -382,7 +418,10 @@ impl<'a> Scanner<'a> {
                     None => return Err((p, format!("unterminated `\"` in the field `{field}`"))),
                 },
                 Some(b) if b.is_ascii_digit() => {
-                    let end = p + self.bytes[p..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let end = p + self.bytes[p..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
                     (Part::Number(Span::new(p, end)), end)
                 }
                 Some(_) if self.identifier_end(p) > p => {

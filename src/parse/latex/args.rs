@@ -140,7 +140,11 @@ pub(super) fn mandatory(
     if bytes.get(open) != Some(&b'{') {
         return None;
     }
-    Some(group_end(bytes, open, short).map(|end| (open, end)).map_err(|_| open))
+    Some(
+        group_end(bytes, open, short)
+            .map(|end| (open, end))
+            .map_err(|_| open),
+    )
 }
 
 /// Find `needle` from `from`; the position of its first byte.

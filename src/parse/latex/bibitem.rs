@@ -69,10 +69,12 @@ impl Scanner<'_> {
             key_span: Span::new(key_start, key_start + key.len()),
             text_start: close,
         };
-        if let Some(list) = self.bib.as_mut() {
-            if let Some(previous) = list.current.replace(item) {
-                self.out.references.push(reference(self.text, self.file, previous, at));
-            }
+        if let Some(list) = self.bib.as_mut()
+            && let Some(previous) = list.current.replace(item)
+        {
+            self.out
+                .references
+                .push(reference(self.text, self.file, previous, at));
         }
         close
     }

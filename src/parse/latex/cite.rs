@@ -13,9 +13,19 @@ use super::skips::SkipKind;
 
 impl Scanner<'_> {
     /// A citation command whose name ends at `p`; returns where scanning goes on.
-    pub(super) fn citation(&mut self, at: usize, p: usize, name: &str, command: CiteCommand) -> usize {
+    pub(super) fn citation(
+        &mut self,
+        at: usize,
+        p: usize,
+        name: &str,
+        command: CiteCommand,
+    ) -> usize {
         let bytes = self.bytes;
-        let mut p = if bytes.get(p) == Some(&b'*') { p + 1 } else { p };
+        let mut p = if bytes.get(p) == Some(&b'*') {
+            p + 1
+        } else {
+            p
+        };
         let mut groups: Vec<(usize, usize)> = Vec::new();
         if command.multi {
             // Global (pre)(post) notes.
@@ -54,7 +64,10 @@ impl Scanner<'_> {
                     p = end;
                 }
                 Some(Err(open)) => {
-                    self.unterminated(open, &format!("key list of \\{name}: this `{{` is never closed"));
+                    self.unterminated(
+                        open,
+                        &format!("key list of \\{name}: this `{{` is never closed"),
+                    );
                     return open + 1;
                 }
                 // Not a citation after all (`\let\oldcite\cite`), or the end of a multicite.
@@ -121,7 +134,11 @@ impl Scanner<'_> {
         }
         // The defined name: `{\name}` or `\name`.
         let braced = bytes.get(q) == Some(&b'{');
-        let name_at = if braced { args::skip_space(bytes, q + 1) } else { q };
+        let name_at = if braced {
+            args::skip_space(bytes, q + 1)
+        } else {
+            q
+        };
         if bytes.get(name_at) != Some(&b'\\') {
             return p;
         }
@@ -183,7 +200,14 @@ impl Scanner<'_> {
             && parameter <= arguments
         {
             let before = parameter - 1 - usize::from(has_default);
-            self.cites.add(&defined, CiteCommand { before, multi: false, ..like });
+            self.cites.add(
+                &defined,
+                CiteCommand {
+                    before,
+                    multi: false,
+                    ..like
+                },
+            );
             self.out.defined.push(defined);
         }
         body_end
@@ -201,7 +225,11 @@ impl Scanner<'_> {
             let Some(command) = self.cites.get(&self.text[at + 1..end]) else {
                 continue;
             };
-            let mut q = if body.get(end) == Some(&b'*') { end + 1 } else { end };
+            let mut q = if body.get(end) == Some(&b'*') {
+                end + 1
+            } else {
+                end
+            };
             q = args::skip_optionals(body, q).ok()?;
             if let Some(Ok((open, close))) = args::mandatory(body, q, true)
                 && let Some(n) = self.text[open + 1..close - 1].trim().strip_prefix('#')

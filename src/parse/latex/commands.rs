@@ -35,6 +35,9 @@ impl CiteCommand {
 #[derive(Debug, Clone, Default)]
 pub(super) struct CiteTable {
     map: HashMap<String, CiteCommand>,
+    /// Per first byte, a bit per name length (31 = longer): most commands
+    /// (`\emph`, `\label`) are ruled out without hashing their name.
+    lengths: Vec<u32>,
 }
 
 impl CiteTable {
@@ -52,15 +55,39 @@ impl CiteTable {
 
     /// Add a command (and its capitalised form) that behaves like `like`.
     pub fn add(&mut self, name: &str, like: CiteCommand) {
-        self.map.insert(name.to_string(), like);
+        self.insert(name.to_string(), like);
         let mut chars = name.chars();
         if let Some(first) = chars.next().filter(char::is_ascii_lowercase) {
             let capitalised: String = first.to_ascii_uppercase().to_string() + chars.as_str();
-            self.map.entry(capitalised).or_insert(like);
+            if !self.map.contains_key(&capitalised) {
+                self.insert(capitalised, like);
+            }
         }
     }
 
+    fn insert(&mut self, name: String, like: CiteCommand) {
+        if self.lengths.is_empty() {
+            self.lengths = vec![0; 256];
+        }
+        let (first, bit) = Self::slot(&name);
+        self.lengths[first] |= bit;
+        self.map.insert(name, like);
+    }
+
+    fn slot(name: &str) -> (usize, u32) {
+        let first = name.as_bytes().first().copied().unwrap_or(0) as usize;
+        (first, 1 << name.len().min(31))
+    }
+
     pub fn get(&self, name: &str) -> Option<CiteCommand> {
+        let (first, bit) = Self::slot(name);
+        if self
+            .lengths
+            .get(first)
+            .is_none_or(|lengths| lengths & bit == 0)
+        {
+            return None;
+        }
         self.map.get(name).copied()
     }
 }
@@ -148,14 +175,13 @@ pub(super) fn prose_role(name: &str) -> Option<ProseRole> {
         | "colorbox" | "raisebox" | "hyperlink" | "hypertarget" | "phantom" | "hphantom"
         | "vphantom" | "marginnote" | "enlargethispage" | "captionsetup" | "resizebox"
         | "scalebox" | "tag" | "setlength" | "addtolength" | "setcounter" | "addtocounter"
-        | "definecolor" | "rule" | "import" | "subimport" | "newcounter" | "cline"
-        | "cmidrule" => Drop(drop_count(name)),
+        | "definecolor" | "rule" | "import" | "subimport" | "newcounter" | "cline" | "cmidrule" => {
+            Drop(drop_count(name))
+        }
         "footnote" | "footnotetext" | "caption" | "captionof" | "thanks" | "marginpar"
         | "subcaption" => Aside,
-        "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph"
-        | "chapter" | "part" | "title" | "subtitle" | "frametitle" | "addsec" | "minisec" => {
-            Heading
-        }
+        "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph" | "chapter"
+        | "part" | "title" | "subtitle" | "frametitle" | "addsec" | "minisec" => Heading,
         "item" | "par" | "bibitem" | "maketitle" | "newpage" | "clearpage" | "cleardoublepage"
         | "pagebreak" | "bigskip" | "medskip" | "smallskip" | "vfill" | "noindent"
         | "tableofcontents" | "appendix" | "centering" | "hline" | "toprule" | "midrule"

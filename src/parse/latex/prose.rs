@@ -7,7 +7,7 @@
 
 use crate::model::{Citation, Claim, FileId, Span};
 use crate::parse::sentence::{Prose, attach_claims};
-use crate::resolve::latex::decode_latex;
+use crate::resolve::latex::{command_text, decode_latex};
 
 use super::args;
 use super::commands::{ProseRole, env_arguments, is_math_env, prose_role};
@@ -17,7 +17,7 @@ use super::skips::{Skip, SkipKind};
 static SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
     let mut i = 0;
-    let special = b"\\%{}$~\n&`'";
+    let special = b"\\%{}$~&`'";
     while i < special.len() {
         table[special[i] as usize] = true;
         i += 1;
@@ -90,12 +90,18 @@ fn paragraph(bytes: &[u8], skips: &[Skip], group: Span) -> (usize, usize) {
         }
         end = next_end;
     }
-    for skip in skips.iter().filter(|s| s.kind == SkipKind::Block) {
-        if skip.span.end <= group.start && skip.span.end > start {
+    // Skips are sorted and do not overlap: look only at the neighbours.
+    let at = skips.partition_point(|s| s.span.start < group.start);
+    for skip in skips[..at].iter().rev().take_while(|s| s.span.end > start) {
+        if skip.kind == SkipKind::Block && skip.span.end <= group.start {
             start = skip.span.end;
+            break;
         }
-        if skip.span.start >= group.end && skip.span.start < end {
+    }
+    for skip in skips[at..].iter().take_while(|s| s.span.start < end) {
+        if skip.kind == SkipKind::Block && skip.span.start >= group.end {
             end = skip.span.start;
+            break;
         }
     }
     (start, end)
@@ -134,14 +140,22 @@ struct Builder<'t, 'c> {
 
 impl Builder<'_, '_> {
     fn run(&mut self, start: usize, end: usize) {
-        self.frames.push(Frame::new(0));
-        self.next_cite = self.citations.partition_point(|c| c.group_span.start < start);
+        let mut paragraph = Frame::new(0);
+        paragraph.prose.text.reserve(end - start);
+        self.frames.push(paragraph);
+        self.next_cite = self
+            .citations
+            .partition_point(|c| c.group_span.start < start);
         self.next_skip = self.skips.partition_point(|s| s.span.end <= start);
         let mut p = start;
         let mut run = start;
         while p < end {
             // Regions jumped over with a command's arguments are behind us.
-            while self.skips.get(self.next_skip).is_some_and(|s| s.span.end <= p) {
+            while self
+                .skips
+                .get(self.next_skip)
+                .is_some_and(|s| s.span.end <= p)
+            {
                 self.next_skip += 1;
             }
             let skip_at = self
@@ -176,7 +190,9 @@ impl Builder<'_, '_> {
     }
 
     fn top(&mut self) -> &mut Frame {
-        self.frames.last_mut().expect("the paragraph frame is never popped early")
+        self.frames
+            .last_mut()
+            .expect("the paragraph frame is never popped early")
     }
 
     fn copy(&mut self, from: usize, to: usize) {
@@ -221,7 +237,7 @@ impl Builder<'_, '_> {
     /// A special byte at `q`; returns where reading goes on.
     fn special(&mut self, q: usize, end: usize) -> usize {
         match self.bytes[q] {
-            b'\n' | b'~' | b'&' => {
+            b'~' | b'&' => {
                 self.synthetic(" ", q, q + 1);
                 q + 1
             }
@@ -407,14 +423,15 @@ impl Builder<'_, '_> {
         if matches!(name, "begin" | "end") {
             return self.environment(q, after, name == "begin", end);
         }
-        if name.len() == 1 && matches!(name, "c" | "v" | "u" | "H" | "k" | "r" | "d" | "b" | "t")
-        {
+        if name.len() == 1 && matches!(name, "c" | "v" | "u" | "H" | "k" | "r" | "d" | "b" | "t") {
             let arg_end = self.accent_end(name_end, true);
             self.decoded(q, arg_end);
             return arg_end;
         }
         let Some(role) = prose_role(name) else {
-            self.decoded(q, name_end);
+            if let Some(text) = command_text(name).filter(|t| !t.is_empty()) {
+                self.synthetic(&text, q, name_end);
+            }
             return name_end;
         };
         let bytes = self.bytes;
@@ -424,7 +441,9 @@ impl Builder<'_, '_> {
                 let mut p = after_optional;
                 for _ in 0..count {
                     match args::mandatory(bytes, p, false) {
-                        Some(Ok((_, close))) => p = args::skip_optionals(bytes, close).unwrap_or(close),
+                        Some(Ok((_, close))) => {
+                            p = args::skip_optionals(bytes, close).unwrap_or(close)
+                        }
                         _ => break,
                     }
                 }

@@ -13,9 +13,18 @@ impl Scanner<'_> {
         let bytes = self.bytes;
         let two_parts = matches!(
             command,
-            "import" | "subimport" | "inputfrom" | "includefrom" | "subinputfrom" | "subincludefrom"
+            "import"
+                | "subimport"
+                | "inputfrom"
+                | "includefrom"
+                | "subinputfrom"
+                | "subincludefrom"
         );
-        let p = if bytes.get(p) == Some(&b'*') { p + 1 } else { p };
+        let p = if bytes.get(p) == Some(&b'*') {
+            p + 1
+        } else {
+            p
+        };
         let mut parts = Vec::new();
         let mut end = p;
         for _ in 0..if two_parts { 2 } else { 1 } {
@@ -25,7 +34,10 @@ impl Scanner<'_> {
                     end = close;
                 }
                 Some(Err(open)) => {
-                    self.unterminated(open, &format!("argument of \\{command}: this `{{` is never closed"));
+                    self.unterminated(
+                        open,
+                        &format!("argument of \\{command}: this `{{` is never closed"),
+                    );
                     return open + 1;
                 }
                 None if command == "input" && parts.is_empty() => {
@@ -33,7 +45,9 @@ impl Scanner<'_> {
                     let start = args::skip_blanks(bytes, end);
                     let stop = bytes[start..]
                         .iter()
-                        .position(|b| b.is_ascii_whitespace() || matches!(b, b'%' | b'}' | b'\\' | b'{'))
+                        .position(|b| {
+                            b.is_ascii_whitespace() || matches!(b, b'%' | b'}' | b'\\' | b'{')
+                        })
                         .map_or(bytes.len(), |i| start + i);
                     if stop == start {
                         return p;
@@ -69,7 +83,10 @@ impl Scanner<'_> {
         let (open, close) = match args::mandatory(bytes, q, true) {
             Some(Ok(group)) => group,
             Some(Err(open)) => {
-                self.unterminated(open, &format!("argument of \\{command}: this `{{` is never closed"));
+                self.unterminated(
+                    open,
+                    &format!("argument of \\{command}: this `{{` is never closed"),
+                );
                 return open + 1;
             }
             None => return p,

@@ -29,6 +29,16 @@ pub(super) struct Scan {
     pub defined: Vec<String>,
 }
 
+/// The bytes the first pass stops at.
+static MARKUP: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'\\' as usize] = true;
+    table[b'%' as usize] = true;
+    table[b'{' as usize] = true;
+    table[b'}' as usize] = true;
+    table
+};
+
 pub(super) struct Scanner<'a> {
     pub text: &'a str,
     pub bytes: &'a [u8],
@@ -55,19 +65,31 @@ impl<'a> Scanner<'a> {
     }
 
     pub fn run(mut self) -> Scan {
-        let len = self.bytes.len();
+        let bytes = self.bytes;
+        let len = bytes.len();
         let mut pos = 0;
+        // Commands sit a few dozen bytes apart: a table lookup per byte is cheaper
+        // than a vectorised search restarted at each one.
         while pos < len {
-            let next = memchr::memchr2(b'\\', b'%', &self.bytes[pos..]).map_or(len, |i| pos + i);
-            self.count_braces(pos, next);
-            if next >= len {
-                break;
+            match bytes[pos] {
+                b'\\' => pos = self.command(pos),
+                b'%' => pos = self.comment(pos),
+                b'{' => {
+                    self.open_braces.push(pos);
+                    pos += 1;
+                }
+                b'}' => {
+                    // A stray `}` is LaTeX's error to report, not a half-typed construct.
+                    self.open_braces.pop();
+                    pos += 1;
+                }
+                _ => {
+                    pos += 1;
+                    while pos < len && !MARKUP[bytes[pos] as usize] {
+                        pos += 1;
+                    }
+                }
             }
-            pos = if self.bytes[next] == b'%' {
-                self.comment(next)
-            } else {
-                self.command(next)
-            };
         }
         self.finish()
     }
@@ -89,30 +111,17 @@ impl<'a> Scanner<'a> {
             } else {
                 format!("brace group: this `{{` is never closed ({more} more inside it)")
             };
-            self.out
-                .problems
-                .push(input::unterminated(self.file, Span::new(first, first + 1), &what));
+            self.out.problems.push(input::unterminated(
+                self.file,
+                Span::new(first, first + 1),
+                &what,
+            ));
         }
         self.out
             .citations
             .sort_by_key(|c| (c.group_span.start, c.span.start));
         self.out.skips.sort_by_key(|s| s.span.start);
         self.out
-    }
-
-    /// Track `{` and `}` in a stretch of plain text (no `\` or `%` inside).
-    fn count_braces(&mut self, from: usize, to: usize) {
-        let mut p = from;
-        while let Some(i) = memchr::memchr2(b'{', b'}', &self.bytes[p..to]) {
-            let at = p + i;
-            if self.bytes[at] == b'{' {
-                self.open_braces.push(at);
-            } else {
-                // A stray `}` is LaTeX's error to report, not a half-typed construct.
-                self.open_braces.pop();
-            }
-            p = at + 1;
-        }
     }
 
     /// A `%` comment: read a suppression directive; return the end of the line.
@@ -157,8 +166,15 @@ impl<'a> Scanner<'a> {
             "bibliography" | "nobibliography" | "addbibresource" | "addglobalbib"
             | "addsectionbib" => self.bibliography(end, name),
             "bibitem" if self.bib.is_some() => self.bibitem(at, end),
-            "newcommand" | "renewcommand" | "providecommand" | "DeclareRobustCommand" | "def"
-            | "gdef" | "edef" | "xdef" | "let" => self.definition(at, end, name),
+            "newcommand"
+            | "renewcommand"
+            | "providecommand"
+            | "DeclareRobustCommand"
+            | "def"
+            | "gdef"
+            | "edef"
+            | "xdef"
+            | "let" => self.definition(at, end, name),
             "endinput" => self.bytes.len(),
             _ => match self.cites.get(name) {
                 Some(command) => self.citation(at, end, name, command),
@@ -269,7 +285,11 @@ impl<'a> Scanner<'a> {
 
     /// `\verb|…|`, `\lstinline!…!`: the text between the delimiters is literal.
     fn inline_verbatim(&mut self, at: usize, p: usize) -> usize {
-        let p = if self.bytes.get(p) == Some(&b'*') { p + 1 } else { p };
+        let p = if self.bytes.get(p) == Some(&b'*') {
+            p + 1
+        } else {
+            p
+        };
         let Some(&delim) = self.bytes.get(p) else {
             return p;
         };
