@@ -20,12 +20,19 @@ pub fn link_all(project: &mut Project) {
 /// Every local finding of a linked project, suppressions applied, sorted and
 /// de-duplicated (a bibliography shared by two documents is reported once).
 pub fn local_diagnostics(project: &Project) -> Vec<Diagnostic> {
+    finish(project, local_findings(project))
+}
+
+/// The local findings before suppressions: reading problems and link rules. Later
+/// stages add theirs and pass the whole set through [`finish`] once, so that
+/// suppressions apply to every finding and unused ones are reported once.
+pub fn local_findings(project: &Project) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = project.problems.clone();
     for doc in &project.documents {
         diagnostics.extend(doc.problems.iter().cloned());
         diagnostics.extend(rules::links::check(&project.sources, doc));
     }
-    finish(project, diagnostics)
+    diagnostics
 }
 
 /// Apply suppressions, de-duplicate and sort any set of diagnostics of the project.

@@ -18,6 +18,8 @@ pub struct LoadOptions {
     pub parse: ParseOptions,
     /// Bibliography files given on the command line (`--bib`); every document uses them.
     pub bibliographies: Vec<PathBuf>,
+    /// Which files found in searched folders are read (files named directly always are).
+    pub filter: crate::walk::PathFilter,
 }
 
 /// Everything read in one run.
@@ -43,7 +45,10 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
     let mut explicit_bibs: Vec<PathBuf> = options.bibliographies.clone();
     for input in inputs {
         if input.is_dir() {
-            for path in crate::walk::supported_files(input) {
+            for path in crate::walk::supported_files(input)
+                .into_iter()
+                .filter(|p| options.filter.accepts(p))
+            {
                 match FileKind::from_path(&path) {
                     Some(kind) if kind.is_document() => roots.push(path),
                     Some(FileKind::Bibtex) => found_bibs.push(path),

@@ -1,40 +1,27 @@
 //! `citeproof check`: run the rules and report.
 
-use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
 
-use citeproof::diagnostic::Severity;
-use citeproof::{check, load, output};
+use citeproof::check;
+use citeproof::report::Facts;
 
 use super::InputArgs;
+use super::session::{ReportArgs, Session};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Exit with 1 when a finding is at or above this severity.
-    #[arg(long, value_name = "SEVERITY", default_value = "error")]
-    pub fail_on: Severity,
-    /// Always exit with 0 when the check ran (2 is still used for usage errors).
-    #[arg(long)]
-    pub exit_zero: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let mut project = load::load(&args.input.paths, &args.input.load_options());
-    check::link_all(&mut project);
-    let diagnostics = check::local_diagnostics(&project);
-    let colour = output::text::use_colour(std::io::stdout().is_terminal());
-    let rendered = output::text::render(&project.sources, &diagnostics, colour);
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    lock.write_all(rendered.as_bytes())?;
-    let failing = diagnostics.iter().any(|d| d.severity >= args.fail_on);
-    Ok(if failing && !args.exit_zero {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    let session = Session::new(&args.input, &args.report)?;
+    session.run(|project| {
+        check::link_all(project);
+        Ok((check::local_diagnostics(project), Facts::default()))
     })
 }

@@ -63,15 +63,19 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
         }
         let at = reference.key_span.unwrap_or(reference.span);
         match reference.origin {
-            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson => out.push(
-                Diagnostic::new(
+            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson => {
+                let d = Diagnostic::new(
                     &UNUSED_ENTRY,
                     reference.file,
                     at,
                     format!("bibliography entry `{}` is never cited", reference.key),
                 )
-                .with_key(&reference.key),
-            ),
+                .with_key(&reference.key);
+                out.push(match entry_removal(sources, reference) {
+                    Some(fix) => d.with_fix(fix),
+                    None => d,
+                });
+            }
             ReferenceOrigin::ReferenceList | ReferenceOrigin::BibItem => out.push(
                 Diagnostic::new(
                     &UNCITED_REFERENCE,
@@ -277,6 +281,52 @@ fn missing_fields(reference: &Reference, out: &mut Vec<Diagnostic>) {
         )
         .with_key(&reference.key),
     );
+}
+
+/// The unsafe fix of an unused BibTeX entry: remove it with the blank space of its
+/// lines, so that the entries around it stay as they were.
+fn entry_removal(sources: &SourceMap, reference: &Reference) -> Option<Fix> {
+    if reference.origin != ReferenceOrigin::BibEntry {
+        return None;
+    }
+    let text = &sources.get(reference.file).text;
+    let span = reference.span;
+    if span.is_empty() || span.end > text.len() {
+        return None;
+    }
+    let before = &text[..span.start];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let start = if before[line_start..].trim().is_empty() {
+        line_start
+    } else {
+        span.start
+    };
+    let after = &text[span.end..];
+    let rest = after.find('\n').map_or(after.len(), |i| i + 1);
+    let end = if after[..rest].trim().is_empty() {
+        span.end + rest
+    } else {
+        span.end
+    };
+    // Entries are usually separated by one blank line: take the one before along,
+    // unless the entry is glued to the next one.
+    let start = if start == line_start
+        && text[..start].ends_with("\n\n")
+        && (end == text.len() || text[end..].starts_with('\n'))
+    {
+        start - 1
+    } else {
+        start
+    };
+    Some(Fix {
+        applicability: Applicability::Unsafe,
+        description: format!("remove the entry `{}`", reference.key),
+        edits: vec![Edit {
+            file: reference.file,
+            span: crate::model::Span::new(start, end),
+            replacement: String::new(),
+        }],
+    })
 }
 
 /// `url = {https://doi.org/…}` without a `doi` field (CP108), with a safe fix.
