@@ -263,6 +263,9 @@ impl RefQuery {
             .title()
             .is_some_and(|title| title_similarity(title, record_title) >= t.accept);
         let mut fields = self.fields.clone();
+        if parsed_ok && fields.title.as_deref() != Some(written.as_str()) {
+            repair_around_title(&mut fields, &written);
+        }
         fields.title = Some(written);
         if !parsed_ok {
             fields.authors.clear();
@@ -280,6 +283,53 @@ impl RefQuery {
     pub fn cites_scheme(&self, scheme: IdScheme) -> bool {
         self.cited_ids().iter().any(|c| c.scheme == scheme)
     }
+}
+
+/// The parser cut a title that starts or ends differently from the one the text
+/// carries, so the neighbouring fields are off too. Words it lost at the start went to
+/// the last author's given names (`Kieffer J. A catalog of …` read as `Kieffer, J. A.`)
+/// and are given back; words it took from the names make the names untrustworthy;
+/// a difference at the end makes the venue untrustworthy.
+fn repair_around_title(fields: &mut RefFields, written: &str) {
+    let Some(parsed) = fields.title.as_deref().map(fold) else {
+        return;
+    };
+    let written = fold(written);
+    if parsed.is_empty() || parsed == written {
+        return;
+    }
+    let ends = |long: &str, short: &str| long.ends_with(&format!(" {short}"));
+    let starts = |long: &str, short: &str| long.starts_with(&format!("{short} "));
+    if ends(&written, &parsed) {
+        let lost = &written[..written.len() - parsed.len() - 1];
+        give_back(fields, lost);
+    } else if ends(&parsed, &written) {
+        fields.authors.clear();
+        fields.authors_truncated = false;
+    }
+    if starts(&written, &parsed) || starts(&parsed, &written) {
+        fields.venue = None;
+    }
+}
+
+/// Remove title words the name parser took as the last author's initials.
+fn give_back(fields: &mut RefFields, lost: &str) {
+    let Some(last) = fields.authors.last_mut() else {
+        return;
+    };
+    let Some(given) = last.given.as_deref() else {
+        return;
+    };
+    let mut tokens: Vec<&str> = given.split_whitespace().collect();
+    for word in lost.split(' ').rev() {
+        match tokens.last() {
+            Some(t) if fold(t) == word => {
+                tokens.pop();
+            }
+            _ => break,
+        }
+    }
+    last.given = Some(tokens.join(" ")).filter(|g| !g.is_empty());
 }
 
 /// Whether `text` contains `title` word for word once both are folded.
@@ -405,6 +455,29 @@ mod tests {
             bib.fields_for(&work, &GateThresholds::default()).title,
             q.fields.title
         );
+    }
+
+    #[test]
+    fn title_words_taken_by_the_names_are_given_back() {
+        let raw =
+            "Kieffer J. A catalog of self-affine hierarchical entropy functions. Algorithms. 2011.";
+        let q = RefQuery::new(
+            RefFields {
+                title: Some("catalog of self-affine hierarchical entropy functions".into()),
+                authors: vec![Person::new(Some("J. A."), "Kieffer")],
+                year: Some(2011),
+                ..RefFields::default()
+            },
+            raw,
+            QueryKind::String,
+        );
+        let work = Work {
+            title: "A Catalog of Self-Affine Hierarchical Entropy Functions".into(),
+            ..Work::default()
+        };
+        let fields = q.fields_for(&work, &GateThresholds::default());
+        assert_eq!(fields.authors[0].given.as_deref(), Some("J."));
+        assert_eq!(fields.title.as_deref(), Some(work.title.as_str()));
     }
 
     #[test]
