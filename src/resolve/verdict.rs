@@ -7,7 +7,7 @@ use crate::resolve::compare::{CompareOptions, Comparison, Field, Mismatch, Misma
 use crate::resolve::evidence::{Evidence, IdConclusion, Via};
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::identifiers::identifier_conflation;
-use crate::resolve::outcome::{self, Coverage, Matched};
+use crate::resolve::outcome::{self, Coverage, Matched, Status};
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::Resolution;
 
@@ -143,12 +143,32 @@ pub fn decide(
         }),
         Coverage::Complete,
     );
+    let covered = ev.search_complete != Some(false) && ev.ids_settled();
     let mut notes = comparison.notes;
     notes.extend(ev.notes);
+    // A record found by search that disagrees with the reference is only conclusive
+    // when every source that could hold a better-agreeing version answered.
+    let authoritative = matches!(chosen.via, Via::Identifier(_) | Via::Corpus);
+    let (status, fields_wrong, mismatches) =
+        if decided.status == Status::Miscited && !authoritative && !covered {
+            let fields: Vec<String> = decided
+                .fields_wrong
+                .iter()
+                .filter_map(|f| serde_json::to_value(f).ok()?.as_str().map(str::to_string))
+                .collect();
+            notes.push(format!(
+                "the closest record, \"{}\", differs in {}, but a source failed: not concluded",
+                chosen.work.title,
+                fields.join(", ")
+            ));
+            (Status::Unverified, Vec::new(), Vec::new())
+        } else {
+            (decided.status, decided.fields_wrong, comparison.mismatches)
+        };
     Resolution {
-        status: decided.status,
-        fields_wrong: decided.fields_wrong,
-        mismatches: comparison.mismatches,
+        status,
+        fields_wrong,
+        mismatches,
         notes,
         work: Some(chosen.work.clone()),
         gate: Some(chosen.decision),

@@ -127,7 +127,7 @@ fn reference_diagnostics(
                 format!("`{key}` cites a retracted work: {work}"),
             ));
         }
-        Status::Unverified if res.gate.is_none() && !res.sources_tried.is_empty() => {
+        Status::Unverified if !res.sources_tried.is_empty() => {
             out.push(place.at(&REFERENCE_UNVERIFIED, None, unverified_message(key, res)));
             if let Some(other) = &res.identifier_work {
                 let id = cited_identifier(reference, res);
@@ -239,14 +239,22 @@ fn unverified_message(key: &str, res: &Resolution) -> String {
         }
     }
     reasons.truncate(3);
-    format!(
+    let mut message = format!(
         "`{key}` could not be verified ({}); nothing is concluded, rerun later",
         if reasons.is_empty() {
             "a source did not answer".to_string()
         } else {
             reasons.join("; ")
         }
-    )
+    );
+    if let Some(closest) = res
+        .notes
+        .iter()
+        .find(|n| n.starts_with("the closest record"))
+    {
+        message.push_str(&format!(" ({closest})"));
+    }
+    message
 }
 
 fn mismatch(place: &Place<'_>, res: &Resolution, work: &Work, m: &Mismatch) -> Diagnostic {
