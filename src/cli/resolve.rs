@@ -240,10 +240,7 @@ fn status_name(status: Status) -> &'static str {
 fn text_line(id: &str, r: &Resolution) -> String {
     let mut parts: Vec<String> = Vec::new();
     for m in &r.mismatches {
-        let field = serde_json::to_value(m.field)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let field = m.field.as_str();
         let record = if m.record.is_empty() {
             "none"
         } else {
@@ -264,13 +261,7 @@ fn text_line(id: &str, r: &Resolution) -> String {
         parts.push(format!("its identifier names {}", describe(other)));
     }
     for (field, value) in &r.unresolved {
-        let field = serde_json::to_value(field)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string));
-        parts.push(format!(
-            "{} {value} does not resolve",
-            field.unwrap_or_default()
-        ));
+        parts.push(format!("{} {value} does not resolve", field.as_str()));
     }
     if r.status == Status::NotFound {
         let mut asked: Vec<&str> = Vec::new();

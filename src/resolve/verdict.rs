@@ -151,11 +151,7 @@ pub fn decide(
     let authoritative = matches!(chosen.via, Via::Identifier(_) | Via::Corpus);
     let (status, fields_wrong, mismatches) =
         if decided.status == Status::Miscited && !authoritative && !covered {
-            let fields: Vec<String> = decided
-                .fields_wrong
-                .iter()
-                .filter_map(|f| serde_json::to_value(f).ok()?.as_str().map(str::to_string))
-                .collect();
+            let fields: Vec<&str> = decided.fields_wrong.iter().map(|f| f.as_str()).collect();
             notes.push(format!(
                 "the closest record, \"{}\", differs in {}, but a source failed: not concluded",
                 chosen.work.title,

@@ -137,3 +137,33 @@ pub mod refs {
     /// w000018: its only DOI is an arXiv DataCite DOI.
     pub const ARXIV_DOI: &str = "Ma W, Chen H, Zhang G, et al. 3DSRBench: A comprehensive 3D spatial reasoning benchmark. arXiv. 2024. doi:10.48550/arXiv.2412.07825";
 }
+
+/// `citeproof resolve INPUT --format jsonl --no-cache EXTRA…`.
+pub fn resolve_jsonl(world: Option<&MockWorld>, input: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "resolve",
+        input.to_str().unwrap(),
+        "--format",
+        "jsonl",
+        "--no-cache",
+    ];
+    args.extend_from_slice(extra);
+    citeproof(world, &args)
+}
+
+/// `citeproof resolve INPUT --no-cache EXTRA…` (the text format).
+pub fn resolve_text(world: Option<&MockWorld>, input: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["resolve", input.to_str().unwrap(), "--no-cache"];
+    args.extend_from_slice(extra);
+    citeproof(world, &args)
+}
+
+/// One field (`source` or `outcome`) of every entry of a line's `sources_tried`.
+pub fn tried<'a>(line: &'a Value, field: &str) -> Vec<&'a str> {
+    line["sources_tried"]
+        .as_array()
+        .expect("sources_tried")
+        .iter()
+        .map(|t| t[field].as_str().unwrap_or("?"))
+        .collect()
+}
