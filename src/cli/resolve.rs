@@ -162,6 +162,14 @@ pub fn project_diagnostics(
     let (options, bar) = with_progress(args.options()?);
     let resolved = resolve_project(project, &options)?;
     bar.finish_and_clear();
+    let statuses: Vec<Status> = resolved
+        .entries
+        .iter()
+        .map(|e| e.resolution.status)
+        .collect();
+    if !statuses.is_empty() {
+        eprintln!("resolved {}", summary(&statuses));
+    }
     Ok(diagnostics(project, &resolved))
 }
 
@@ -217,7 +225,8 @@ pub fn run(args: ResolveCommandArgs) -> anyhow::Result<ExitCode> {
         text.push('\n');
     }
     if args.format == Format::Text {
-        text.push_str(&summary(&resolutions));
+        let statuses: Vec<Status> = resolutions.iter().map(|r| r.status).collect();
+        text.push_str(&summary(&statuses));
         text.push('\n');
     }
     match std::io::stdout().lock().write_all(text.as_bytes()) {
@@ -279,11 +288,11 @@ fn text_line(id: &str, r: &Resolution) -> String {
     format!("{id}\t{}\t{}", status_name(r.status), parts.join("; "))
 }
 
-fn summary(resolutions: &[Resolution]) -> String {
-    let count = |s: Status| resolutions.iter().filter(|r| r.status == s).count();
+fn summary(statuses: &[Status]) -> String {
+    let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
     format!(
         "{} references: {} verified, {} miscited, {} not found, {} retracted, {} unverified",
-        resolutions.len(),
+        statuses.len(),
         count(Status::Verified),
         count(Status::Miscited),
         count(Status::NotFound),

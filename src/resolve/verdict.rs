@@ -24,8 +24,8 @@ fn comparison_of(
 
 /// The accepted candidate to report: the one with the fewest disagreements (a
 /// preprint and its published version may both pass the gate; the one the reference
-/// describes is the one it agrees with), then by how it was found, then by title
-/// similarity.
+/// describes is the one it agrees with), then the fewest benign differences (a
+/// preprint's year), then by how it was found, then by title similarity.
 pub fn choose(
     q: &RefQuery,
     ev: &Evidence,
@@ -37,15 +37,11 @@ pub fn choose(
         .enumerate()
         .filter(|(_, c)| c.decision.accepted)
         .map(|(i, c)| {
-            let wrong = comparison_of(q, ev, i, t, options).mismatches.len();
-            (i, wrong, c.via, c.decision.similarity)
+            let comparison = comparison_of(q, ev, i, t, options);
+            let key = (comparison.mismatches.len(), comparison.notes.len(), c.via);
+            (i, key, c.decision.similarity)
         })
-        .min_by(|a, b| {
-            a.1.cmp(&b.1)
-                .then(a.2.cmp(&b.2))
-                .then(b.3.total_cmp(&a.3))
-                .then(a.0.cmp(&b.0))
-        })
+        .min_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)))
         .map(|(i, ..)| i)
 }
 
