@@ -8,21 +8,21 @@ use regex::Regex;
 use crate::model::{IdScheme, Span};
 
 static DOI_IN_TEXT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)\b10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
+    LazyLock::new(|| Regex::new(r#"(?i)(?-u:\b)10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
 static ARXIV_NEW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:arxiv:\s?|arxiv\.org/(?:abs|pdf|html)/)(\d{4}\.\d{4,5})(v\d+)?")
+    Regex::new(r"(?i)(?-u:\b)(?:arxiv:\s?|arxiv\.org/(?:abs|pdf|html)/)(\d{4}\.\d{4,5})(v\d+)?")
         .expect("arXiv regex")
 });
 static ARXIV_OLD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:arxiv:\s?|arxiv\.org/(?:abs|pdf)/)?((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|comp-gas|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|bayes-an|plasm-ph|supr-con|mtrl-th|ao-sci|acc-phys)(?:\.[A-Z]{2})?/\d{7})(v\d+)?")
+    Regex::new(r"(?i)(?-u:\b)(?:arxiv:\s?|arxiv\.org/(?:abs|pdf)/)?((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|comp-gas|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|bayes-an|plasm-ph|supr-con|mtrl-th|ao-sci|acc-phys)(?:\.[A-Z]{2})?/\d{7})(v\d+)?")
         .expect("old arXiv regex")
 });
 static ARXIV_BARE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d{4}\.\d{4,5})(v\d+)?$").expect("bare arXiv regex"));
 static PMID_IN_TEXT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\bPMID:?\s*(\d{1,9})\b").expect("PMID regex"));
+    LazyLock::new(|| Regex::new(r"(?i)(?-u:\b)PMID:?\s*(\d{1,9})(?-u:\b)").expect("PMID regex"));
 static PMCID_IN_TEXT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(PMC\d{4,9})\b").expect("PMCID regex"));
+    LazyLock::new(|| Regex::new(r"(?i)(?-u:\b)(PMC\d{4,9})(?-u:\b)").expect("PMCID regex"));
 
 /// Strip what commonly trails a DOI in prose or markup: punctuation, closing brackets
 /// that are not balanced inside the DOI, HTML/Markdown residue.

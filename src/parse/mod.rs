@@ -4,10 +4,14 @@
 
 pub mod answer;
 pub mod bibtex;
+pub mod collect;
+pub mod comments;
 pub mod csljson;
 pub mod ids;
+pub mod inline;
 pub mod latex;
 pub mod markdown;
+pub mod reflist;
 pub mod refstring;
 pub mod sentence;
 

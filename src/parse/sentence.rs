@@ -39,6 +39,18 @@ impl Prose {
         self.text.trim().is_empty() && self.citations.is_empty()
     }
 
+    /// Whether a citation marker has been pushed.
+    pub fn has_citations(&self) -> bool {
+        !self.citations.is_empty()
+    }
+
+    /// Empty the prose, keeping its allocations for the next paragraph.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.segments.clear();
+        self.citations.clear();
+    }
+
     /// Append text copied verbatim from the source, starting at `src_start`.
     pub fn push_source(&mut self, text: &str, src_start: usize) {
         self.push(text, src_start, true);
@@ -142,6 +154,7 @@ const ABBREVIATIONS: &[&str] = &[
     "corp", "jr", "sr", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
     "nov", "dec", "u.s", "u.k", "e.u", "ca", "c", "incl", "def", "thm", "lem", "prop", "cor",
     "suppl", "supp", "est", "dept", "univ", "ibid", "op", "cit", "n.b", "a.k.a", "mt", "sp", "spp",
+    "sect", "sects", "para", "paras", "fn", "n.d", "appx", "ex",
 ];
 
 fn is_closing(c: char) -> bool {
@@ -177,68 +190,116 @@ fn is_abbreviation(word: &str) -> bool {
     }) {
         return true;
     }
-    let lower = word.to_lowercase();
-    ABBREVIATIONS.contains(&lower.as_str())
+    static LISTED: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| ABBREVIATIONS.iter().copied().collect());
+    // Lowercase into a small buffer: no allocation per sentence end.
+    let mut buf = [0u8; 8];
+    if word.len() > buf.len() || !word.is_ascii() {
+        return false;
+    }
+    for (b, w) in buf.iter_mut().zip(word.bytes()) {
+        *b = w.to_ascii_lowercase();
+    }
+    std::str::from_utf8(&buf[..word.len()]).is_ok_and(|lower| LISTED.contains(lower))
 }
+
+/// Longest stretch (bytes) a bracket may keep a sentence open.
+const MAX_PARENTHETICAL: usize = 600;
+
+/// Bytes that can open or close a bracket or end a sentence (0xE3 starts `。`).
+static INTERESTING: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 8 {
+        table[b"()[].?!\xE3"[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Byte ranges of the sentences of `text`, trimmed of surrounding whitespace.
 pub fn sentences(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    // Brackets opened in the current sentence: "(see Sect. 2. for details)" is one
+    // sentence. Bounded, so that a stray `(` cannot swallow a paragraph.
+    let mut depth = 0i32;
     let mut i = 0;
-    while i < chars.len() {
-        let (at, c) = chars[i];
-        if matches!(c, '.' | '?' | '!' | '。') {
-            // Swallow repeated terminators and closing quotes/brackets.
-            let mut j = i + 1;
-            while j < chars.len()
-                && (matches!(chars[j].1, '.' | '?' | '!') || is_closing(chars[j].1))
-            {
-                j += 1;
-            }
-            // Citation markers right after the terminator belong to this sentence.
-            let mut k = j;
-            loop {
-                let mut m = k;
-                while m < chars.len() && chars[m].1.is_whitespace() && chars[m].1 != '\n' {
-                    m += 1;
-                }
-                if m < chars.len() && chars[m].1 == CITATION_PLACEHOLDER {
-                    k = m + 1;
-                    while k < chars.len()
-                        && (is_closing(chars[k].1) || matches!(chars[k].1, '.' | ',' | ';'))
-                    {
-                        k += 1;
-                    }
-                } else {
-                    break;
-                }
-            }
-            let end_ws = k < chars.len() && chars[k].1.is_whitespace();
-            if (k >= chars.len() || end_ws) && ends_sentence(text, at, c, &chars, k) {
-                let end = chars.get(k).map_or(text.len(), |&(b, _)| b);
-                push_trimmed(text, start..end, &mut out);
-                start = end;
-                i = k;
+    while i < bytes.len() {
+        // Skip to the next byte that matters.
+        match bytes[i..].iter().position(|&b| INTERESTING[b as usize]) {
+            Some(skip) => i += skip,
+            None => break,
+        }
+        match bytes[i] {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b'.' | b'?' | b'!' => {}
+            0xE3 if text[i..].starts_with('。') => {}
+            _ => {
+                i += 1;
                 continue;
             }
-            i = j;
+        }
+        let Some(c) = char_at(text, i).filter(|c| matches!(c, '.' | '?' | '!' | '。')) else {
+            i += 1;
+            continue;
+        };
+        if depth > 0 && i - start < MAX_PARENTHETICAL {
+            i += c.len_utf8();
             continue;
         }
-        i += 1;
+        // Swallow repeated terminators and closing quotes/brackets.
+        let j = skip_while(text, i + c.len_utf8(), |d| {
+            matches!(d, '.' | '?' | '!') || is_closing(d)
+        });
+        // Citation markers right after the terminator belong to this sentence.
+        let mut k = j;
+        loop {
+            let m = skip_while(text, k, |d| d.is_whitespace() && d != '\n');
+            if char_at(text, m) != Some(CITATION_PLACEHOLDER) {
+                break;
+            }
+            k = skip_while(text, m + CITATION_PLACEHOLDER.len_utf8(), |d| {
+                is_closing(d) || matches!(d, '.' | ',' | ';')
+            });
+        }
+        let at_end = k >= text.len();
+        let end_ws = char_at(text, k).is_some_and(char::is_whitespace);
+        if (at_end || end_ws) && ends_sentence(text, i, c, k) {
+            push_trimmed(text, start..k, &mut out);
+            start = k;
+            depth = 0;
+            i = k;
+            continue;
+        }
+        i = j;
     }
     push_trimmed(text, start..text.len(), &mut out);
     out
 }
 
+fn char_at(text: &str, at: usize) -> Option<char> {
+    text.get(at..)?.chars().next()
+}
+
+/// The first byte at or after `from` whose character does not satisfy `keep`.
+fn skip_while(text: &str, from: usize, keep: impl Fn(char) -> bool) -> usize {
+    let Some(rest) = text.get(from..) else {
+        return text.len();
+    };
+    rest.char_indices()
+        .find(|&(_, c)| !keep(c))
+        .map_or(text.len(), |(i, _)| from + i)
+}
+
 /// Decide whether the terminator `c` at byte `at` ends a sentence, given that the
-/// next non-space text starts after char index `next`.
-fn ends_sentence(text: &str, at: usize, c: char, chars: &[(usize, char)], next: usize) -> bool {
-    let following = chars[next.min(chars.len())..]
-        .iter()
-        .map(|&(_, c)| c)
-        .find(|c| !c.is_whitespace());
+/// next text starts at byte `next`.
+fn ends_sentence(text: &str, at: usize, c: char, next: usize) -> bool {
+    let following = text
+        .get(next..)
+        .and_then(|rest| rest.chars().find(|c| !c.is_whitespace()));
     let Some(following) = following else {
         return true;
     };
@@ -307,20 +368,62 @@ pub fn attach_claims(
 /// Sentence text with placeholders removed, whitespace collapsed and the space that
 /// a removed marker leaves before punctuation dropped.
 pub fn claim_text(sentence: &str) -> String {
-    static EMPTY_BRACKETS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\(\s*[;,]?\s*\)|\[\s*[;,]?\s*\]").expect("bracket regex")
-    });
-    let without_markers = sentence.replace(CITATION_PLACEHOLDER, " ");
-    let without_brackets = EMPTY_BRACKETS.replace_all(&without_markers, " ");
+    // One pass: markers and the brackets they leave empty (`( ; )`, `[ ]`) count as
+    // spaces; runs of spaces collapse to one, and none is kept before punctuation.
+    let bytes = sentence.as_bytes();
     let mut out = String::with_capacity(sentence.len());
-    for word in without_brackets.split_whitespace() {
-        let glue = word.starts_with(['.', ',', ';', ':', '!', '?', ')']);
-        if !out.is_empty() && !glue {
+    let mut space = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (c, len) = if b < 0x80 {
+            (b as char, 1)
+        } else {
+            let c = sentence[i..].chars().next().expect("char at boundary");
+            (c, c.len_utf8())
+        };
+        if c.is_whitespace() || c == CITATION_PLACEHOLDER {
+            space = true;
+            i += len;
+            continue;
+        }
+        if matches!(c, '(' | '[')
+            && let Some(n) = empty_bracket_len(&sentence[i..])
+        {
+            space = true;
+            i += n;
+            continue;
+        }
+        if space && !out.is_empty() && !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')') {
             out.push(' ');
         }
-        out.push_str(word);
+        space = false;
+        // Copy the rest of a plain ASCII word at once.
+        let run = bytes[i + len..]
+            .iter()
+            .position(|&x| x >= 0x80 || x.is_ascii_whitespace() || x == b'(' || x == b'[')
+            .map_or(bytes.len(), |p| i + len + p);
+        out.push_str(&sentence[i..run]);
+        i = run;
     }
     out
+}
+
+/// Length of a bracket at the start of `s` that holds nothing but spaces, markers
+/// and at most one `;` or `,`.
+fn empty_bracket_len(s: &str) -> Option<usize> {
+    let close = if s.starts_with('(') { ')' } else { ']' };
+    let mut separators = 0;
+    for (i, c) in s.char_indices().skip(1) {
+        match c {
+            _ if c == close => return Some(i + 1),
+            ';' | ',' if separators == 0 => separators += 1,
+            CITATION_PLACEHOLDER => {}
+            _ if c.is_whitespace() => {}
+            _ => return None,
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -343,6 +446,28 @@ mod tests {
                 "A second sentence follows!",
             ]
         );
+    }
+
+    #[test]
+    fn brackets_keep_a_sentence_open_and_more_abbreviations() {
+        let text = "Their work (see Sect. 2. Also Fig. 3) is fine. Sect. 4 has more. \
+                    Values fell (p < 0.05). Why? Because.";
+        assert_eq!(
+            split(text),
+            vec![
+                "Their work (see Sect. 2. Also Fig. 3) is fine.",
+                "Sect. 4 has more.",
+                "Values fell (p < 0.05).",
+                "Why?",
+                "Because.",
+            ]
+        );
+        // An unclosed bracket does not swallow the rest of a long paragraph.
+        let long = format!(
+            "An (unclosed aside. {} End here. Next one.",
+            "word ".repeat(150)
+        );
+        assert!(split(&long).len() >= 2);
     }
 
     #[test]

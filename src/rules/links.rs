@@ -122,10 +122,15 @@ fn duplicates(doc: &Document, out: &mut Vec<Diagnostic>) {
     let mut keys: HashMap<(bool, &str), &Reference> = HashMap::new();
     let mut dois: HashMap<&str, &Reference> = HashMap::new();
     let mut titles: HashMap<String, &Reference> = HashMap::new();
-    for reference in doc
+    let folded = crate::link::folded_keys(&doc.references);
+    // A tag definition that stands for a bibliography entry is that entry, not a
+    // second copy of it.
+    let is_alias = |i: usize| crate::link::alias_target(&doc.references, i, &folded).is_some();
+    for (_, reference) in doc
         .references
         .iter()
-        .filter(|r| r.origin != ReferenceOrigin::Inline)
+        .enumerate()
+        .filter(|&(i, r)| r.origin != ReferenceOrigin::Inline && !is_alias(i))
     {
         let at = reference.key_span.unwrap_or(reference.span);
         // Reference-list numbers and bibliography keys live in separate namespaces.

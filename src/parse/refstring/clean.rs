@@ -14,12 +14,15 @@ static MD_LINK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\[([^\]]{1,300})\]\((https?://[^)\s]+)\)").expect("link regex"));
 /// `doi: 10. 1038/x`, `DOI 10.1093/ molbev`: the PDF text layer's stray spaces.
 static DOI_SPACES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(doi)\s*:\s*10\s*\.\s*(\d{4,9})\s*/\s*|\b10\s*\.\s*(\d{4,9})\s*/\s*")
-        .expect("doi spacing regex")
+    Regex::new(
+        r"(?i)(?-u:\b)(doi)\s*:\s*10\s*\.\s*(\d{4,9})\s*/\s*|(?-u:\b)10\s*\.\s*(\d{4,9})\s*/\s*",
+    )
+    .expect("doi spacing regex")
 });
 /// `arXiv :1611 .09748v4`, `arXiv: 1611.09748`.
 static ARXIV_SPACES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\barxiv\s*:\s*(\d{4})\s*\.\s*(\d{4,5})(\s*v\s*\d+)?").expect("arXiv spacing")
+    Regex::new(r"(?i)(?-u:\b)arxiv\s*:\s*(\d{4})\s*\.\s*(\d{4,5})(\s*v\s*\d+)?")
+        .expect("arXiv spacing")
 });
 /// `[12]`, `12.`, `(12)`, `12)`, `[Smi99]`, bullets.
 static LABEL: LazyLock<Regex> = LazyLock::new(|| {
