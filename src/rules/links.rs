@@ -104,6 +104,19 @@ fn cited_references(doc: &Document) -> Vec<bool> {
             cited[r] = true;
         }
     }
+    // A second entry under a cited key is reported as a duplicate key, not as unused.
+    let cited_keys: std::collections::HashSet<&str> = doc
+        .references
+        .iter()
+        .zip(&cited)
+        .filter(|(_, cited)| **cited)
+        .map(|(r, _)| r.key.as_str())
+        .collect();
+    for (i, reference) in doc.references.iter().enumerate() {
+        if cited_keys.contains(reference.key.as_str()) {
+            cited[i] = true;
+        }
+    }
     if cite_all {
         for (i, reference) in doc.references.iter().enumerate() {
             if matches!(
@@ -164,7 +177,10 @@ fn duplicates(doc: &Document, out: &mut Vec<Diagnostic>) {
             .as_deref()
             .map(title_key)
             .filter(|t| t.len() >= 12);
-        let by_title = title_key.as_ref().and_then(|t| titles.get(t).copied());
+        let by_title = title_key
+            .as_ref()
+            .and_then(|t| titles.get(t).copied())
+            .filter(|first| same_year_and_first_author(first, reference));
         if let Some((first, why)) = by_doi
             .map(|f| (f, "the same DOI"))
             .or(by_title.map(|f| (f, "the same title")))
@@ -195,6 +211,22 @@ fn duplicates(doc: &Document, out: &mut Vec<Diagnostic>) {
             titles.insert(title, reference);
         }
     }
+}
+
+/// Two entries with one title are one work only if their years and first authors
+/// do not disagree: "Deep learning" (Nature 2015) and "Deep Learning" (MIT Press
+/// 2016) are two works.
+fn same_year_and_first_author(a: &Reference, b: &Reference) -> bool {
+    let years_agree = match (a.fields.year, b.fields.year) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
+    let first_family = |r: &Reference| r.fields.authors.first().map(|p| title_key(&p.family));
+    let authors_agree = match (first_family(a), first_family(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
+    years_agree && authors_agree
 }
 
 /// Lowercase alphanumeric words of a title, for duplicate detection.
