@@ -5,6 +5,8 @@ mod support;
 
 #[path = "resolve_cli/cascade.rs"]
 mod cascade;
+#[path = "resolve_cli/check.rs"]
+mod check;
 #[path = "resolve_cli/failures.rs"]
 mod failures;
 #[path = "resolve_cli/helpers.rs"]

@@ -21,7 +21,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub exit_zero: bool,
     /// Local checks only: do not resolve cited works against the scholarly record.
-    #[arg(long, env = "CITEPROOF_NO_RESOLVE")]
+    #[arg(long, env = "CITEPROOF_NO_RESOLVE", value_parser = clap::builder::FalseyValueParser::new())]
     pub no_resolve: bool,
     #[command(flatten)]
     pub resolution: super::resolve::ResolveArgs,

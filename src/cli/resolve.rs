@@ -27,7 +27,7 @@ use citeproof::rules::resolution::{describe, diagnostics};
 #[derive(Debug, Clone, Args)]
 pub struct ResolveArgs {
     /// Use only the cache and local corpora: no network request is made.
-    #[arg(long, env = "CITEPROOF_OFFLINE")]
+    #[arg(long, env = "CITEPROOF_OFFLINE", value_parser = clap::builder::FalseyValueParser::new())]
     pub offline: bool,
     /// A local corpus of works consulted before any network source (repeatable):
     /// JSONL in the world schema, CSL-JSON, or BibTeX.
