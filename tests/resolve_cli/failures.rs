@@ -132,3 +132,22 @@ fn failures_are_not_cached_and_a_rerun_asks_again() {
     assert_eq!(run.statuses(), ["verified"], "{}", run.stdout);
     assert!(world.request_count(Source::Crossref) >= 1);
 }
+
+#[test]
+fn an_unreadable_answer_is_asked_again_once() {
+    // The first Crossref answer is an HTML maintenance page with status 200.
+    let config = MockConfig::fixtures().fault(
+        Source::Crossref,
+        FaultRule::new(Trigger::Nth(1), FaultKind::HtmlErrorPage),
+    );
+    let world = MockWorld::start(config);
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_jsonl(dir.path(), &[("resnet", refs::RESNET_DOI)]);
+    let run = resolve_jsonl(Some(&world), &input, &["--retries", "0"]);
+    let l = &run.lines()[0];
+    assert_eq!(l["status"], "verified", "{}", run.stdout);
+    assert_eq!(l["match"]["source"], "crossref");
+    let crossref = world.requests(Source::Crossref);
+    assert_eq!(crossref.len(), 2, "{crossref:?}");
+    assert!(crossref[0].outcome.is_some() && crossref[1].outcome.is_none());
+}
