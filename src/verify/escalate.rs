@@ -23,7 +23,7 @@ use super::prompt::{
     self, ModelAnswer, PROMPT_VERSION, abstract_messages, parse_answer, passage_messages,
     quote_occurs,
 };
-use super::select::{self, PassageSettings, RankedBy};
+use super::select::{self, PassageSettings, RankedBy, Ranker};
 use super::usage::{Limiter, UsageSummary, UsageTracker};
 use super::verdict::{Label, PassageRef, Stage, Unverifiable, Verdict};
 use crate::cache::Cache;
@@ -41,8 +41,10 @@ pub struct VerifyConfig {
     pub stage1: ModelConfig,
     /// The model that judges full-text passages; `None`: the stage-1 model.
     pub stage2: Option<ModelConfig>,
-    /// Rank passages by embeddings from this model instead of BM25.
+    /// Rank passages by embeddings from this model instead of the local ranker.
     pub embeddings: Option<ModelConfig>,
+    /// How passages are ranked without an embeddings endpoint (BM25 by default).
+    pub ranker: Ranker,
     /// Escalate a SUPPORTS / CONTRADICTS answer whose confidence is below this.
     pub escalate_below_confidence: Option<f64>,
     /// Escalate to the full text at all.
@@ -61,6 +63,7 @@ impl VerifyConfig {
             stage1,
             stage2: None,
             embeddings: None,
+            ranker: Ranker::Bm25,
             escalate_below_confidence: None,
             full_text: true,
             fulltext: FullTextConfig::default(),
@@ -174,6 +177,7 @@ impl Verifier {
             "stage1": [self.stage1.config().base_url, self.stage1.model()],
             "stage2": [self.stage2.config().base_url, self.stage2.model()],
             "embeddings": self.embedder.as_ref().map(|e| e.model().to_string()),
+            "ranker": self.config.ranker.describe(),
             "passages": [p.size, p.overlap, p.top],
             "full_text": self.config.full_text,
             "escalate_below": self.config.escalate_below_confidence,
@@ -336,18 +340,27 @@ impl Verifier {
     ) -> Option<Verdict> {
         let settings = &self.config.passages;
         let chunks = select::chunks(&full.doc, settings);
-        let (best, how) =
-            select::best_passages(claim, chunks, settings.top, self.embedder.as_ref()).await;
+        let (best, how) = select::best_passages(
+            claim,
+            chunks,
+            settings.top,
+            self.embedder.as_ref(),
+            &self.config.ranker,
+        )
+        .await;
         if best.is_empty() {
             notes.push("the full text gave no passages".to_string());
             return None;
         }
         notes.push(match how {
-            RankedBy::Bm25 => format!("{} passages ranked by BM25", best.len()),
+            RankedBy::Local(how) => format!("{} passages ranked by {how}", best.len()),
             RankedBy::Embeddings(m) => {
                 format!("{} passages ranked by embeddings ({m})", best.len())
             }
-            RankedBy::Bm25Fallback(e) => format!("embeddings failed ({e}); ranked by BM25"),
+            RankedBy::Fallback(e) => format!(
+                "embeddings failed ({e}); ranked by {}",
+                self.config.ranker.describe()
+            ),
         });
         let blocks: Vec<(Option<&str>, &str)> = best
             .iter()

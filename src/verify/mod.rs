@@ -11,17 +11,19 @@
 
 pub mod acceptance;
 pub mod background;
-mod calibration;
+pub mod calibration;
 pub mod embedded;
 pub mod escalate;
 pub mod evidence;
 pub mod extract;
 pub mod fulltext;
+pub mod hybrid;
 mod lexicon;
 pub mod llm;
 pub mod passages;
 pub mod prompt;
 pub mod select;
+pub mod sentence_model;
 pub mod text;
 pub mod urlpolicy;
 pub mod usage;
