@@ -3,6 +3,8 @@
 mod check;
 mod extract;
 mod rules;
+mod verify;
+mod verify_flags;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,6 +33,8 @@ pub enum Command {
     Rules(rules::RulesArgs),
     /// Explain one rule (by code or name).
     Explain(rules::ExplainArgs),
+    /// Verify claims against the works they cite (JSONL in, JSONL out).
+    Verify(verify::VerifyArgs),
 }
 
 /// Input options shared by the commands that read documents.
@@ -87,5 +91,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Extract(args) => extract::run(args),
         Command::Rules(args) => rules::list(args),
         Command::Explain(args) => rules::explain(args),
+        Command::Verify(args) => verify::run(args),
     }
 }
