@@ -20,12 +20,24 @@ pub fn link_all(project: &mut Project) {
 /// Every local finding of a linked project, suppressions applied, sorted and
 /// de-duplicated (a bibliography shared by two documents is reported once).
 pub fn local_diagnostics(project: &Project) -> Vec<Diagnostic> {
+    finish(project, local_findings(project))
+}
+
+/// The local findings and `more` (resolution, verification), finished together so
+/// that suppressions see every rule.
+pub fn diagnostics_with(project: &Project, more: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut diagnostics = local_findings(project);
+    diagnostics.extend(more);
+    finish(project, diagnostics)
+}
+
+fn local_findings(project: &Project) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = project.problems.clone();
     for doc in &project.documents {
         diagnostics.extend(doc.problems.iter().cloned());
         diagnostics.extend(rules::links::check(&project.sources, doc));
     }
-    finish(project, diagnostics)
+    diagnostics
 }
 
 /// Apply suppressions, de-duplicate and sort any set of diagnostics of the project.

@@ -20,12 +20,22 @@ pub struct CheckArgs {
     /// Always exit with 0 when the check ran (2 is still used for usage errors).
     #[arg(long)]
     pub exit_zero: bool,
+    /// Local checks only: do not resolve cited works against the scholarly record.
+    #[arg(long)]
+    pub no_resolve: bool,
+    #[command(flatten)]
+    pub resolution: super::resolve::ResolveArgs,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let mut project = load::load(&args.input.paths, &args.input.load_options());
     check::link_all(&mut project);
-    let diagnostics = check::local_diagnostics(&project);
+    let diagnostics = if args.no_resolve {
+        check::local_diagnostics(&project)
+    } else {
+        let found = super::resolve::project_diagnostics(&project, &args.resolution)?;
+        check::diagnostics_with(&project, found)
+    };
     let colour = output::text::use_colour(std::io::stdout().is_terminal());
     let rendered = output::text::render(&project.sources, &diagnostics, colour);
     let stdout = std::io::stdout();

@@ -1,7 +1,9 @@
 //! Command-line arguments and dispatch to one module per command.
 
+mod cache;
 mod check;
 mod extract;
+mod resolve;
 mod rules;
 mod verify;
 mod verify_flags;
@@ -29,6 +31,11 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Print what was parsed: documents, references, claim–citation pairs (JSON).
     Extract(extract::ExtractArgs),
+    /// Resolve references (a .bib file, reference strings, JSONL) against the
+    /// scholarly record and print one verdict per reference.
+    Resolve(resolve::ResolveCommandArgs),
+    /// Inspect or clear the resolution cache.
+    Cache(cache::CacheArgs),
     /// List every rule.
     Rules(rules::RulesArgs),
     /// Explain one rule (by code or name).
@@ -89,6 +96,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Extract(args) => extract::run(args),
+        Command::Resolve(args) => resolve::run(args),
+        Command::Cache(args) => cache::run(args),
         Command::Rules(args) => rules::list(args),
         Command::Explain(args) => rules::explain(args),
         Command::Verify(args) => verify::run(args),
