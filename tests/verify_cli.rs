@@ -146,14 +146,13 @@ fn identifier_and_reference_inputs_with_the_embedded_backend() {
         by("missing")["rationale"]
             .as_str()
             .unwrap()
-            .contains("no source knows the doi"),
+            .contains("not found"),
         "{}",
         by("missing")
     );
     assert_eq!(by("ref")["label"], by("own")["label"]);
     assert!(by("broken")["rationale"].as_str().unwrap().contains("invalid input"));
-    // The missing DOI was asked of Semantic Scholar's batch and then of Crossref.
-    assert!(world.request_count(Source::S2) >= 1);
+    // The DOIs were looked up by the resolution cascade (Crossref first).
     assert!(world.request_count(Source::Crossref) >= 1);
 }
 

@@ -2,6 +2,7 @@
 
 mod cache;
 mod check;
+mod check_verify;
 mod extract;
 mod resolve;
 mod rules;

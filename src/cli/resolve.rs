@@ -19,7 +19,7 @@ use citeproof::resolve::input;
 use citeproof::resolve::options::{ResolveOptions, SearchOrder, SourcePlan};
 use citeproof::resolve::outcome::Status;
 use citeproof::resolve::resolution::Resolution;
-use citeproof::resolve::run::resolve_project;
+use citeproof::resolve::run::{ProjectResolution, resolve_project};
 use citeproof::resolve::sources::{SourceName, SourcesSettings};
 use citeproof::rules::resolution::{describe, diagnostics};
 
@@ -159,10 +159,20 @@ pub fn project_diagnostics(
     project: &Project,
     args: &ResolveArgs,
 ) -> anyhow::Result<Vec<Diagnostic>> {
-    let (options, bar) = with_progress(args.options()?);
+    Ok(project_resolution(project, args)?.0)
+}
+
+/// [`project_diagnostics`] with the resolutions and the options they were made with
+/// (`check --verify` verifies against the resolved works).
+pub fn project_resolution(
+    project: &Project,
+    args: &ResolveArgs,
+) -> anyhow::Result<(Vec<Diagnostic>, ProjectResolution, ResolveOptions)> {
+    let (mut options, bar) = with_progress(args.options()?);
     let resolved = resolve_project(project, &options)?;
     bar.finish_and_clear();
-    Ok(diagnostics(project, &resolved))
+    options.progress = None;
+    Ok((diagnostics(project, &resolved), resolved, options))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -4,10 +4,12 @@
 //! `{"id", "claim", "doi" | "arxiv" | "pmid" | "pmcid"}` or `{"id", "claim", "reference"}`.
 //! Output is JSONL, one line per input line in input order:
 //! `{"id", "label", "stage", "rationale", "evidence", "passage": {"source", "section",
-//! "offset"} | null, "model"}`. The LLM backend is used when a model is configured,
-//! the embedded backend otherwise. A usage summary goes to stderr at the end.
+//! "offset"} | null, "model"}`. The cited works are found by the resolution cascade
+//! (identifiers batched across the run; reference strings parsed and searched; local
+//! corpora with `--corpus`); only pairs whose work was found are verified. The LLM
+//! backend is used when a model is configured, the embedded backend otherwise. A usage
+//! summary goes to stderr at the end.
 
-use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,12 +18,16 @@ use anyhow::Context;
 use clap::Args;
 use serde_json::{Value, json};
 
-use citeproof::model::{IdScheme, Work};
-use citeproof::parse::ids::{find_arxiv_ids, find_dois, find_pmids};
+use citeproof::model::{IdScheme, RefFields};
+use citeproof::parse::ids::{normalize_arxiv, normalize_doi, normalize_pmcid, normalize_pmid};
+use citeproof::resolve::cascade::Resolver;
+use citeproof::resolve::outcome::Status;
+use citeproof::resolve::query::{QueryKind, RefQuery};
+use citeproof::resolve::resolution::Resolution;
 use citeproof::verify::backend::{Backend, Judgement};
 use citeproof::verify::escalate::VerifyRequest;
-use citeproof::verify::lookup::{IdLookup, normalize, works_by_id};
 
+use super::resolve::ResolveArgs;
 use super::verify_flags::{Setup, VerifyFlags, report_usage};
 
 #[derive(Debug, Args)]
@@ -34,14 +40,46 @@ pub struct VerifyArgs {
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub flags: VerifyFlags,
+    #[command(flatten)]
+    pub resolution: ResolveArgs,
 }
 
 /// What a line asks to verify the claim against.
 #[derive(Debug, Clone, PartialEq)]
 enum Target {
     Id(IdScheme, String),
-    /// A reference string with no identifier in it.
     Reference(String),
+}
+
+impl Target {
+    /// The query the resolution cascade answers.
+    fn query(&self) -> RefQuery {
+        match self {
+            Target::Reference(r) => RefQuery::from_string(r),
+            Target::Id(scheme, id) => {
+                let mut fields = RefFields::default();
+                let slot = match scheme {
+                    IdScheme::Doi => &mut fields.doi,
+                    IdScheme::Arxiv => &mut fields.arxiv,
+                    IdScheme::Pmid => &mut fields.pmid,
+                    _ => &mut fields.pmcid,
+                };
+                *slot = Some(id.clone());
+                RefQuery::new(fields, format!("{}:{id}", scheme.prefix()), QueryKind::Identifier)
+            }
+        }
+    }
+}
+
+/// The identifier in its normal form, or `None` when it is not one of its scheme.
+fn normalize(scheme: IdScheme, raw: &str) -> Option<String> {
+    match scheme {
+        IdScheme::Doi => normalize_doi(raw),
+        IdScheme::Arxiv => normalize_arxiv(raw),
+        IdScheme::Pmid => normalize_pmid(raw),
+        IdScheme::Pmcid => normalize_pmcid(raw),
+        IdScheme::Isbn | IdScheme::Url => None,
+    }
 }
 
 /// One input line, or why it cannot be used.
@@ -58,20 +96,6 @@ const ID_FIELDS: [(&str, IdScheme); 4] = [
     ("pmid", IdScheme::Pmid),
     ("pmcid", IdScheme::Pmcid),
 ];
-
-/// The identifier written in a reference string, if any (DOI, then arXiv, then PMID).
-fn identifier_in(reference: &str) -> Option<(IdScheme, String)> {
-    if let Some((_, doi)) = find_dois(reference).into_iter().next() {
-        return Some((IdScheme::Doi, doi));
-    }
-    if let Some((_, id)) = find_arxiv_ids(reference).into_iter().next() {
-        return Some((IdScheme::Arxiv, id));
-    }
-    find_pmids(reference)
-        .into_iter()
-        .next()
-        .map(|(_, id)| (IdScheme::Pmid, id))
-}
 
 fn parse_line(number: usize, text: &str) -> Line {
     let value: Value = match serde_json::from_str(text) {
@@ -110,11 +134,7 @@ fn parse_line(number: usize, text: &str) -> Line {
             }
         }
         match value["reference"].as_str().map(str::trim) {
-            Some(r) if !r.is_empty() => {
-                let target = identifier_in(r)
-                    .map_or_else(|| Target::Reference(r.to_string()), |(s, i)| Target::Id(s, i));
-                Ok((claim.to_string(), target))
-            }
+            Some(r) if !r.is_empty() => Ok((claim.to_string(), Target::Reference(r.to_string()))),
             _ => Err(
                 "expected one of \"doi\", \"arxiv\", \"pmid\", \"pmcid\" or \"reference\""
                     .to_string(),
@@ -169,8 +189,10 @@ fn judged(id: &str, j: &Judgement) -> Value {
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let lines = read_input(&args.input)?;
-    let setup = Setup::new(&args.flags)?;
+    let options = args.resolution.options()?;
+    let setup = Setup::new(&options)?;
     let backend = setup.backend(&args.flags)?;
+    let resolver = Resolver::new(options).context("resolution")?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -183,7 +205,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             eprintln!("{name}:{}: {e}", line.number);
         }
     }
-    let outputs = runtime.block_on(verify_lines(&lines, &setup, &backend));
+    let outputs = runtime.block_on(verify_lines(&lines, &resolver, &backend));
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -203,44 +225,53 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Look up the cited works, verify, and give one output value per usable line (lines
-/// without a readable id give none).
-async fn verify_lines(lines: &[Line], setup: &Setup, backend: &Backend) -> Vec<Value> {
-    let mut ids: Vec<(IdScheme, String)> = Vec::new();
-    for line in lines {
-        if let Ok((_, Target::Id(scheme, id))) = &line.parsed
-            && !ids.iter().any(|(s, i)| s == scheme && i == id)
-        {
-            ids.push((*scheme, id.clone()));
-        }
+/// Why a resolution gives no work to verify against, or `None` when it gives one.
+fn unresolved_reason(r: &Resolution) -> Option<String> {
+    if r.work.is_some() && matches!(r.status, Status::Verified | Status::Miscited | Status::Retracted) {
+        return None;
     }
-    let found = works_by_id(&setup.sources, &ids).await;
-    let works: HashMap<(IdScheme, String), IdLookup> = ids.into_iter().zip(found).collect();
+    Some(match r.status {
+        Status::NotFound => "no source has the cited work (not found)".to_string(),
+        Status::Unverified if !r.failures.is_empty() => format!(
+            "the cited work could not be resolved: {}",
+            r.failures.join("; ")
+        ),
+        _ => "the cited work could not be resolved".to_string(),
+    })
+}
+
+/// Resolve the cited works, verify, and give one output value per line with a
+/// readable id.
+async fn verify_lines(lines: &[Line], resolver: &Resolver, backend: &Backend) -> Vec<Value> {
+    let usable: Vec<(&str, &Target)> = lines
+        .iter()
+        .filter_map(|l| l.parsed.as_ref().ok().map(|(c, t)| (c.as_str(), t)))
+        .collect();
+    let queries: Vec<RefQuery> = usable.iter().map(|(_, t)| t.query()).collect();
+    let resolutions = resolver.resolve(&queries).await;
 
     let mut requests: Vec<VerifyRequest<'_>> = Vec::new();
     let mut slots: Vec<Result<usize, String>> = Vec::new();
+    let mut next = usable.iter().zip(&resolutions).zip(&queries);
     for line in lines {
         let slot = match &line.parsed {
             Err(e) => Err(format!("invalid input line {}: {e}", line.number)),
-            Ok((_, Target::Reference(_))) => Err(
-                "the reference has no DOI, arXiv id or PMID, and reference strings without \
-                 an identifier are not resolved by `verify` yet"
-                    .to_string(),
-            ),
-            Ok((claim, Target::Id(scheme, id))) => match &works[&(*scheme, id.clone())] {
-                IdLookup::Found(work) => {
-                    requests.push(request(claim, work));
-                    Ok(requests.len() - 1)
+            Ok(_) => {
+                let Some((((claim, _), resolution), query)) = next.next() else {
+                    break;
+                };
+                match (unresolved_reason(resolution), &resolution.work) {
+                    (None, Some(work)) => {
+                        requests.push(VerifyRequest {
+                            claim,
+                            work,
+                            citation_url: query.fields.url.as_deref(),
+                        });
+                        Ok(requests.len() - 1)
+                    }
+                    (reason, _) => Err(reason.unwrap_or_default()),
                 }
-                IdLookup::NotFound => Err(format!(
-                    "no source knows the {} {id}",
-                    scheme.prefix()
-                )),
-                IdLookup::Failed(why) => Err(format!(
-                    "the {} {id} could not be looked up ({why})",
-                    scheme.prefix()
-                )),
-            },
+            }
         };
         slots.push(slot);
     }
@@ -256,14 +287,6 @@ async fn verify_lines(lines: &[Line], setup: &Setup, backend: &Backend) -> Vec<V
             })
         })
         .collect()
-}
-
-fn request<'a>(claim: &'a str, work: &'a Work) -> VerifyRequest<'a> {
-    VerifyRequest {
-        claim,
-        work,
-        citation_url: None,
-    }
 }
 
 #[cfg(test)]
@@ -285,12 +308,11 @@ mod tests {
             2,
             r#"{"id": "r", "claim": "c", "reference": "Vaswani et al. Attention is all you need. arXiv:1706.03762"}"#,
         );
-        assert_eq!(
-            reference.parsed.unwrap().1,
-            Target::Id(IdScheme::Arxiv, "1706.03762".into())
-        );
-        let plain = parse_line(3, r#"{"id": "p", "claim": "c", "reference": "Smith J. A study. 2020."}"#);
-        assert!(matches!(plain.parsed.unwrap().1, Target::Reference(_)));
+        let query = reference.parsed.unwrap().1.query();
+        assert_eq!(query.fields.arxiv.as_deref(), Some("1706.03762"));
+        let id = parse_line(3, r#"{"id": "p", "claim": "c", "pmid": "PMID: 42"}"#);
+        let query = id.parsed.unwrap().1.query();
+        assert_eq!((query.fields.pmid.as_deref(), query.kind), (Some("42"), QueryKind::Identifier));
         for bad in [
             "not json",
             r#"["id"]"#,

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
-use citeproof::cache::{self, Cache};
+use citeproof::cache::Cache;
 use citeproof::net::{Net, NetConfig};
+use citeproof::resolve::options::ResolveOptions;
 use citeproof::resolve::sources::{Sources, SourcesSettings};
 use citeproof::verify::backend::{Backend, VerifySettings};
 use citeproof::verify::escalate::VerifyConfig;
@@ -49,12 +50,6 @@ pub struct VerifyFlags {
     /// Judge on abstracts only; never fetch full texts.
     #[arg(long)]
     pub no_full_text: bool,
-    /// Neither read nor write the cache.
-    #[arg(long)]
-    pub no_cache: bool,
-    /// Cache directory (default: the platform cache directory + citeproof).
-    #[arg(long, value_name = "DIR", env = cache::CACHE_DIR_ENV)]
-    pub cache_dir: Option<PathBuf>,
     /// Verifications in flight at once.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub parallel: usize,
@@ -77,36 +72,24 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// Network, sources (environment overrides applied) and cache.
-    pub fn new(flags: &VerifyFlags) -> anyhow::Result<Setup> {
-        let sources_settings = SourcesSettings::from_env().context("source settings")?;
-        let mailto = std::env::var("CITEPROOF_MAILTO")
-            .ok()
-            .filter(|m| !m.trim().is_empty());
+    /// Network, sources and cache as the resolution options set them up.
+    pub fn new(options: &ResolveOptions) -> anyhow::Result<Setup> {
+        let mailto = options
+            .sources
+            .sources
+            .iter()
+            .find_map(|s| s.mailto.clone());
         let net = Net::new(&NetConfig {
             mailto,
             ..NetConfig::default()
         })
         .context("network client")?;
-        let sources = Sources::new(&net, &sources_settings);
-        let cache = if flags.no_cache {
-            None
-        } else {
-            let dir = cache::default_dir_from(flags.cache_dir.clone());
-            match dir.map(|d| Cache::open(&d).map_err(|e| (d, e))) {
-                Some(Ok(cache)) => Some(cache),
-                Some(Err((d, e))) => {
-                    eprintln!("warning: cache at {} unusable ({e}); running without", d.display());
-                    None
-                }
-                None => None,
-            }
-        };
+        let sources = Sources::new(&net, &options.sources);
         Ok(Setup {
             net,
-            sources_settings,
+            sources_settings: options.sources.clone(),
             sources,
-            cache,
+            cache: options.cache.clone(),
         })
     }
 

@@ -27,7 +27,6 @@ pub mod fulltext;
 pub mod hybrid;
 mod lexicon;
 pub mod llm;
-pub mod lookup;
 pub mod offline;
 pub mod passages;
 pub mod project;
