@@ -1,14 +1,21 @@
-//! `citeproof check --verify` end to end: a Markdown manuscript with a BibTeX file,
-//! resolved against the mock scholarly world (tests/support), verified with the mock
-//! model server (tests/support_llm) or the embedded backend. Each claim is scripted to
-//! end in one verification rule.
+//! `check --verify`'s library entry point, `verify_project`, on a project built
+//! directly (the Markdown and LaTeX parsers are being written elsewhere), with the
+//! mock scholarly world (tests/support) serving abstracts and full texts and the mock
+//! model server (tests/support_llm) or the embedded backend judging. Each claim is
+//! scripted to end in one verification rule.
 
 mod support;
 mod support_llm;
 
-use std::path::Path;
 use std::process::Command;
 
+use citeproof::load::Project;
+use citeproof::model::{Citation, CitationKind, Claim, Document, FileId, Span};
+use citeproof::resolve::sources::{Sources, SourcesSettings};
+use citeproof::verify::backend::{Backend, VerifySettings};
+use citeproof::verify::escalate::VerifyConfig;
+use citeproof::verify::fulltext::FullTextConfig;
+use citeproof::verify::project::verify_project;
 use support::{MockConfig, MockWorld, Work};
 use support_llm::Reply;
 use support_llm::verify::{KEY_SENTENCE, SLEEP_ABSTRACT, SLEEP_TITLE, STAGE1, STAGE2};
@@ -18,7 +25,8 @@ const FEVER_DOI: &str = "10.1038/s41467-025-63038-5";
 const FEVER_TITLE: &str = "A single residue in the yellow fever virus envelope protein \
                            modulates virion architecture and antigenicity";
 
-const CONTRADICTED: &str = "Sleep loss after training improved contextual fear memory in adult mice";
+const CONTRADICTED: &str =
+    "Sleep loss after training improved contextual fear memory in adult mice";
 const FULL_TEXT: &str = "Five hours of sleep deprivation right after training reduced freezing \
                          in mice by 41%";
 const UNSUPPORTED: &str = "Sleep deprived mice also lost body weight over the following week";
@@ -54,103 +62,153 @@ fn world() -> MockWorld {
     ]))
 }
 
-fn manuscript(dir: &Path, claims: &[(&str, &str)]) -> (String, String) {
-    let text: Vec<String> = claims
-        .iter()
-        .map(|(claim, key)| format!("{claim} [@{key}].\n"))
-        .collect();
-    std::fs::write(dir.join("paper.md"), text.join("\n")).unwrap();
-    let bib = format!(
-        "@article{{kim2023, title = {{{SLEEP_TITLE}}}, author = {{Kim, Hana}}, year = {{2023}},\n  \
-         journal = {{Scientific Reports}}, doi = {{{SLEEP_DOI}}}}}\n\n\
-         @article{{yfv2023, title = {{{FEVER_TITLE}}}, author = {{Kim, Hana}}, year = {{2023}},\n  \
-         journal = {{Scientific Reports}}, doi = {{{FEVER_DOI}}}}}\n"
-    );
-    std::fs::write(dir.join("refs.bib"), bib).unwrap();
-    (
-        dir.join("paper.md").display().to_string(),
-        dir.join("refs.bib").display().to_string(),
-    )
-}
-
-fn check(world: &MockWorld, dir: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    for var in [
-        "CITEPROOF_LLM_URL",
-        "CITEPROOF_LLM_MODEL",
-        "CITEPROOF_LLM_STAGE2_MODEL",
-        "CITEPROOF_EMBEDDING_MODEL",
-    ] {
-        cmd.env_remove(var);
+/// A project with one document whose claims each cite one work (by index into the
+/// works `verify_project` is given); built directly until the Markdown and LaTeX
+/// parsers land.
+fn project(claims: &[(&str, usize)]) -> Project {
+    let mut doc = Document::default();
+    let mut at = 0;
+    for (i, (text, work)) in claims.iter().enumerate() {
+        let span = Span::new(at, at + text.len());
+        at += text.len() + 1;
+        doc.claims.push(Claim {
+            file: FileId::default(),
+            span,
+            text: (*text).to_string(),
+        });
+        doc.citations.push(Citation {
+            key: format!("ref{work}"),
+            kind: CitationKind::Key,
+            file: FileId::default(),
+            span: Span::new(span.end - 1, span.end),
+            group_span: Span::new(span.end - 1, span.end),
+            command: None,
+            id: None,
+            narrative: false,
+            claim: Some(i),
+            reference: Some(*work),
+        });
     }
-    cmd.envs(world.env())
-        .env("CITEPROOF_CACHE_DIR", dir.join("cache"))
-        .env("NO_COLOR", "1");
-    cmd
+    Project {
+        documents: vec![doc],
+        ..Project::default()
+    }
 }
 
-/// Rule codes in the text report, with the line each is on.
-fn codes(stdout: &str) -> Vec<String> {
-    stdout
-        .lines()
-        .filter_map(|l| l.split(|c: char| !c.is_ascii_alphanumeric()).find(|w| w.starts_with("CP3")))
-        .map(str::to_string)
-        .collect()
+/// The two works as the cascade would have resolved them.
+fn resolved() -> Vec<citeproof::model::Work> {
+    vec![
+        citeproof::model::Work {
+            source: "crossref".into(),
+            title: SLEEP_TITLE.into(),
+            doi: Some(SLEEP_DOI.into()),
+            pmid: Some("39000001".into()),
+            pmcid: Some("PMC9000001".into()),
+            year: Some(2023),
+            abstract_text: Some(SLEEP_ABSTRACT.into()),
+            ..Default::default()
+        },
+        citeproof::model::Work {
+            source: "crossref".into(),
+            title: FEVER_TITLE.into(),
+            doi: Some(FEVER_DOI.into()),
+            year: Some(2023),
+            ..Default::default()
+        },
+    ]
+}
+
+fn settings(world: &MockWorld) -> (SourcesSettings, VerifySettings) {
+    let env: std::collections::HashMap<String, String> = world.env().into_iter().collect();
+    let sources = SourcesSettings::from_env_with(|k| env.get(k).cloned()).unwrap();
+    let fulltext = FullTextConfig::for_sources(&sources, &format!("{}/arxiv-web", world.origin()));
+    (sources, VerifySettings::new(fulltext))
+}
+
+async fn rules(
+    world: &MockWorld,
+    settings: VerifySettings,
+    sources: &SourcesSettings,
+    claims: &[(&str, usize)],
+) -> Vec<&'static str> {
+    let net = support_llm::net();
+    let backend = Backend::build(&net, &settings, Some(Sources::new(&net, sources)), None).unwrap();
+    let project = project(claims);
+    let works = resolved();
+    let found = verify_project(&project, |_, r| works.get(r), &backend).await;
+    let _ = world;
+    let mut codes: Vec<&'static str> = found.iter().map(|d| d.rule.code).collect();
+    codes.sort_unstable();
+    codes
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn llm_verdicts_become_cp301_cp302_cp304_cp305() {
-    let sources = world();
+    let sources_world = world();
     let models = support_llm::World::start().await;
-    let quote = "a single period of sleep deprivation after learning affects contextual fear memory";
-    models.script_for(Some(STAGE1), "improved contextual", vec![Reply::verdict("CONTRADICTS", quote)]);
-    models.script_for(Some(STAGE1), "reduced freezing", vec![Reply::verdict("NOT_ENOUGH_INFO", "")]);
-    models.script_for(Some(STAGE2), "reduced freezing", vec![Reply::verdict("SUPPORTS", KEY_SENTENCE)]);
-    models.script_for(Some(STAGE1), "body weight", vec![Reply::verdict("NOT_ENOUGH_INFO", "")]);
-    models.script_for(Some(STAGE2), "body weight", vec![Reply::verdict("NOT_ENOUGH_INFO", "")]);
-    models.script_for(None, "consolidation in adult", vec![Reply::Status(400, "bad request".into())]);
-    let dir = tempfile::tempdir().unwrap();
-    let (paper, bib) = manuscript(
-        dir.path(),
-        &[
-            (CONTRADICTED, "kim2023"),
-            (FULL_TEXT, "kim2023"),
-            (UNSUPPORTED, "kim2023"),
-            (UNRELATED, "yfv2023"),
-        ],
+    let quote =
+        "a single period of sleep deprivation after learning affects contextual fear memory";
+    models.script_for(
+        Some(STAGE1),
+        "improved contextual",
+        vec![Reply::verdict("CONTRADICTS", quote)],
     );
-    let mut cmd = check(&sources, dir.path());
-    cmd.env("CITEPROOF_LLM_URL", models.llm_url())
-        .env("CITEPROOF_LLM_MODEL", STAGE1)
-        .env("CITEPROOF_LLM_STAGE2_MODEL", STAGE2)
-        .args(["check", "--verify", "--exit-zero", &paper, "--bib", &bib]);
-    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
-        .await
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    let mut found = codes(&stdout);
-    found.sort();
-    assert_eq!(found, ["CP301", "CP302", "CP304", "CP305"], "{stdout}\n{stderr}");
-    assert!(stderr.contains("model usage:"), "{stderr}");
+    models.script_for(
+        Some(STAGE1),
+        "reduced freezing",
+        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
+    );
+    models.script_for(
+        Some(STAGE2),
+        "reduced freezing",
+        vec![Reply::verdict("SUPPORTS", KEY_SENTENCE)],
+    );
+    models.script_for(
+        Some(STAGE1),
+        "body weight",
+        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
+    );
+    models.script_for(
+        Some(STAGE2),
+        "body weight",
+        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
+    );
+    models.script_for(
+        None,
+        "consolidation in adult",
+        vec![Reply::Status(400, "bad request".into())],
+    );
+    let (sources, mut settings) = settings(&sources_world);
+    let mut llm = VerifyConfig::new(models.model(STAGE1));
+    llm.stage2 = Some(models.model(STAGE2));
+    settings.llm = Some(llm);
+    let found = rules(
+        &sources_world,
+        settings,
+        &sources,
+        &[
+            (CONTRADICTED, 0),
+            (FULL_TEXT, 0),
+            (UNSUPPORTED, 0),
+            (UNRELATED, 1),
+        ],
+    )
+    .await;
+    assert_eq!(found, ["CP301", "CP302", "CP304", "CP305"]);
 }
 
-#[test]
-fn the_embedded_backend_flags_the_unrelated_citation_as_cp303() {
-    let sources = world();
-    let dir = tempfile::tempdir().unwrap();
-    let (paper, bib) = manuscript(dir.path(), &[(FULL_TEXT, "kim2023"), (UNRELATED, "yfv2023")]);
-    let out = check(&sources, dir.path())
-        .args(["check", "--verify", "--exit-zero", &paper, "--bib", &bib])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    assert_eq!(codes(&stdout), ["CP303"], "{stdout}\n{stderr}");
-    assert!(stdout.contains("yfv2023"), "{stdout}");
-    assert!(stderr.contains("embedded backend"), "{stderr}");
+#[tokio::test(flavor = "multi_thread")]
+async fn the_embedded_backend_flags_the_unrelated_citation_as_cp303() {
+    let sources_world = world();
+    let (sources, settings) = settings(&sources_world);
+    let found = rules(
+        &sources_world,
+        settings,
+        &sources,
+        &[(FULL_TEXT, 0), (UNRELATED, 1)],
+    )
+    .await;
+    assert_eq!(found, ["CP303"]);
 }
 
 #[test]

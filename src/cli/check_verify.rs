@@ -26,7 +26,10 @@ pub fn diagnostics(
     let mut works: HashMap<(FileId, Span), &Work> = HashMap::new();
     for entry in &resolved.entries {
         let r = &entry.resolution;
-        if !matches!(r.status, Status::Verified | Status::Miscited | Status::Retracted) {
+        if !matches!(
+            r.status,
+            Status::Verified | Status::Miscited | Status::Retracted
+        ) {
             continue;
         }
         let Some(work) = &r.work else { continue };

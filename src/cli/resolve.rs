@@ -154,16 +154,9 @@ fn with_progress(mut options: ResolveOptions) -> (ResolveOptions, ProgressBar) {
     (options, bar)
 }
 
-/// The resolution diagnostics of a loaded, linked project (for `check`).
-pub fn project_diagnostics(
-    project: &Project,
-    args: &ResolveArgs,
-) -> anyhow::Result<Vec<Diagnostic>> {
-    Ok(project_resolution(project, args)?.0)
-}
-
-/// [`project_diagnostics`] with the resolutions and the options they were made with
-/// (`check --verify` verifies against the resolved works).
+/// The resolution diagnostics of a loaded, linked project (for `check`), with the
+/// resolutions and the options they were made with (`check --verify` verifies against
+/// the resolved works).
 pub fn project_resolution(
     project: &Project,
     args: &ResolveArgs,

@@ -65,7 +65,11 @@ impl Target {
                     _ => &mut fields.pmcid,
                 };
                 *slot = Some(id.clone());
-                RefQuery::new(fields, format!("{}:{id}", scheme.prefix()), QueryKind::Identifier)
+                RefQuery::new(
+                    fields,
+                    format!("{}:{id}", scheme.prefix()),
+                    QueryKind::Identifier,
+                )
             }
         }
     }
@@ -148,8 +152,8 @@ fn read_input(path: &Path) -> anyhow::Result<Vec<Line>> {
     let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
         Box::new(std::io::BufReader::new(file))
     };
     let mut lines = Vec::new();
@@ -177,9 +181,9 @@ fn unverified(id: &str, backend: &Backend, reason: &str) -> Value {
 }
 
 fn judged(id: &str, j: &Judgement) -> Value {
-    let passage = j.passage().map(|p| {
-        json!({"source": p.source, "section": p.section, "offset": p.offset})
-    });
+    let passage = j
+        .passage()
+        .map(|p| json!({"source": p.source, "section": p.section, "offset": p.offset}));
     json!({
         "id": id, "label": j.label(), "stage": j.stage().as_str(),
         "rationale": j.rationale(), "evidence": j.evidence(),
@@ -227,7 +231,12 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 
 /// Why a resolution gives no work to verify against, or `None` when it gives one.
 fn unresolved_reason(r: &Resolution) -> Option<String> {
-    if r.work.is_some() && matches!(r.status, Status::Verified | Status::Miscited | Status::Retracted) {
+    if r.work.is_some()
+        && matches!(
+            r.status,
+            Status::Verified | Status::Miscited | Status::Retracted
+        )
+    {
         return None;
     }
     Some(match r.status {
@@ -295,7 +304,10 @@ mod tests {
 
     #[test]
     fn lines_are_read_or_refused_with_a_reason() {
-        let ok = parse_line(1, r#"{"id": 7, "claim": "X causes Y.", "doi": "doi:10.1/ABC"}"#);
+        let ok = parse_line(
+            1,
+            r#"{"id": 7, "claim": "X causes Y.", "doi": "doi:10.1/ABC"}"#,
+        );
         assert_eq!(ok.id.as_deref(), Some("7"));
         assert_eq!(
             ok.parsed.unwrap(),
@@ -312,7 +324,10 @@ mod tests {
         assert_eq!(query.fields.arxiv.as_deref(), Some("1706.03762"));
         let id = parse_line(3, r#"{"id": "p", "claim": "c", "pmid": "PMID: 42"}"#);
         let query = id.parsed.unwrap().1.query();
-        assert_eq!((query.fields.pmid.as_deref(), query.kind), (Some("42"), QueryKind::Identifier));
+        assert_eq!(
+            (query.fields.pmid.as_deref(), query.kind),
+            (Some("42"), QueryKind::Identifier)
+        );
         for bad in [
             "not json",
             r#"["id"]"#,

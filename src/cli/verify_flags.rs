@@ -116,12 +116,23 @@ fn model(flags: &VerifyFlags, url: &str, name: &str) -> ModelConfig {
 pub fn settings(flags: &VerifyFlags, sources: &SourcesSettings) -> anyhow::Result<VerifySettings> {
     let fulltext = FullTextConfig::for_sources(sources, &flags.arxiv_web);
     let mut s = VerifySettings::new(fulltext);
-    s.embedding_model = flags.embedding_model.clone().filter(|p| !p.as_os_str().is_empty());
+    s.embedding_model = flags
+        .embedding_model
+        .clone()
+        .filter(|p| !p.as_os_str().is_empty());
     s.scoring = flags.scoring;
     s.full_text = !flags.no_full_text;
     s.parallel = flags.parallel.max(1);
-    let url = flags.llm_url.as_deref().map(str::trim).filter(|u| !u.is_empty());
-    let name = flags.model.as_deref().map(str::trim).filter(|m| !m.is_empty());
+    let url = flags
+        .llm_url
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty());
+    let name = flags
+        .model
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
     if flags.embedded {
         return Ok(s);
     }
@@ -157,10 +168,7 @@ pub fn report_usage(backend: &Backend) {
             let cost = usage
                 .total_cost()
                 .map_or(String::new(), |c| format!(", total cost {c:.4}"));
-            eprintln!(
-                "model usage: {} requests{cost}\n{usage}",
-                usage.requests()
-            );
+            eprintln!("model usage: {} requests{cost}\n{usage}", usage.requests());
         }
         None => eprintln!("verification: embedded backend (no model server used)"),
     }

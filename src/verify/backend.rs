@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::escalate::{Verifier, VerifyConfig, VerifyError, VerifyRequest};
 use super::fulltext::FullTextConfig;
-use super::hybrid::{ScoringMode, Scorer};
+use super::hybrid::{Scorer, ScoringMode};
 use super::offline::{OfflineConfig, OfflineVerdict, OfflineVerifier};
 use super::select::{PassageSettings, Ranker};
 use super::sentence_model::{SentenceModel, SentenceModelError};
