@@ -306,14 +306,14 @@ mod tests {
     fn lines_are_read_or_refused_with_a_reason() {
         let ok = parse_line(
             1,
-            r#"{"id": 7, "claim": "X causes Y.", "doi": "doi:10.1/ABC"}"#,
+            r#"{"id": 7, "claim": "X causes Y.", "doi": "doi:10.1038/NPHYS1170"}"#,
         );
         assert_eq!(ok.id.as_deref(), Some("7"));
         assert_eq!(
             ok.parsed.unwrap(),
             (
                 "X causes Y.".to_string(),
-                Target::Id(IdScheme::Doi, "10.1/abc".into())
+                Target::Id(IdScheme::Doi, "10.1038/nphys1170".into())
             )
         );
         let reference = parse_line(
@@ -331,8 +331,8 @@ mod tests {
         for bad in [
             "not json",
             r#"["id"]"#,
-            r#"{"claim": "c", "doi": "10.1/x"}"#,
-            r#"{"id": "a", "claim": "", "doi": "10.1/x"}"#,
+            r#"{"claim": "c", "doi": "10.1038/x"}"#,
+            r#"{"id": "a", "claim": "", "doi": "10.1038/x"}"#,
             r#"{"id": "a", "claim": "c", "doi": "nonsense"}"#,
             r#"{"id": "a", "claim": "c"}"#,
         ] {
