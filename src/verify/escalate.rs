@@ -183,8 +183,7 @@ impl Verifier {
             "escalate_below": self.config.escalate_below_confidence,
             "prompt": PROMPT_VERSION,
         });
-        let digest = Sha256::digest(material.to_string().as_bytes());
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+        digest_key(&material)
     }
 
     /// Verify several pairs, at most `parallel` at once; verdicts in request order.
@@ -198,10 +197,7 @@ impl Verifier {
     /// Verify one claim against one cited work.
     pub async fn verify(&self, request: &VerifyRequest<'_>) -> Verdict {
         let key = self.cache_key(request);
-        if let Some(cache) = &self.cache
-            && let Ok(Some(entry)) = cache.get_async(VERDICT_NAMESPACE, &key).await
-            && entry.found
-            && let Ok(verdict) = serde_json::from_value::<Verdict>(entry.value)
+        if let Some(verdict) = cached::<Verdict>(self.cache.as_ref(), VERDICT_NAMESPACE, &key).await
         {
             self.usage.record_cache_hit();
             return verdict;
@@ -212,14 +208,8 @@ impl Verifier {
                 verdict.unverifiable,
                 Some(Unverifiable::ModelFailure | Unverifiable::RateLimited)
             );
-        if cacheable
-            && let Some(cache) = &self.cache
-            && let Ok(value) = serde_json::to_value(&verdict)
-        {
-            // A cache that cannot be written only costs a later rerun.
-            let _ = cache
-                .put_many_async(VERDICT_NAMESPACE, vec![(key, true, value)])
-                .await;
+        if cacheable {
+            store(self.cache.as_ref(), VERDICT_NAMESPACE, key, &verdict).await;
         }
         verdict
     }
@@ -465,8 +455,43 @@ fn passage_ref(full: &FullText, p: &Passage) -> PassageRef {
     }
 }
 
+/// A cache key: the SHA-256 (hex) of the key material.
+pub(super) fn digest_key(material: &serde_json::Value) -> String {
+    let digest = Sha256::digest(material.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A verdict found in the cache (`None` when absent, unreadable or no cache).
+pub(super) async fn cached<T: serde::de::DeserializeOwned>(
+    cache: Option<&Cache>,
+    namespace: &str,
+    key: &str,
+) -> Option<T> {
+    let entry = cache?.get_async(namespace, key).await.ok()??;
+    if !entry.found {
+        return None;
+    }
+    serde_json::from_value(entry.value).ok()
+}
+
+/// Keep a verdict; a cache that cannot be written only costs a later rerun.
+pub(super) async fn store<T: serde::Serialize>(
+    cache: Option<&Cache>,
+    namespace: &str,
+    key: String,
+    value: &T,
+) {
+    if let Some(cache) = cache
+        && let Ok(value) = serde_json::to_value(value)
+    {
+        let _ = cache
+            .put_many_async(namespace, vec![(key, true, value)])
+            .await;
+    }
+}
+
 /// A download that failed in a way that may not recur (transport, 429, 5xx).
-fn has_transient_failure(search: &Search) -> bool {
+pub(super) fn has_transient_failure(search: &Search) -> bool {
     search.attempts.iter().any(|a| {
         matches!(
             &a.outcome,

@@ -10,12 +10,12 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
 use super::Relation;
 use super::embedded::Assessment;
+use super::escalate::{cached, digest_key, has_transient_failure, store};
 use super::evidence::Evidence;
-use super::fulltext::{FullText, FullTextConfig, FullTextFetcher, Rejection};
+use super::fulltext::{FullText, FullTextConfig, FullTextFetcher};
 use super::hybrid::Scorer;
 use super::select::{self, PassageSettings, Ranker};
 use super::verdict::{PassageRef, Stage, Unverifiable};
@@ -123,8 +123,7 @@ impl OfflineVerifier {
             "full_text": self.config.full_text,
             "version": VERSION,
         });
-        let digest = Sha256::digest(material.to_string().as_bytes());
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+        digest_key(&material)
     }
 
     /// Verify several pairs, at most `parallel` at once; verdicts in request order.
@@ -139,22 +138,12 @@ impl OfflineVerifier {
     /// Verify one claim against one cited work.
     pub async fn verify(&self, request: &VerifyRequest<'_>) -> OfflineVerdict {
         let key = self.cache_key(request);
-        if let Some(cache) = &self.cache
-            && let Ok(Some(entry)) = cache.get_async(NAMESPACE, &key).await
-            && entry.found
-            && let Ok(verdict) = serde_json::from_value::<OfflineVerdict>(entry.value)
-        {
+        if let Some(verdict) = cached(self.cache.as_ref(), NAMESPACE, &key).await {
             return verdict;
         }
         let (verdict, transient) = self.run(request).await;
-        if !transient
-            && let Some(cache) = &self.cache
-            && let Ok(value) = serde_json::to_value(&verdict)
-        {
-            // A cache that cannot be written only costs a later rerun.
-            let _ = cache
-                .put_many_async(NAMESPACE, vec![(key, true, value)])
-                .await;
+        if !transient {
+            store(self.cache.as_ref(), NAMESPACE, key, &verdict).await;
         }
         verdict
     }
@@ -193,13 +182,7 @@ impl OfflineVerifier {
             .fetcher
             .find(&mut ev, self.sources.as_ref(), request.citation_url)
             .await;
-        let transient = !ev.failures.is_empty()
-            || search.attempts.iter().any(|a| {
-                matches!(
-                    &a.outcome,
-                    Err(Rejection::Download(_)) | Err(Rejection::Status(429 | 500..=599))
-                )
-            });
+        let transient = !ev.failures.is_empty() || has_transient_failure(&search);
         notes.extend(search.attempts.iter().map(|a| match &a.outcome {
             Ok(()) => format!(
                 "full text from {} ({})",
