@@ -21,6 +21,11 @@ pub struct CheckArgs {
     pub no_resolve: bool,
     #[command(flatten)]
     pub resolution: super::resolve::ResolveArgs,
+    /// Verify that each resolved cited work supports its claim (CP301–CP305).
+    #[arg(long, conflicts_with = "no_resolve")]
+    pub verify: bool,
+    #[command(flatten)]
+    pub verification: super::verify_flags::VerifyFlags,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -30,7 +35,16 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         let diagnostics = if args.no_resolve {
             check::local_diagnostics(project)
         } else {
-            let found = super::resolve::project_diagnostics(project, &args.resolution)?;
+            let (mut found, resolved, options) =
+                super::resolve::project_resolution(project, &args.resolution)?;
+            if args.verify {
+                found.extend(super::check_verify::diagnostics(
+                    project,
+                    &resolved,
+                    &options,
+                    &args.verification,
+                )?);
+            }
             check::diagnostics_with(project, found)
         };
         Ok((diagnostics, Facts::default()))

@@ -2,11 +2,14 @@
 
 mod cache;
 mod check;
+mod check_verify;
 mod config;
 mod extract;
 mod resolve;
 mod rules;
 mod session;
+mod verify;
+mod verify_flags;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +43,8 @@ pub enum Command {
     Rules(rules::RulesArgs),
     /// Explain one rule (by code or name).
     Explain(rules::ExplainArgs),
+    /// Verify claims against the works they cite (JSONL in, JSONL out).
+    Verify(verify::VerifyArgs),
     /// Print the effective configuration and where each value came from.
     Config(config::ConfigArgs),
 }
@@ -86,6 +91,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Cache(args) => cache::run(args),
         Command::Rules(args) => rules::list(args),
         Command::Explain(args) => rules::explain(args),
+        Command::Verify(args) => verify::run(args),
         Command::Config(args) => config::run(args),
     }
 }

@@ -19,7 +19,7 @@ use citeproof::resolve::input;
 use citeproof::resolve::options::{ResolveOptions, SearchOrder, SourcePlan};
 use citeproof::resolve::outcome::Status;
 use citeproof::resolve::resolution::Resolution;
-use citeproof::resolve::run::resolve_project;
+use citeproof::resolve::run::{ProjectResolution, resolve_project};
 use citeproof::resolve::sources::{SourceName, SourcesSettings};
 use citeproof::rules::resolution::{describe, diagnostics};
 
@@ -154,12 +154,14 @@ fn with_progress(mut options: ResolveOptions) -> (ResolveOptions, ProgressBar) {
     (options, bar)
 }
 
-/// The resolution diagnostics of a loaded, linked project (for `check`).
-pub fn project_diagnostics(
+/// The resolution diagnostics of a loaded, linked project (for `check`), with the
+/// resolutions and the options they were made with (`check --verify` verifies against
+/// the resolved works).
+pub fn project_resolution(
     project: &Project,
     args: &ResolveArgs,
-) -> anyhow::Result<Vec<Diagnostic>> {
-    let (options, bar) = with_progress(args.options()?);
+) -> anyhow::Result<(Vec<Diagnostic>, ProjectResolution, ResolveOptions)> {
+    let (mut options, bar) = with_progress(args.options()?);
     let resolved = resolve_project(project, &options)?;
     bar.finish_and_clear();
     let statuses: Vec<Status> = resolved
@@ -170,7 +172,8 @@ pub fn project_diagnostics(
     if !statuses.is_empty() {
         eprintln!("resolved {}", summary(&statuses));
     }
-    Ok(diagnostics(project, &resolved))
+    options.progress = None;
+    Ok((diagnostics(project, &resolved), resolved, options))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,0 +1,221 @@
+//! `check --verify`'s library entry point, `verify_project`, on a project built
+//! directly (the Markdown and LaTeX parsers are being written elsewhere), with the
+//! mock scholarly world (tests/support) serving abstracts and full texts and the mock
+//! model server (tests/support_llm) or the embedded backend judging. Each claim is
+//! scripted to end in one verification rule.
+
+mod support;
+mod support_llm;
+
+use std::process::Command;
+
+use citeproof::load::Project;
+use citeproof::model::{Citation, CitationKind, Claim, Document, FileId, Span};
+use citeproof::resolve::sources::{Sources, SourcesSettings};
+use citeproof::verify::backend::{Backend, VerifySettings};
+use citeproof::verify::escalate::VerifyConfig;
+use citeproof::verify::fulltext::FullTextConfig;
+use citeproof::verify::project::verify_project;
+use support::{MockConfig, MockWorld, Work};
+use support_llm::Reply;
+use support_llm::verify::{KEY_SENTENCE, SLEEP_ABSTRACT, SLEEP_TITLE, STAGE1, STAGE2};
+
+const SLEEP_DOI: &str = "10.1038/s41598-023-00001-1";
+const FEVER_DOI: &str = "10.1038/s41467-025-63038-5";
+const FEVER_TITLE: &str = "A single residue in the yellow fever virus envelope protein \
+                           modulates virion architecture and antigenicity";
+
+const CONTRADICTED: &str =
+    "Sleep loss after training improved contextual fear memory in adult mice";
+const FULL_TEXT: &str = "Five hours of sleep deprivation right after training reduced freezing \
+                         in mice by 41%";
+const UNSUPPORTED: &str = "Sleep deprived mice also lost body weight over the following week";
+const UNRELATED: &str = "Sleep deprivation after learning impairs contextual fear memory \
+                         consolidation in adult mice";
+
+fn world() -> MockWorld {
+    let work = |id: &str, doi: &str, title: &str, abs: &str| -> Work {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "doi": doi, "arxiv": null, "pmid": "39000001", "pmcid": "PMC9000001",
+            "s2": null, "openalex": null, "title": title,
+            "authors": [{"given": "Hana", "family": "Kim"}], "year": 2023,
+            "venue": "Scientific Reports", "type": "journal-article", "abstract": abs,
+            "is_retracted": false, "oa_url": null,
+            "full_text_file": "fixtures/verify/sleep_fulltext.md",
+            "sources": ["crossref", "openalex", "semantic_scholar"]
+        }))
+        .expect("work")
+    };
+    let mut fever = work(
+        "t-fever",
+        FEVER_DOI,
+        FEVER_TITLE,
+        "Yellow fever virus (YFV) is a re-emerging flavivirus that causes severe hepatic \
+         disease and mortality in humans. Here we use a chimeric virus platform to resolve \
+         the first high resolution cryo-EM structures of YFV and show that a single envelope \
+         residue modulates virion morphology and antigenicity.",
+    );
+    (fever.pmid, fever.pmcid, fever.full_text_file) = (None, None, None);
+    MockWorld::start(MockConfig::works(vec![
+        work("t-sleep", SLEEP_DOI, SLEEP_TITLE, SLEEP_ABSTRACT),
+        fever,
+    ]))
+}
+
+/// A project with one document whose claims each cite one work (by index into the
+/// works `verify_project` is given); built directly until the Markdown and LaTeX
+/// parsers land.
+fn project(claims: &[(&str, usize)]) -> Project {
+    let mut doc = Document::default();
+    let mut at = 0;
+    for (i, (text, work)) in claims.iter().enumerate() {
+        let span = Span::new(at, at + text.len());
+        at += text.len() + 1;
+        doc.claims.push(Claim {
+            file: FileId::default(),
+            span,
+            text: (*text).to_string(),
+        });
+        doc.citations.push(Citation {
+            key: format!("ref{work}"),
+            kind: CitationKind::Key,
+            file: FileId::default(),
+            span: Span::new(span.end - 1, span.end),
+            group_span: Span::new(span.end - 1, span.end),
+            command: None,
+            id: None,
+            narrative: false,
+            claim: Some(i),
+            reference: Some(*work),
+        });
+    }
+    Project {
+        documents: vec![doc],
+        ..Project::default()
+    }
+}
+
+/// The two works as the cascade would have resolved them.
+fn resolved() -> Vec<citeproof::model::Work> {
+    vec![
+        citeproof::model::Work {
+            source: "crossref".into(),
+            title: SLEEP_TITLE.into(),
+            doi: Some(SLEEP_DOI.into()),
+            pmid: Some("39000001".into()),
+            pmcid: Some("PMC9000001".into()),
+            year: Some(2023),
+            abstract_text: Some(SLEEP_ABSTRACT.into()),
+            ..Default::default()
+        },
+        citeproof::model::Work {
+            source: "crossref".into(),
+            title: FEVER_TITLE.into(),
+            doi: Some(FEVER_DOI.into()),
+            year: Some(2023),
+            ..Default::default()
+        },
+    ]
+}
+
+fn settings(world: &MockWorld) -> (SourcesSettings, VerifySettings) {
+    let env: std::collections::HashMap<String, String> = world.env().into_iter().collect();
+    let sources = SourcesSettings::from_env_with(|k| env.get(k).cloned()).unwrap();
+    let fulltext = FullTextConfig::for_sources(&sources, &format!("{}/arxiv-web", world.origin()));
+    (sources, VerifySettings::new(fulltext))
+}
+
+async fn rules(
+    world: &MockWorld,
+    settings: VerifySettings,
+    sources: &SourcesSettings,
+    claims: &[(&str, usize)],
+) -> Vec<&'static str> {
+    let net = support_llm::net();
+    let backend = Backend::build(&net, &settings, Some(Sources::new(&net, sources)), None).unwrap();
+    let project = project(claims);
+    let works = resolved();
+    let found = verify_project(&project, |_, r| works.get(r), &backend).await;
+    let _ = world;
+    let mut codes: Vec<&'static str> = found.iter().map(|d| d.rule.code).collect();
+    codes.sort_unstable();
+    codes
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn llm_verdicts_become_cp301_cp302_cp304_cp305() {
+    let sources_world = world();
+    let models = support_llm::World::start().await;
+    let quote =
+        "a single period of sleep deprivation after learning affects contextual fear memory";
+    models.script_for(
+        Some(STAGE1),
+        "improved contextual",
+        vec![Reply::verdict("CONTRADICTS", quote)],
+    );
+    models.script_for(
+        Some(STAGE1),
+        "reduced freezing",
+        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
+    );
+    models.script_for(
+        Some(STAGE2),
+        "reduced freezing",
+        vec![Reply::verdict("SUPPORTS", KEY_SENTENCE)],
+    );
+    models.script_for(
+        Some(STAGE1),
+        "body weight",
+        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
+    );
+    models.script_for(
+        Some(STAGE2),
+        "body weight",
+        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
+    );
+    models.script_for(
+        None,
+        "consolidation in adult",
+        vec![Reply::Status(400, "bad request".into())],
+    );
+    let (sources, mut settings) = settings(&sources_world);
+    let mut llm = VerifyConfig::new(models.model(STAGE1));
+    llm.stage2 = Some(models.model(STAGE2));
+    settings.llm = Some(llm);
+    let found = rules(
+        &sources_world,
+        settings,
+        &sources,
+        &[
+            (CONTRADICTED, 0),
+            (FULL_TEXT, 0),
+            (UNSUPPORTED, 0),
+            (UNRELATED, 1),
+        ],
+    )
+    .await;
+    assert_eq!(found, ["CP301", "CP302", "CP304", "CP305"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_embedded_backend_flags_the_unrelated_citation_as_cp303() {
+    let sources_world = world();
+    let (sources, settings) = settings(&sources_world);
+    let found = rules(
+        &sources_world,
+        settings,
+        &sources,
+        &[(FULL_TEXT, 0), (UNRELATED, 1)],
+    )
+    .await;
+    assert_eq!(found, ["CP303"]);
+}
+
+#[test]
+fn verify_needs_resolution() {
+    let out = Command::new(env!("CARGO_BIN_EXE_citeproof"))
+        .args(["check", "--verify", "--no-resolve", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
