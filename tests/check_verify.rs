@@ -4,10 +4,9 @@
 //! model server (tests/support_llm) or the embedded backend judging. Each claim is
 //! scripted to end in one verification rule.
 
+mod bin_support;
 mod support;
 mod support_llm;
-
-use std::process::Command;
 
 use citeproof::load::Project;
 use citeproof::model::{Citation, CitationKind, Claim, Document, FileId, Span};
@@ -213,7 +212,7 @@ async fn the_embedded_backend_flags_the_unrelated_citation_as_cp303() {
 
 #[test]
 fn verify_needs_resolution() {
-    let out = Command::new(env!("CARGO_BIN_EXE_citeproof"))
+    let out = bin_support::citeproof()
         .args(["check", "--verify", "--no-resolve", "."])
         .output()
         .unwrap();

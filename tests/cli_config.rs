@@ -107,7 +107,7 @@ fn two_config_names_in_one_folder_are_refused() {
 fn environment_overrides_are_checked_and_named() {
     let p = Project::copy();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    let out = command
+    let out = Project::local(&mut command)
         .args(["check"])
         .current_dir(p.dir.path())
         .env("CITEPROOF_S2_URL", "ftp://nowhere")
@@ -211,11 +211,10 @@ fn config_command_prints_values_with_their_origins() {
         "extend = \"base.toml\"\ncite-commands = [\"citepos\"]\n[sources.crossref]\nmailto = \"me@example.org\"\n",
     );
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    let out = command
+    let out = Project::local(&mut command)
         .args(["config"])
         .current_dir(p.dir.path())
         .env("CITEPROOF_S2_URL", "http://127.0.0.1:9/s2")
-        .env_remove("CITEPROOF_LLM_URL")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));

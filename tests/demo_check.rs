@@ -1,6 +1,8 @@
 //! The bundled demo (fixtures/demo): a manuscript checked against the bundled corpus
 //! with no network shows verified, mis-cited, fabricated and retracted references.
 
+mod bin_support;
+
 use std::process::Command;
 
 use citeproof::diagnostic::Applicability;
@@ -26,13 +28,8 @@ const EXPECTED: &[(&str, &str)] = &[
 #[test]
 fn the_demo_command_shows_every_kind_of_finding_offline() {
     let cache = tempfile::tempdir().unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    for (name, _) in std::env::vars() {
-        if name.starts_with("CITEPROOF_") {
-            command.env_remove(name);
-        }
-    }
-    let output = command
+    let mut command = Command::new(bin_support::BIN);
+    let output = bin_support::isolate(&mut command)
         .current_dir(ROOT)
         .env("NO_COLOR", "1")
         .env("CITEPROOF_CACHE_DIR", cache.path())

@@ -3,16 +3,16 @@
 //! field, DOI as URL, malformed entry, unreadable include, include cycle, half-typed
 //! input) and `extract` prints what the parsers found.
 
+mod bin_support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_citeproof"))
+    bin_support::citeproof()
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NO_COLOR", "1")
-        // Local rules only: `check` would otherwise resolve against the network.
-        .env("CITEPROOF_NO_RESOLVE", "1")
         .output()
         .expect("run citeproof")
 }

@@ -1,6 +1,7 @@
 //! `citeproof resolve` and `citeproof cache`, run as the real binary against the mock
 //! scholarly world (tests/support) with its fixture works.
 
+mod bin_support;
 mod support;
 
 #[path = "resolve_cli/cascade.rs"]

@@ -2,12 +2,12 @@
 
 mod cache;
 mod check;
-mod check_verify;
 mod config;
 mod extract;
 mod resolve;
 mod rules;
 mod session;
+mod stage_args;
 mod verify;
 mod verify_flags;
 

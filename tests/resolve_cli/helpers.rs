@@ -2,10 +2,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
+use crate::bin_support;
 use crate::support::{LoggedRequest, MockWorld, Source};
 
 /// What a run printed and how it ended.
@@ -38,31 +39,36 @@ impl Run {
 /// Run `citeproof args…` with the world's base URLs, its rate limits lifted and a short
 /// request timeout (each test passes its own cache choice).
 pub fn citeproof(world: Option<&MockWorld>, args: &[&str]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    for (name, _) in std::env::vars() {
-        if name.starts_with("CITEPROOF_") {
-            command.env_remove(name);
-        }
-    }
-    if let Some(world) = world {
-        command.envs(world.env());
-        for source in Source::ALL {
-            if let Some(name) = source.env_name() {
-                command.env(format!("CITEPROOF_{name}_RATE"), "1000");
-            }
-        }
-    }
-    command
-        .env("CITEPROOF_TIMEOUT", "5")
-        .env("CITEPROOF_RETRIES", "1")
-        .args(args)
-        .stdin(Stdio::null());
+    // Without a world, every source points at a closed port: a test that forgot to
+    // go offline fails at once instead of reaching the network.
+    let env = match world {
+        Some(world) => world.env(),
+        None => closed_world(),
+    };
+    let mut command = bin_support::citeproof_in_world(env);
+    command.args(args).stdin(Stdio::null());
     let output = command.output().expect("run citeproof");
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+/// Every source's `CITEPROOF_<NAME>_URL` on the discard port of 127.0.0.1, where
+/// nothing listens.
+fn closed_world() -> Vec<(String, String)> {
+    Source::ALL
+        .iter()
+        .filter_map(|s| s.env_name())
+        .map(|name| {
+            let path = name.to_ascii_lowercase();
+            (
+                format!("CITEPROOF_{name}_URL"),
+                format!("http://127.0.0.1:9/{path}"),
+            )
+        })
+        .collect()
 }
 
 /// Write `lines` to `dir/name`, one per line.
