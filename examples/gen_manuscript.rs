@@ -1,6 +1,8 @@
 //! Writes a synthetic manuscript for timing `citeproof check`: a Markdown paper whose
 //! sentences cite N BibTeX entries (default 600), with a few findings of the local
-//! kinds (undefined keys, unused entries, DOIs written as URLs, missing years).
+//! kinds (undefined keys, unused entries, DOIs written as URLs, missing years), and
+//! `works.jsonl`, the cited works in the world schema, so that the mock world
+//! (`examples/mockworld.rs --world OUT_DIR/works.jsonl`) can resolve every entry.
 //!
 //! cargo run --release --example gen_manuscript -- OUT_DIR [N]
 
@@ -48,6 +50,7 @@ fn main() {
         .unwrap_or(600);
     let mut rng = Lcg(42);
     let mut bib = String::new();
+    let mut works = String::new();
     let mut paper =
         String::from("---\ntitle: A synthetic review\nbibliography: refs.bib\n---\n\n# Review\n\n");
     for i in 0..n {
@@ -69,6 +72,16 @@ fn main() {
             let _ = writeln!(bib, "  doi = {{10.5555/{key}}}");
         }
         bib.push_str("}\n\n");
+        let work = serde_json::json!({
+            "id": format!("g{i:05}"), "doi": format!("10.5555/{key}"), "arxiv": null,
+            "pmid": null, "pmcid": null, "s2": null, "openalex": null, "dblp": null,
+            "title": format!("On {topic} and {other}: study {i}"),
+            "authors": [{"given": "A.", "family": family}, {"given": "B.", "family": "Second"}],
+            "year": year, "venue": format!("Journal of {topic}"), "type": "article",
+            "abstract": null, "is_retracted": false, "oa_url": null, "full_text_file": null,
+            "sources": ["crossref", "openalex", "semantic_scholar"],
+        });
+        let _ = writeln!(works, "{work}");
         // Every entry but a few is cited, some twice, some next to an undefined key.
         if i % 113 == 5 {
             continue;
@@ -90,5 +103,6 @@ fn main() {
     std::fs::create_dir_all(&out).expect("output folder");
     std::fs::write(out.join("refs.bib"), bib).expect("refs.bib");
     std::fs::write(out.join("paper.md"), paper).expect("paper.md");
+    std::fs::write(out.join("works.jsonl"), works).expect("works.jsonl");
     println!("wrote {} with {n} references", out.display());
 }

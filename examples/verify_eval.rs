@@ -1,15 +1,19 @@
 //! Benchmarks of the embedded verification backend and of passage retrieval.
 //!
-//! `cargo run --release --example verify_eval -- [--split train|dev|test]` (default dev).
-//! Tune on train/dev only; test is held out and read here to report figures only.
+//! `cargo run --release --example verify_eval -- [--split train|dev|test]
+//! [--embedding-model DIR]` (default dev; the model directory may also be given by
+//! `CITEPROOF_EMBEDDING_MODEL`). Tune on train/dev only; test is held out and read
+//! here to report figures only.
 //!
 //! 1. Swap test: every claim is judged once against the evidence it cites and once
 //!    against the evidence of another claim (seeded shuffle, never the same document);
 //!    reports the share of each flagged `unrelated` (and `related`). On
 //!    Citation-Integrity a harder variant swaps with the neighbouring claim in file
-//!    order (usually cited by the same paper, so often on a nearby topic).
+//!    order (usually cited by the same paper, so often on a nearby topic). With a
+//!    sentence model, every row is repeated for the `embeddings` and `hybrid` modes.
 //! 2. Retrieval recall@3: share of claims with gold evidence for which one of the
-//!    three top-ranked passages (BM25, `passages::rank`) contains a gold sentence.
+//!    three top-ranked passages contains a gold sentence: BM25 (`passages::rank`), and
+//!    with a sentence model the model's ranking and the fused one (`select::Ranker`).
 //!    Citation-Integrity evidence documents are five disjoint sentences excerpted from
 //!    the cited paper, so each sentence is one passage. Check-COVID abstracts are
 //!    ranked both as one passage per sentence and as `passages::chunk` output (sizes
@@ -23,9 +27,14 @@ mod verify_data;
 use std::ops::Range;
 use std::time::Instant;
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use citeproof::verify::Relation;
-use citeproof::verify::embedded::EmbeddedScorer;
-use citeproof::verify::passages::{chunk, rank};
+use citeproof::verify::hybrid::{Scorer, ScoringMode};
+use citeproof::verify::passages::chunk;
+use citeproof::verify::select::Ranker;
+use citeproof::verify::sentence_model::{SentenceModel, dir_from_env};
 use verify_data::{Item, check_covid, citation_integrity, data_dir, swap_partners};
 
 const SEED: u64 = 0x5EED_E7A1;
@@ -35,12 +44,17 @@ const CHUNKINGS: &[(usize, usize)] = &[(300, 0), (500, 100)];
 
 fn main() {
     let mut split = "dev".to_string();
+    let mut model_dir: Option<PathBuf> = dir_from_env();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--split" => split = args.next().unwrap_or_default(),
+            "--embedding-model" => model_dir = args.next().map(PathBuf::from),
             other => {
-                eprintln!("unknown argument {other}; usage: verify_eval [--split train|dev|test]");
+                eprintln!(
+                    "unknown argument {other}; usage: verify_eval [--split train|dev|test] \
+                     [--embedding-model DIR]"
+                );
                 std::process::exit(2);
             }
         }
@@ -55,36 +69,53 @@ fn main() {
     };
     let ci = citation_integrity(&dir, &split);
     let cc = check_covid(&dir, &split);
-    let scorer = EmbeddedScorer::default();
+    let model = model_dir.map(|d| {
+        let m = SentenceModel::load(&d)
+            .unwrap_or_else(|e| panic!("cannot load the embedding model: {e}"))
+            .with_memo_capacity(200_000);
+        Arc::new(m)
+    });
+    let mut scorers = vec![Scorer::lexical()];
+    if let Some(m) = &model {
+        scorers.push(Scorer::with_model(m.clone(), ScoringMode::Embeddings));
+        scorers.push(Scorer::with_model(m.clone(), ScoringMode::Hybrid));
+    }
 
     println!("split: {split}");
-    println!("\nswap test (embedded lexical backend)");
+    match &model {
+        Some(m) => println!("sentence model: {} ({})", m.name(), m.dir().display()),
+        None => println!("sentence model: none (lexical only; see --embedding-model)"),
+    }
+    println!("\nswap test (embedded backend)");
     println!(
-        "{:<34} {:>6} {:>17} {:>21} {:>15} {:>19}",
+        "{:<34} {:<10} {:>6} {:>17} {:>21} {:>15} {:>19} {:>8}",
         "dataset",
+        "mode",
         "pairs",
         "swaps unrelated",
         "originals unrelated",
         "swaps related",
-        "originals related"
+        "originals related",
+        "seconds"
     );
-    let mut pairs = 0usize;
-    let started = Instant::now();
     let random = swap_partners(&ci, SEED);
-    pairs += swap_row("citation_integrity", &scorer, &ci, &random);
-    pairs += swap_row(
-        "citation_integrity (neighbour)",
-        &scorer,
-        &ci,
-        &neighbour_partners(&ci),
-    );
-    pairs += swap_row("check_covid", &scorer, &cc, &swap_partners(&cc, SEED));
-    let elapsed = started.elapsed().as_secs_f64();
+    let neighbours = neighbour_partners(&ci);
+    let cc_partners = swap_partners(&cc, SEED);
+    for scorer in &scorers {
+        swap_row("citation_integrity", scorer, &ci, &random);
+        swap_row("citation_integrity (neighbour)", scorer, &ci, &neighbours);
+        swap_row("check_covid", scorer, &cc, &cc_partners);
+    }
 
-    println!("\npassage retrieval (BM25), recall@{K}");
+    let mut rankers = vec![Ranker::Bm25];
+    if let Some(m) = &model {
+        rankers.push(Ranker::Local(m.clone()));
+        rankers.push(Ranker::Fused(m.clone()));
+    }
+    println!("\npassage retrieval, recall@{K}");
     println!(
-        "{:<34} {:>6} {:>10} {:>8} {:>22}",
-        "dataset / passages", "claims", "recall@3", "random", "top-3 share of text"
+        "{:<34} {:<10} {:>6} {:>10} {:>8} {:>22}",
+        "dataset / passages", "ranking", "claims", "recall@3", "random", "top-3 share of text"
     );
     let sentence_passages = |item: &Item| -> Vec<Range<usize>> {
         let mut at = 0;
@@ -97,29 +128,28 @@ fn main() {
             })
             .collect()
     };
-    retrieval_row("citation_integrity / sentences", &ci, |item| {
-        sentence_passages(item)
-    });
-    retrieval_row("check_covid / sentences", &cc, |item| {
-        sentence_passages(item)
-    });
-    for &(size, overlap) in CHUNKINGS {
-        retrieval_row(
-            &format!("check_covid / chunk({size}, {overlap})"),
-            &cc,
-            |item| {
-                let text = item.evidence.join(" ");
-                chunk(&text, None, size, overlap)
-                    .into_iter()
-                    .map(|p| p.offset..p.offset + p.text.len())
-                    .collect()
-            },
-        );
+    for ranker in &rankers {
+        retrieval_row("citation_integrity / sentences", ranker, &ci, |item| {
+            sentence_passages(item)
+        });
+        retrieval_row("check_covid / sentences", ranker, &cc, |item| {
+            sentence_passages(item)
+        });
+        for &(size, overlap) in CHUNKINGS {
+            retrieval_row(
+                &format!("check_covid / chunk({size}, {overlap})"),
+                ranker,
+                &cc,
+                |item| {
+                    let text = item.evidence.join(" ");
+                    chunk(&text, None, size, overlap)
+                        .into_iter()
+                        .map(|p| p.offset..p.offset + p.text.len())
+                        .collect()
+                },
+            );
+        }
     }
-    println!(
-        "\nthroughput: {pairs} claim–evidence pairs in {elapsed:.2} s = {:.0} pairs/s (one thread)",
-        pairs as f64 / elapsed
-    );
 }
 
 /// Partner = the next claim in file order whose document differs.
@@ -138,15 +168,19 @@ fn share(count: usize, total: usize) -> String {
     format!("{:.1} %", 100.0 * count as f64 / total.max(1) as f64)
 }
 
-/// Judge every item against its own and its partner's evidence; print one row and
-/// return the number of pairs judged.
-fn swap_row(name: &str, scorer: &EmbeddedScorer, items: &[Item], partners: &[usize]) -> usize {
+/// Judge every item against its own and its partner's evidence; print one row.
+fn swap_row(name: &str, scorer: &Scorer, items: &[Item], partners: &[usize]) {
+    let started = Instant::now();
     let (mut su, mut ou, mut sr, mut or) = (0, 0, 0, 0);
+    let judge = |claim: &str, evidence: &[String]| {
+        scorer
+            .assess(claim, evidence)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .relation
+    };
     for (item, &partner) in items.iter().zip(partners) {
-        let original = scorer.assess(&item.claim, &item.work_text()).relation;
-        let swapped = scorer
-            .assess(&item.claim, &items[partner].work_text())
-            .relation;
+        let original = judge(&item.claim, &item.work_text());
+        let swapped = judge(&item.claim, &items[partner].work_text());
         su += usize::from(swapped == Relation::Unrelated);
         ou += usize::from(original == Relation::Unrelated);
         sr += usize::from(swapped == Relation::Related);
@@ -154,18 +188,24 @@ fn swap_row(name: &str, scorer: &EmbeddedScorer, items: &[Item], partners: &[usi
     }
     let n = items.len();
     println!(
-        "{name:<34} {n:>6} {:>17} {:>21} {:>15} {:>19}",
+        "{name:<34} {:<10} {n:>6} {:>17} {:>21} {:>15} {:>19} {:>8.1}",
+        scorer.mode().as_str(),
         share(su, n),
         share(ou, n),
         share(sr, n),
-        share(or, n)
+        share(or, n),
+        started.elapsed().as_secs_f64()
     );
-    2 * n
 }
 
 /// Rank the passages of every item with gold sentences and print recall@3, the
 /// expected recall of a random top 3, and the share of the text the top 3 cover.
-fn retrieval_row(name: &str, items: &[Item], passages_of: impl Fn(&Item) -> Vec<Range<usize>>) {
+fn retrieval_row(
+    name: &str,
+    ranker: &Ranker,
+    items: &[Item],
+    passages_of: impl Fn(&Item) -> Vec<Range<usize>>,
+) {
     let (mut claims, mut hits) = (0usize, 0usize);
     let (mut random, mut covered) = (0.0, 0.0);
     for item in items.iter().filter(|i| !i.gold.is_empty()) {
@@ -197,7 +237,9 @@ fn retrieval_row(name: &str, items: &[Item], passages_of: impl Fn(&Item) -> Vec<
             })
         };
         let texts: Vec<&str> = passages.iter().map(|r| &text[r.clone()]).collect();
-        let top = rank(&item.claim, &texts, K);
+        let top = ranker
+            .rank(&item.claim, &texts, K)
+            .unwrap_or_else(|e| panic!("{e}"));
         claims += 1;
         hits += usize::from(top.iter().any(|&(i, _)| contains(&passages[i])));
         let relevant = passages.iter().filter(|p| contains(p)).count();
@@ -207,7 +249,8 @@ fn retrieval_row(name: &str, items: &[Item], passages_of: impl Fn(&Item) -> Vec<
     }
     let n = claims.max(1) as f64;
     println!(
-        "{name:<34} {claims:>6} {:>10.3} {:>8.3} {:>21.0}%",
+        "{name:<34} {:<10} {claims:>6} {:>10.3} {:>8.3} {:>21.0}%",
+        ranker.name(),
         hits as f64 / n,
         random / n,
         100.0 * covered / n

@@ -8,8 +8,12 @@
 //! swapped one (label 0); a logistic model over the lexical features; the `unrelated`
 //! threshold is the highest that keeps ≤ 1.5 % of originals below it on each dataset's
 //! train split, the `related` threshold the lowest that keeps ≤ 1 % of swaps above it.
+//! With a sentence model (`--embedding-model DIR` or `CITEPROOF_EMBEDDING_MODEL`) the
+//! same is done for the `embeddings` mode (similarity features alone) and the `hybrid`
+//! mode (lexical and similarity features); without one their calibrations are kept.
 //!
-//! `cargo run --release --example verify_tables` (writes the two files; rebuild after).
+//! `cargo run --release --example verify_tables [-- --embedding-model DIR]` (writes the
+//! two files; rebuild after).
 
 // Shared with verify_eval, which also reads the gold evidence this example does not.
 #[path = "support/verify_data.rs"]
@@ -17,10 +21,15 @@
 mod verify_data;
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use citeproof::verify::background::Background;
-use citeproof::verify::embedded::{Calibration, EmbeddedScorer, FEATURES, Features};
+use citeproof::verify::calibration;
+use citeproof::verify::embedded::{Calibration, EmbeddedScorer, FEATURES};
+use citeproof::verify::hybrid::{
+    HYBRID_FEATURES, SEMANTIC_FEATURES, hybrid_features, measure_semantic,
+};
+use citeproof::verify::sentence_model::{SentenceModel, dir_from_env};
 use citeproof::verify::text::terms;
 use verify_data::{Item, check_covid, citation_integrity, data_dir, healthver_dev_evidence};
 
@@ -32,7 +41,26 @@ const ORIGINALS_FLAGGED: f64 = 0.015;
 const SWAPS_RELATED: f64 = 0.01;
 const SEED: u64 = 0x5EED_C17E;
 
+/// Feature vectors of the original pairs and of the swapped pairs.
+type Pairs<const N: usize> = (Vec<[f64; N]>, Vec<[f64; N]>);
+
 fn main() {
+    let mut model_dir: Option<PathBuf> = dir_from_env();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--embedding-model" => model_dir = args.next().map(PathBuf::from),
+            other => {
+                eprintln!("unknown argument {other}; usage: verify_tables [--embedding-model DIR]");
+                std::process::exit(2);
+            }
+        }
+    }
+    let model = model_dir.map(|d| {
+        SentenceModel::load(&d)
+            .unwrap_or_else(|e| panic!("cannot load the embedding model: {e}"))
+            .with_memo_capacity(200_000)
+    });
     let Some(dir) = data_dir() else {
         eprintln!("skipping: ../shared/data/claim_verification absent (../shared absent)");
         return;
@@ -59,62 +87,58 @@ fn main() {
     let background = Background::parse(&table);
     println!("background: {} documents", background.docs());
 
-    let mut per_dataset = Vec::new();
+    let mut lexical: Vec<(&str, Pairs<FEATURES>)> = Vec::new();
+    let mut semantic: Vec<(&str, Pairs<SEMANTIC_FEATURES>)> = Vec::new();
+    let mut hybrid: Vec<(&str, Pairs<HYBRID_FEATURES>)> = Vec::new();
     for (name, items) in [("citation_integrity", &ci), ("check_covid", &cc)] {
-        per_dataset.push((name, pairs(&background, items)));
-    }
-    let mut xs = Vec::new();
-    let mut ys = Vec::new();
-    for (_, (orig, swap)) in &per_dataset {
-        for f in orig {
-            xs.push(f.to_array());
-            ys.push(1.0);
+        let (lex, sem) = pairs(&background, model.as_ref(), items);
+        if let Some((sem_o, sem_s)) = sem {
+            let join = |l: &[[f64; FEATURES]], s: &[[f64; SEMANTIC_FEATURES]]| {
+                l.iter()
+                    .zip(s)
+                    .map(|(a, b)| hybrid_features(a, b))
+                    .collect::<Vec<_>>()
+            };
+            hybrid.push((name, (join(&lex.0, &sem_o), join(&lex.1, &sem_s))));
+            semantic.push((name, (sem_o, sem_s)));
         }
-        for f in swap {
-            xs.push(f.to_array());
-            ys.push(0.0);
-        }
+        lexical.push((name, lex));
     }
-    let (weights, bias) = fit_logistic(&xs, &ys);
-    let mut calibration = Calibration {
-        weights,
-        bias,
-        unrelated_below: 0.0,
-        related_from: 1.0,
+    println!("\nlexical");
+    let lexical_calibration = calibrate(&lexical);
+    let (semantic_calibration, hybrid_calibration) = if model.is_some() {
+        println!("\nembeddings");
+        let s = calibrate(&semantic);
+        println!("\nhybrid");
+        (s, calibrate(&hybrid))
+    } else {
+        println!("no sentence model: the embeddings and hybrid calibrations are kept");
+        (calibration::SEMANTIC, calibration::HYBRID)
     };
-    let mut unrelated_below = f64::INFINITY;
-    let mut related_from: f64 = 0.0;
-    for (name, (orig, swap)) in &per_dataset {
-        let mut o: Vec<f64> = orig.iter().map(|f| calibration.score(f)).collect();
-        let mut s: Vec<f64> = swap.iter().map(|f| calibration.score(f)).collect();
-        o.sort_by(f64::total_cmp);
-        s.sort_by(f64::total_cmp);
-        let low = o[((o.len() as f64) * ORIGINALS_FLAGGED).floor() as usize];
-        let high = s[((s.len() as f64) * (1.0 - SWAPS_RELATED)).ceil() as usize - 1];
-        println!("{name}: 1st percentile of originals {low:.4}, 99th of swaps {high:.4}");
-        unrelated_below = unrelated_below.min(low);
-        related_from = related_from.max(high);
-    }
-    calibration.unrelated_below = round4(unrelated_below);
-    calibration.related_from = round4(related_from.max(unrelated_below));
-    for (name, (orig, swap)) in &per_dataset {
-        let flagged = |fs: &[Features]| {
-            fs.iter()
-                .filter(|f| calibration.score(f) < calibration.unrelated_below)
-                .count() as f64
-                / fs.len() as f64
-        };
-        println!(
-            "{name} train: swaps flagged {:.1} %, originals flagged {:.1} %",
-            100.0 * flagged(swap),
-            100.0 * flagged(orig)
-        );
-    }
 
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/verify");
     std::fs::write(src.join("background_df.tsv"), table).expect("write background table");
     let calibration_file = src.join("calibration.rs");
-    std::fs::write(&calibration_file, render(&calibration)).expect("write calibration");
+    let rendered = format!(
+        "{}{}{}{}",
+        HEADER,
+        render(
+            "EMBEDDED",
+            "lexical features (`Features::to_array`)",
+            &lexical_calibration
+        ),
+        render(
+            "SEMANTIC",
+            "similarity features (`SemanticFeatures::to_array`)",
+            &semantic_calibration
+        ),
+        render(
+            "HYBRID",
+            "lexical then similarity features (`hybrid::hybrid_features`)",
+            &hybrid_calibration
+        ),
+    );
+    std::fs::write(&calibration_file, rendered).expect("write calibration");
     // Keep the generated file identical to what `cargo fmt` would leave.
     let formatted = std::process::Command::new("rustfmt")
         .args(["--edition", "2024"])
@@ -131,76 +155,143 @@ fn round4(x: f64) -> f64 {
     (x * 1e4).round() / 1e4
 }
 
-/// Features of every item with its own evidence and with its swap partner's.
-fn pairs(background: &Background, items: &[Item]) -> (Vec<Features>, Vec<Features>) {
+/// Fit a logistic model on every dataset's pairs and set the thresholds (see the
+/// module documentation); prints the train shares.
+fn calibrate<const N: usize>(per_dataset: &[(&str, Pairs<N>)]) -> Calibration<N> {
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for (_, (orig, swap)) in per_dataset {
+        xs.extend(orig.iter().copied());
+        ys.extend(std::iter::repeat_n(1.0, orig.len()));
+        xs.extend(swap.iter().copied());
+        ys.extend(std::iter::repeat_n(0.0, swap.len()));
+    }
+    let (weights, bias) = fit_logistic(&xs, &ys);
+    let mut calibration = Calibration {
+        weights,
+        bias,
+        unrelated_below: 0.0,
+        related_from: 1.0,
+    };
+    let mut unrelated_below = f64::INFINITY;
+    let mut related_from: f64 = 0.0;
+    for (name, (orig, swap)) in per_dataset {
+        let mut o: Vec<f64> = orig.iter().map(|f| calibration.score(f)).collect();
+        let mut s: Vec<f64> = swap.iter().map(|f| calibration.score(f)).collect();
+        o.sort_by(f64::total_cmp);
+        s.sort_by(f64::total_cmp);
+        let low = o[((o.len() as f64) * ORIGINALS_FLAGGED).floor() as usize];
+        let high = s[((s.len() as f64) * (1.0 - SWAPS_RELATED)).ceil() as usize - 1];
+        println!("{name}: 1st percentile of originals {low:.4}, 99th of swaps {high:.4}");
+        unrelated_below = unrelated_below.min(low);
+        related_from = related_from.max(high);
+    }
+    calibration.unrelated_below = round4(unrelated_below);
+    calibration.related_from = round4(related_from.max(unrelated_below));
+    for (name, (orig, swap)) in per_dataset {
+        let flagged = |fs: &[[f64; N]]| {
+            fs.iter()
+                .filter(|f| calibration.score(f) < calibration.unrelated_below)
+                .count() as f64
+                / fs.len() as f64
+        };
+        println!(
+            "{name} train: swaps flagged {:.1} %, originals flagged {:.1} %",
+            100.0 * flagged(swap),
+            100.0 * flagged(orig)
+        );
+    }
+    calibration
+}
+
+/// Features of every item with its own evidence and with its swap partner's: the
+/// lexical ones, and the similarity ones when there is a model.
+fn pairs(
+    background: &Background,
+    model: Option<&SentenceModel>,
+    items: &[Item],
+) -> (Pairs<FEATURES>, Option<Pairs<SEMANTIC_FEATURES>>) {
     let placeholder = Calibration::embedded();
     let scorer = EmbeddedScorer::new(background, placeholder);
     let partners = verify_data::swap_partners(items, SEED);
-    let mut orig = Vec::new();
-    let mut swap = Vec::new();
+    let (mut orig, mut swap) = (Vec::new(), Vec::new());
+    let (mut sem_orig, mut sem_swap) = (Vec::new(), Vec::new());
     for (item, &partner) in items.iter().zip(&partners) {
-        let (f, _, _, ok) = scorer.measure(&item.claim, &item.work_text());
-        let (g, _, _, ok2) = scorer.measure(&item.claim, &items[partner].work_text());
-        if ok && ok2 {
-            orig.push(f);
-            swap.push(g);
+        let own = item.work_text();
+        let other = items[partner].work_text();
+        let (f, _, _, ok) = scorer.measure(&item.claim, &own);
+        let (g, _, _, ok2) = scorer.measure(&item.claim, &other);
+        if !(ok && ok2) {
+            continue;
+        }
+        orig.push(f.to_array());
+        swap.push(g.to_array());
+        if let Some(m) = model {
+            let semantic = |evidence: &[String]| {
+                measure_semantic(m, &item.claim, evidence)
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .to_array()
+            };
+            sem_orig.push(semantic(&own));
+            sem_swap.push(semantic(&other));
         }
     }
-    (orig, swap)
+    let semantic = model.map(|_| (sem_orig, sem_swap));
+    ((orig, swap), semantic)
 }
 
 /// L2-regularised logistic regression by Newton's method on standardised features;
 /// returns weights and bias on the raw feature scale.
-fn fit_logistic(xs: &[[f64; FEATURES]], ys: &[f64]) -> ([f64; FEATURES], f64) {
+fn fit_logistic<const N: usize>(xs: &[[f64; N]], ys: &[f64]) -> ([f64; N], f64) {
     let n = xs.len() as f64;
-    let mut mean = [0.0; FEATURES];
-    let mut sd = [0.0; FEATURES];
+    let mut mean = [0.0; N];
+    let mut sd = [0.0; N];
     for x in xs {
-        for j in 0..FEATURES {
+        for j in 0..N {
             mean[j] += x[j] / n;
         }
     }
     for x in xs {
-        for j in 0..FEATURES {
+        for j in 0..N {
             sd[j] += (x[j] - mean[j]).powi(2) / n;
         }
     }
     for s in &mut sd {
         *s = s.sqrt().max(1e-9);
     }
-    const D: usize = FEATURES + 1;
-    let z: Vec<[f64; D]> = xs
+    let d = N + 1;
+    let z: Vec<Vec<f64>> = xs
         .iter()
         .map(|x| {
-            let mut row = [1.0; D];
-            for j in 0..FEATURES {
+            let mut row = vec![1.0; d];
+            for j in 0..N {
                 row[j + 1] = (x[j] - mean[j]) / sd[j];
             }
             row
         })
         .collect();
     let lambda = 1e-3 * n;
-    let mut beta = [0.0; D];
+    let mut beta = vec![0.0; d];
     for _ in 0..50 {
-        let mut grad = [0.0; D];
-        let mut hess = [[0.0; D]; D];
+        let mut grad = vec![0.0; d];
+        let mut hess = vec![vec![0.0; d]; d];
         for (row, &y) in z.iter().zip(ys) {
             let p = 1.0 / (1.0 + (-dot(row, &beta)).exp());
             let w = (p * (1.0 - p)).max(1e-9);
-            for a in 0..D {
+            for a in 0..d {
                 grad[a] += (p - y) * row[a];
-                for b in 0..D {
+                for b in 0..d {
                     hess[a][b] += w * row[a] * row[b];
                 }
             }
         }
-        for a in 1..D {
+        for a in 1..d {
             grad[a] += lambda * beta[a];
             hess[a][a] += lambda;
         }
         let step = solve(hess, grad);
         let mut change: f64 = 0.0;
-        for a in 0..D {
+        for a in 0..d {
             beta[a] -= step[a];
             change = change.max(step[a].abs());
         }
@@ -208,23 +299,24 @@ fn fit_logistic(xs: &[[f64; FEATURES]], ys: &[f64]) -> ([f64; FEATURES], f64) {
             break;
         }
     }
-    let mut weights = [0.0; FEATURES];
+    let mut weights = [0.0; N];
     let mut bias = beta[0];
-    for j in 0..FEATURES {
+    for j in 0..N {
         weights[j] = round4(beta[j + 1] / sd[j]);
         bias -= beta[j + 1] * mean[j] / sd[j];
     }
     (weights, round4(bias))
 }
 
-fn dot<const D: usize>(a: &[f64; D], b: &[f64; D]) -> f64 {
+fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// Solve `a x = b` by Gaussian elimination with partial pivoting.
-fn solve<const D: usize>(mut a: [[f64; D]; D], mut b: [f64; D]) -> [f64; D] {
-    for col in 0..D {
-        let pivot = (col..D)
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let d = b.len();
+    for col in 0..d {
+        let pivot = (col..d)
             .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
             .unwrap_or(col);
         a.swap(col, pivot);
@@ -233,18 +325,18 @@ fn solve<const D: usize>(mut a: [[f64; D]; D], mut b: [f64; D]) -> [f64; D] {
         if diag.abs() < 1e-12 {
             continue;
         }
-        for row in col + 1..D {
+        for row in col + 1..d {
             let factor = a[row][col] / diag;
-            let pivot_row = a[col];
+            let pivot_row = a[col].clone();
             for (x, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
                 *x -= factor * p;
             }
             b[row] -= factor * b[col];
         }
     }
-    let mut x = [0.0; D];
-    for row in (0..D).rev() {
-        let rest: f64 = (row + 1..D).map(|k| a[row][k] * x[k]).sum();
+    let mut x = vec![0.0; d];
+    for row in (0..d).rev() {
+        let rest: f64 = (row + 1..d).map(|k| a[row][k] * x[k]).sum();
         x[row] = if a[row][row].abs() < 1e-12 {
             0.0
         } else {
@@ -254,15 +346,17 @@ fn solve<const D: usize>(mut a: [[f64; D]; D], mut b: [f64; D]) -> [f64; D] {
     x
 }
 
-fn render(c: &Calibration) -> String {
+const HEADER: &str = "//! Generated by `cargo run --release --example verify_tables` from tuning data;\n\
+                      //! do not edit by hand.\n\
+                      \n\
+                      use super::embedded::Calibration;\n";
+
+/// One calibration constant.
+fn render<const N: usize>(name: &str, features: &str, c: &Calibration<N>) -> String {
     let weights: Vec<String> = c.weights.iter().map(|w| format!("{w:?}")).collect();
     format!(
-        "//! Generated by `cargo run --release --example verify_tables` from tuning data;\n\
-         //! do not edit by hand. Feature order: see `Features::to_array`.\n\
-         \n\
-         use super::embedded::Calibration;\n\
-         \n\
-         pub const EMBEDDED: Calibration = Calibration {{\n    \
+        "\n/// Weights over the {features}.\n\
+         pub const {name}: Calibration<{N}> = Calibration {{\n    \
              weights: [{}],\n    \
              bias: {:?},\n    \
              unrelated_below: {:?},\n    \

@@ -16,6 +16,7 @@ pub mod model;
 pub mod net;
 pub mod output;
 pub mod parse;
+pub mod pipeline;
 pub mod policy;
 pub mod report;
 pub mod resolve;

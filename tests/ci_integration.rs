@@ -33,7 +33,7 @@ fn run_check_step(p: &Project, inputs: &[(&str, &str)]) -> (i32, String) {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut command = Command::new("bash");
-    command
+    Project::local(&mut command)
         .args(["-c", script])
         .current_dir(p.dir.path())
         .env("PATH", path);

@@ -107,7 +107,7 @@ fn two_config_names_in_one_folder_are_refused() {
 fn environment_overrides_are_checked_and_named() {
     let p = Project::copy();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    let out = command
+    let out = Project::local(&mut command)
         .args(["check"])
         .current_dir(p.dir.path())
         .env("CITEPROOF_S2_URL", "ftp://nowhere")
@@ -211,11 +211,10 @@ fn config_command_prints_values_with_their_origins() {
         "extend = \"base.toml\"\ncite-commands = [\"citepos\"]\n[sources.crossref]\nmailto = \"me@example.org\"\n",
     );
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    let out = command
+    let out = Project::local(&mut command)
         .args(["config"])
         .current_dir(p.dir.path())
         .env("CITEPROOF_S2_URL", "http://127.0.0.1:9/s2")
-        .env_remove("CITEPROOF_LLM_URL")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -307,4 +306,159 @@ fulltext-title-similarity = 0.7
     assert_eq!(verify.fulltext.min_title_similarity, 0.7);
     let works = url::Url::parse("http://127.0.0.1:8080/crossref/works").unwrap();
     assert!(verify.fulltext.policy.is_trusted(&works));
+}
+
+#[test]
+fn resolution_cache_and_verification_keys_reach_the_run_settings() {
+    let p = Project::copy();
+    let demo = include_str!("../fixtures/demo/corpus.jsonl");
+    p.write("corpus/works.jsonl", demo.lines().next().unwrap());
+    p.write(
+        "citeproof.toml",
+        r#"
+[resolve]
+offline = true
+corpora = ["corpus/works.jsonl"]
+corpus-complete = true
+search-order = "openalex,crossref+s2"
+allow-private-urls = true
+
+[cache]
+dir = "cache"
+
+[sources.crossref]
+retries = 0
+
+[verify]
+enabled = true
+url = "http://127.0.0.1:11434/v1"
+model = "small"
+stage2-url = "http://127.0.0.1:8000/v1"
+stage2-model = "large"
+local-embedding-model = "models/minilm"
+scoring = "lexical"
+parallel = 2
+arxiv-web-url = "http://127.0.0.1:9/arxiv-web"
+"#,
+    );
+    let env = HashMap::from([
+        ("CITEPROOF_TIMEOUT".to_string(), "7".to_string()),
+        ("CITEPROOF_S2_RATE".to_string(), "0.5".to_string()),
+    ]);
+    let set = ConfigSet::load(
+        Some(p.dir.path()),
+        Overrides {
+            env,
+            ..Overrides::default()
+        },
+    )
+    .unwrap();
+    let run = set.run();
+    assert!(run.resolve_enabled() && run.verify_enabled());
+    let root = p.dir.path().canonicalize().unwrap();
+    let setup = run.resolve_options().unwrap();
+    let options = setup.options;
+    assert!(options.offline && options.corpus_complete && options.allow_private_urls);
+    assert!(options.corpus.is_some());
+    assert_eq!(
+        options.plan.search,
+        vec![
+            vec![SourceName::OpenAlex],
+            vec![SourceName::Crossref, SourceName::S2]
+        ]
+    );
+    let cache = options.cache.expect("the configured cache opens");
+    assert_eq!(
+        cache.path().canonicalize().unwrap().parent(),
+        Some(root.join("cache").as_path())
+    );
+    let crossref = options.sources.get(SourceName::Crossref);
+    assert_eq!(crossref.retry.max_retries, 0);
+    // CITEPROOF_TIMEOUT (seconds) sets every source; CITEPROOF_S2_RATE is per second.
+    assert_eq!(crossref.timeout, Duration::from_secs(7));
+    assert_eq!(
+        options.sources.get(SourceName::Arxiv).timeout,
+        Duration::from_secs(7)
+    );
+    assert_eq!(
+        options
+            .sources
+            .get(SourceName::S2)
+            .effective_rate()
+            .interval(),
+        Duration::from_secs(2)
+    );
+    let verify = run.verify_settings().unwrap();
+    let llm = verify.llm.expect("a model is configured");
+    let stage2 = llm.stage2.expect("a stage-2 model");
+    assert_eq!(
+        (stage2.base_url.as_str(), stage2.model.as_str()),
+        ("http://127.0.0.1:8000/v1", "large")
+    );
+    assert_eq!(
+        verify.embedding_model.as_deref(),
+        Some(p.dir.path().join("models/minilm").as_path())
+    );
+    assert_eq!(verify.parallel, 2);
+    assert_eq!(
+        verify.scoring,
+        Some(citeproof::verify::hybrid::ScoringMode::Lexical)
+    );
+    assert!(
+        verify
+            .fulltext
+            .arxiv_web
+            .starts_with("http://127.0.0.1:9/arxiv-web")
+    );
+}
+
+#[test]
+fn flags_and_environment_override_the_file_and_config_names_them() {
+    let p = Project::copy();
+    p.write(
+        "citeproof.toml",
+        "[resolve]\noffline = false\n[verify]\nenabled = true\n[sources]\nmailto = \"file@example.org\"\n",
+    );
+    let run = p.run(&[
+        "config",
+        "--no-verify",
+        "--mailto",
+        "flag@example.org",
+        "--timeout",
+        "3",
+        "--disable-source",
+        "s2",
+    ]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let text = run.stdout();
+    let line = |key: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{key} = ")))
+            .unwrap_or_else(|| panic!("no `{key}` in\n{text}"))
+            .to_string()
+    };
+    assert!(
+        line("verify.enabled").contains("false")
+            && line("verify.enabled").ends_with("# command line --no-verify")
+    );
+    assert!(line("sources.mailto").contains("flag@example.org"));
+    assert!(
+        line("sources.crossref.timeout").contains("\"3s\"")
+            && line("sources.crossref.timeout").ends_with("# command line --timeout")
+    );
+    assert!(line("sources.s2.disabled").contains("true"));
+    // tests/bin_support runs the binary with CITEPROOF_OFFLINE=1 and CITEPROOF_NO_RESOLVE=1:
+    // the environment beats the file.
+    assert!(line("resolve.offline").ends_with("# environment CITEPROOF_OFFLINE"));
+    assert!(
+        line("resolve.enabled").contains("false")
+            && line("resolve.enabled").ends_with("# environment CITEPROOF_NO_RESOLVE")
+    );
+    let bad = p.run(&["config", "--search-order", "crossref+scholar"]);
+    assert_eq!(bad.code(), 2);
+    assert!(
+        bad.stderr().contains("--search-order") && bad.stderr().contains("scholar"),
+        "{}",
+        bad.stderr()
+    );
 }

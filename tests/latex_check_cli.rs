@@ -3,11 +3,13 @@
 //! field, DOI as URL, malformed entry, unreadable include, include cycle, half-typed
 //! input) and `extract` prints what the parsers found.
 
+mod bin_support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_citeproof"))
+    bin_support::citeproof()
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NO_COLOR", "1")

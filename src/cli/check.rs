@@ -4,11 +4,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use citeproof::check;
-use citeproof::report::Facts;
-
 use super::InputArgs;
 use super::session::{ReportArgs, Session};
+use super::stage_args::StageArgs;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -16,12 +14,10 @@ pub struct CheckArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub report: ReportArgs,
+    #[command(flatten)]
+    pub stages: StageArgs,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let session = Session::new(&args.input, &args.report)?;
-    session.run(|project| {
-        check::link_all(project);
-        Ok((check::local_diagnostics(project), Facts::default()))
-    })
+    Session::new(&args.input, &args.report, &args.stages)?.run()
 }

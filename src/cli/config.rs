@@ -7,6 +7,8 @@ use clap::Args;
 
 use citeproof::config::{self, ConfigSet, Overrides};
 
+use super::stage_args::StageArgs;
+
 #[derive(Debug, Args)]
 pub struct ConfigArgs {
     /// The file or folder whose configuration to show.
@@ -15,11 +17,15 @@ pub struct ConfigArgs {
     /// Use this configuration file instead of discovering one.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// The flags of `check` that set configuration keys, to see their effect.
+    #[command(flatten)]
+    pub stages: StageArgs,
 }
 
 pub fn run(args: ConfigArgs) -> anyhow::Result<ExitCode> {
     let mut overrides = Overrides::from_process_env();
     overrides.config_file = args.config.clone();
+    overrides.cli = args.stages.layers()?;
     let set = ConfigSet::load(Some(&args.path), overrides)?;
     let resolved = if args.path.is_file() {
         set.for_path(&args.path)?

@@ -1,10 +1,15 @@
 //! Command-line arguments and dispatch to one module per command.
 
+mod cache;
 mod check;
 mod config;
 mod extract;
+mod resolve;
 mod rules;
 mod session;
+mod stage_args;
+mod verify;
+mod verify_flags;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,10 +34,17 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Print what was parsed: documents, references, claim–citation pairs (JSON).
     Extract(extract::ExtractArgs),
+    /// Resolve references (a .bib file, reference strings, JSONL) against the
+    /// scholarly record and print one verdict per reference.
+    Resolve(resolve::ResolveCommandArgs),
+    /// Inspect or clear the resolution cache.
+    Cache(cache::CacheArgs),
     /// List every rule.
     Rules(rules::RulesArgs),
     /// Explain one rule (by code or name).
     Explain(rules::ExplainArgs),
+    /// Verify claims against the works they cite (JSONL in, JSONL out).
+    Verify(verify::VerifyArgs),
     /// Print the effective configuration and where each value came from.
     Config(config::ConfigArgs),
 }
@@ -75,8 +87,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Extract(args) => extract::run(args),
+        Command::Resolve(args) => resolve::run(args),
+        Command::Cache(args) => cache::run(args),
         Command::Rules(args) => rules::list(args),
         Command::Explain(args) => rules::explain(args),
+        Command::Verify(args) => verify::run(args),
         Command::Config(args) => config::run(args),
     }
 }

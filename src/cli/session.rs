@@ -1,6 +1,7 @@
-//! What `check` does around the rules: configuration, fixes, baseline, changed
-//! lines, rendering in the chosen format and the exit policy. `check.rs` stays a thin
-//! shell that hands this a closure running the checks on a loaded project.
+//! The `check` command's run: configuration (files, environment, flags), then for
+//! each pass load → [`pipeline::run`] (local findings, resolution, verification,
+//! suppressions) → configured severities, changed lines, baseline → fixes or the
+//! report in the chosen format → the exit policy. `check.rs` stays a thin shell.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -16,11 +17,15 @@ use citeproof::config::{ConfigSet, Layer, Origin, Overrides};
 use citeproof::diagnostic::{Applicability, Diagnostic};
 use citeproof::load::{self, LoadOptions, Project};
 use citeproof::output::{self, Format, Report};
+use citeproof::pipeline::{self, Checked, Stages};
 use citeproof::policy::FailOn;
-use citeproof::report::Facts;
+use citeproof::resolve::outcome::Status;
 use citeproof::{fix, output::text};
 
 use super::InputArgs;
+use super::resolve::{resolve_options, summary, with_progress};
+use super::stage_args::StageArgs;
+use super::verify_flags::report_usage;
 
 /// Most passes of fix, re-check, fix again.
 const MAX_FIX_PASSES: usize = 10;
@@ -140,10 +145,15 @@ fn cli_layers(input: &InputArgs, args: &ReportArgs) -> anyhow::Result<Vec<Layer>
 }
 
 impl<'a> Session<'a> {
-    pub fn new(input: &'a InputArgs, args: &'a ReportArgs) -> anyhow::Result<Session<'a>> {
+    pub fn new(
+        input: &'a InputArgs,
+        args: &'a ReportArgs,
+        stages: &StageArgs,
+    ) -> anyhow::Result<Session<'a>> {
         let mut overrides = Overrides::from_process_env();
         overrides.config_file = args.config.clone();
         overrides.cli = cli_layers(input, args)?;
+        overrides.cli.extend(stages.layers()?);
         let configs = Arc::new(ConfigSet::load(
             input.paths.first().map(PathBuf::as_path),
             overrides,
@@ -199,11 +209,69 @@ impl<'a> Session<'a> {
         })
     }
 
-    /// Load, check (with `check`), fix when asked, report and decide the exit code.
-    pub fn run(
-        self,
-        check: impl Fn(&mut Project) -> anyhow::Result<(Vec<Diagnostic>, Facts)>,
-    ) -> anyhow::Result<ExitCode> {
+    /// The network stages the configuration asks for: resolution unless it is off
+    /// (`--no-resolve`, `[resolve] enabled = false`), verification when it is on
+    /// (`--verify`, `[verify] enabled = true`) and resolution runs.
+    fn stages(&self) -> anyhow::Result<Stages> {
+        let run = self.configs.run();
+        if !run.resolve_enabled() {
+            if run.verify_enabled() {
+                eprintln!("citeproof: claims are not verified: resolution is off");
+            }
+            return Ok(Stages::default());
+        }
+        let verify = if run.verify_enabled() {
+            Some(run.verify_settings()?)
+        } else {
+            None
+        };
+        Ok(Stages {
+            resolve: Some(resolve_options(run)?),
+            verify,
+        })
+    }
+
+    /// One pass of the pipeline, with a progress bar while resolving; `summarise`
+    /// prints what resolution and verification did on stderr.
+    fn check(
+        &self,
+        project: &mut Project,
+        stages: &Stages,
+        summarise: bool,
+    ) -> anyhow::Result<Checked> {
+        let mut stages = stages.clone();
+        let bar = stages.resolve.take().map(|options| {
+            let (options, bar) = with_progress(options);
+            stages.resolve = Some(options);
+            bar
+        });
+        let checked = pipeline::run(project, &stages);
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let checked = checked?;
+        if summarise {
+            if let Some(resolution) = &checked.resolution {
+                let statuses: Vec<Status> = resolution
+                    .entries
+                    .iter()
+                    .map(|e| e.resolution.status)
+                    .collect();
+                if !statuses.is_empty() {
+                    eprintln!("resolved {}", summary(&statuses));
+                }
+            }
+            if let Some(verification) = &checked.verification {
+                eprintln!("verified {} claim–citation pair(s)", verification.pairs);
+                report_usage(verification.usage.as_ref());
+            }
+        }
+        Ok(checked)
+    }
+
+    /// Load, check, fix when asked, report and decide the exit code.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let stages = self.stages()?;
         let mut fixed = 0;
         if self.args.fix {
             let wanted = if self.args.unsafe_fixes {
@@ -213,8 +281,8 @@ impl<'a> Session<'a> {
             };
             for _ in 0..MAX_FIX_PASSES {
                 let mut project = self.load()?;
-                let (diagnostics, _) = check(&mut project)?;
-                let (diagnostics, _) = self.select(&project, diagnostics)?;
+                let checked = self.check(&mut project, &stages, false)?;
+                let (diagnostics, _) = self.select(&project, checked.diagnostics)?;
                 let plan = fix::plan(&project.sources, &diagnostics, wanted);
                 if plan.is_empty() {
                     break;
@@ -228,7 +296,9 @@ impl<'a> Session<'a> {
             }
         }
         let mut project = self.load()?;
-        let (diagnostics, facts) = check(&mut project)?;
+        let Checked {
+            diagnostics, facts, ..
+        } = self.check(&mut project, &stages, true)?;
         let (diagnostics, held_back) = self.select(&project, diagnostics)?;
         if let Some(path) = &self.args.write_baseline {
             Baseline::from_diagnostics(&project.sources, &diagnostics).write(path)?;

@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::diagnostic::Severity;
 use crate::net::Rate;
 use crate::policy::FailOn;
+use crate::resolve::options::SearchOrder;
 use crate::rules;
+use crate::verify::hybrid::ScoringMode;
 
 /// One configuration file (or the merge of several). Every key is optional.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -33,13 +35,27 @@ pub struct ConfigFile {
     pub rules: Option<BTreeMap<RuleKey, RuleLevel>>,
     pub resolve: Option<ResolveSection>,
     pub sources: Option<SourcesSection>,
+    pub cache: Option<CacheSection>,
     pub verify: Option<VerifySection>,
 }
 
-/// `[resolve]`: how sure a match must be.
+/// `[resolve]`: whether and where cited works are looked up, and how sure a match
+/// must be.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ResolveSection {
+    /// `check` resolves cited works (false: local checks only, as `--no-resolve`).
+    pub enabled: Option<bool>,
+    /// Use only the cache and local corpora.
+    pub offline: Option<bool>,
+    /// Local corpora consulted before any network source (relative to this file).
+    pub corpora: Option<Vec<String>>,
+    /// The corpora hold every work that may be cited.
+    pub corpus_complete: Option<bool>,
+    /// Title-search order: tiers separated by `,`, sources of a tier joined by `+`.
+    pub search_order: Option<SearchOrderValue>,
+    /// Fetch cited URLs on private or loopback addresses too.
+    pub allow_private_urls: Option<bool>,
     /// Title similarity that accepts a candidate record on its title alone.
     pub title_similarity: Option<Fraction>,
     /// Lower bar when an identifier, or the first author and the year, agree.
@@ -77,19 +93,34 @@ pub struct SourceSection {
     pub rate_limit: Option<RateLimit>,
     pub max_concurrency: Option<u32>,
     pub timeout: Option<Seconds>,
+    /// Retries of a request that failed transiently (429, 5xx, connection errors).
+    pub retries: Option<u32>,
     pub disabled: Option<bool>,
+}
+
+/// `[cache]`: the resolution and verdict cache.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CacheSection {
+    pub enabled: Option<bool>,
+    /// The cache directory (relative to this file).
+    pub dir: Option<String>,
 }
 
 /// `[verify]`: the model that judges claims and how far verification goes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct VerifySection {
+    /// `check` verifies that each cited work supports its claim (as `--verify`).
+    pub enabled: Option<bool>,
     /// OpenAI-compatible base URL including `/v1`.
     pub url: Option<BaseUrl>,
     pub model: Option<String>,
     pub api_key_env: Option<EnvName>,
     /// Model for full-text passages (default: `model`).
     pub stage2_model: Option<String>,
+    /// Base URL of the stage-2 model when it is served elsewhere (default: `url`).
+    pub stage2_url: Option<BaseUrl>,
     /// Rank passages with embeddings from this model instead of BM25.
     pub embeddings_model: Option<String>,
     pub timeout: Option<Seconds>,
@@ -104,6 +135,15 @@ pub struct VerifySection {
     pub max_concurrency: Option<u32>,
     /// Least title similarity between a downloaded full text and the cited work.
     pub fulltext_title_similarity: Option<Fraction>,
+    /// Use the embedded backend even when a model server is configured.
+    pub embedded: Option<bool>,
+    /// A local sentence-embedding model directory (all-MiniLM-L6-v2 in safetensors)
+    /// for the embedded backend and passage ranking (relative to this file).
+    pub local_embedding_model: Option<String>,
+    /// Embedded backend scoring: `lexical`, `embeddings` or `hybrid`.
+    pub scoring: Option<ScoringValue>,
+    /// arXiv's web site, for HTML and PDF full texts.
+    pub arxiv_web_url: Option<BaseUrl>,
 }
 
 /// Deserialize a string and check it with `parse`; the error lands on the value.
@@ -218,6 +258,19 @@ written_value!(
     "A size in bytes: `50M`, `2048K`, `1000000`."
 );
 written_value!(BaseUrl, String, parse_base_url, "An http(s) base URL.");
+written_value!(
+    SearchOrderValue,
+    SearchOrder,
+    |t: &str| t.parse::<SearchOrder>().map_err(|e| e.to_string()),
+    "A title-search order: `crossref+openalex,s2,europepmc+pubmed+arxiv`."
+);
+written_value!(
+    ScoringValue,
+    ScoringMode,
+    |t: &str| ScoringMode::parse(t)
+        .ok_or_else(|| format!("`{t}` is not a scoring mode (lexical, embeddings, hybrid)")),
+    "An embedded-backend scoring mode."
+);
 written_value!(
     EnvName,
     String,
@@ -334,7 +387,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("`{text}` is not a size (e.g. 50M, 2048K, 1000000)"))
 }
 
-/// `30s`, `500ms`, `2min`, `1h`, `1.5s`.
+/// `30s`, `500ms`, `2min`, `1h`, `1.5s`; a bare number is seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     let split = t
@@ -345,7 +398,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let number: f64 = number.parse().map_err(|_| bad())?;
     let seconds = match unit.trim() {
         "ms" => number / 1000.0,
-        "s" | "sec" => number,
+        "" | "s" | "sec" => number,
         "m" | "min" => number * 60.0,
         "h" => number * 3600.0,
         _ => return Err(bad()),
@@ -356,9 +409,13 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .ok_or_else(bad)
 }
 
-/// `10/s`, `1/3s`, `100/min`: requests per period.
+/// `10/s`, `1/3s`, `100/min`: requests per period; a bare number (`10`, `0.5`) is
+/// requests per second.
 pub fn parse_rate(text: &str) -> Result<Rate, String> {
     let bad = || format!("`{text}` is not a rate (e.g. 10/s, 1/3s, 100/min)");
+    if !text.contains('/') {
+        return crate::resolve::sources::parse_rate(text).ok_or_else(bad);
+    }
     let (requests, period) = text.split_once('/').ok_or_else(bad)?;
     let requests: u32 = requests.trim().parse().map_err(|_| bad())?;
     let period = period.trim();

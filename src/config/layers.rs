@@ -149,6 +149,28 @@ pub fn flatten(layer: &Layer, out: &mut Flat) {
 
 /// The merged configuration of flattened layers.
 pub fn unflatten(flat: &Flat) -> anyhow::Result<ConfigFile> {
+    Value::Table(nest(flat)?)
+        .try_into()
+        .map_err(|e| anyhow::anyhow!("invalid merged configuration: {e}"))
+}
+
+/// A layer of dotted keys (`resolve.offline = true`), as the environment and the
+/// command line give them, checked as a file's values would be; the error is the
+/// value's problem (`` `ftp://x` is not an http(s) base URL ``).
+pub fn from_keys(origin: Origin, entries: Vec<(String, Value)>) -> Result<Layer, String> {
+    let flat: Flat = entries
+        .into_iter()
+        .map(|(key, value)| (key, (value, origin.clone())))
+        .collect();
+    let table = nest(&flat).map_err(|e| e.to_string())?;
+    let config = Value::Table(table)
+        .try_into::<ConfigFile>()
+        .map_err(|e| e.message().to_string())?;
+    Ok(Layer { origin, config })
+}
+
+/// Dotted keys as nested tables.
+fn nest(flat: &Flat) -> anyhow::Result<Table> {
     let mut root = Table::new();
     for (key, (value, _)) in flat {
         let parts: Vec<&str> = key.split('.').collect();
@@ -164,9 +186,7 @@ pub fn unflatten(flat: &Flat) -> anyhow::Result<ConfigFile> {
         }
         table.insert(parts[parts.len() - 1].to_string(), value.clone());
     }
-    Value::Table(root)
-        .try_into()
-        .map_err(|e| anyhow::anyhow!("invalid merged configuration: {e}"))
+    Ok(root)
 }
 
 #[cfg(test)]

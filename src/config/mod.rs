@@ -11,6 +11,7 @@ mod apply;
 pub mod file;
 pub mod layers;
 mod print;
+mod stages;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ use crate::walk::PathFilter;
 
 pub use file::ConfigFile;
 pub use layers::{Flat, Layer, Origin};
+pub use stages::ResolveSetup;
 
 /// Settings from outside the files: environment variables and command-line flags.
 #[derive(Debug, Clone, Default)]
@@ -77,13 +79,11 @@ impl Resolved {
                 layers::flatten(&layer, &mut flat);
             }
         }
-        for (key, var) in env_keys() {
+        for EnvKey { key, var, kind } in env_keys() {
             if let Some(value) = overrides.env(&var) {
-                check_env_value(&key, &var, value)?;
-                flat.insert(
-                    key,
-                    (toml::Value::String(value.to_string()), Origin::Env(var)),
-                );
+                let value = kind.value(value);
+                check_env_value(&key, &var, &value)?;
+                flat.insert(key, (value, Origin::Env(var)));
             }
         }
         for layer in &overrides.cli {
@@ -113,36 +113,129 @@ impl Resolved {
     }
 }
 
-/// The environment variables that set configuration keys.
-fn env_keys() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = SourceName::ALL
-        .iter()
-        .map(|n| {
-            (
-                format!("sources.{}.url", n.as_str()),
-                format!("CITEPROOF_{}_URL", n.env_name()),
+/// How an environment variable's text becomes a configuration value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EnvKind {
+    Text,
+    /// A switch: anything but empty, `0`, `false`, `no`, `off` (any case) is on.
+    Switch,
+    /// A switch that turns the key off (`CITEPROOF_NO_RESOLVE=1` → `enabled = false`).
+    NegatedSwitch,
+    Integer,
+}
+
+impl EnvKind {
+    fn value(self, text: &str) -> toml::Value {
+        let on = || {
+            !matches!(
+                text.trim().to_ascii_lowercase().as_str(),
+                "" | "0" | "false" | "no" | "n" | "f" | "off"
             )
-        })
-        .collect();
-    out.push(("sources.mailto".into(), "CITEPROOF_MAILTO".into()));
-    out.push(("verify.url".into(), "CITEPROOF_LLM_URL".into()));
-    out.push(("verify.model".into(), "CITEPROOF_LLM_MODEL".into()));
+        };
+        match self {
+            EnvKind::Text => toml::Value::String(text.to_string()),
+            EnvKind::Switch => toml::Value::Boolean(on()),
+            EnvKind::NegatedSwitch => toml::Value::Boolean(!on()),
+            // A number that does not parse stays text, so the key's check names it.
+            EnvKind::Integer => text
+                .trim()
+                .parse::<i64>()
+                .map(toml::Value::Integer)
+                .unwrap_or_else(|_| toml::Value::String(text.to_string())),
+        }
+    }
+}
+
+/// One environment variable that sets a configuration key.
+struct EnvKey {
+    key: String,
+    var: String,
+    kind: EnvKind,
+}
+
+/// The environment variables that set configuration keys. A variable that applies to
+/// every source (`CITEPROOF_TIMEOUT`) sets each source's key, as the flag does.
+fn env_keys() -> Vec<EnvKey> {
+    let entry = |key: &str, var: &str, kind| EnvKey {
+        key: key.to_string(),
+        var: var.to_string(),
+        kind,
+    };
+    let mut out = Vec::new();
+    for n in SourceName::ALL {
+        let (name, env) = (n.as_str(), n.env_name());
+        out.push(entry(
+            &format!("sources.{name}.url"),
+            &format!("CITEPROOF_{env}_URL"),
+            EnvKind::Text,
+        ));
+        out.push(entry(
+            &format!("sources.{name}.rate-limit"),
+            &format!("CITEPROOF_{env}_RATE"),
+            EnvKind::Text,
+        ));
+        out.push(entry(
+            &format!("sources.{name}.timeout"),
+            "CITEPROOF_TIMEOUT",
+            EnvKind::Text,
+        ));
+        out.push(entry(
+            &format!("sources.{name}.retries"),
+            "CITEPROOF_RETRIES",
+            EnvKind::Integer,
+        ));
+    }
+    for (key, var, kind) in [
+        ("sources.mailto", "CITEPROOF_MAILTO", EnvKind::Text),
+        (
+            "resolve.enabled",
+            "CITEPROOF_NO_RESOLVE",
+            EnvKind::NegatedSwitch,
+        ),
+        ("resolve.offline", "CITEPROOF_OFFLINE", EnvKind::Switch),
+        ("cache.dir", crate::cache::CACHE_DIR_ENV, EnvKind::Text),
+        ("verify.url", "CITEPROOF_LLM_URL", EnvKind::Text),
+        ("verify.model", "CITEPROOF_LLM_MODEL", EnvKind::Text),
+        (
+            "verify.stage2-model",
+            "CITEPROOF_LLM_STAGE2_MODEL",
+            EnvKind::Text,
+        ),
+        (
+            "verify.stage2-url",
+            "CITEPROOF_LLM_STAGE2_URL",
+            EnvKind::Text,
+        ),
+        (
+            "verify.embeddings-model",
+            "CITEPROOF_LLM_EMBEDDINGS_MODEL",
+            EnvKind::Text,
+        ),
+        (
+            "verify.local-embedding-model",
+            "CITEPROOF_EMBEDDING_MODEL",
+            EnvKind::Text,
+        ),
+        (
+            "verify.arxiv-web-url",
+            "CITEPROOF_ARXIV_WEB_URL",
+            EnvKind::Text,
+        ),
+    ] {
+        out.push(entry(key, var, kind));
+    }
     out
 }
 
 /// Check an environment variable's value as a file's would be checked (URLs in
 /// particular), naming the variable when it is wrong.
-fn check_env_value(key: &str, var: &str, value: &str) -> anyhow::Result<()> {
-    let mut value = toml::Value::String(value.to_string());
-    for part in key.split('.').rev() {
-        let mut table = toml::Table::new();
-        table.insert(part.to_string(), value);
-        value = toml::Value::Table(table);
-    }
-    value
-        .try_into::<ConfigFile>()
-        .map(drop)
-        .map_err(|e| anyhow::anyhow!("environment variable {var}: {}", e.message()))
+fn check_env_value(key: &str, var: &str, value: &toml::Value) -> anyhow::Result<()> {
+    layers::from_keys(
+        Origin::Env(var.to_string()),
+        vec![(key.to_string(), value.clone())],
+    )
+    .map(drop)
+    .map_err(|e| anyhow::anyhow!("environment variable {var}: {e}"))
 }
 
 /// Configuration for every file of a run, discovered once per folder.

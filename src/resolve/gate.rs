@@ -71,6 +71,8 @@ pub enum GateMethod {
     Corroborated,
     /// No parsed title: the record's title appears in the raw reference.
     RawContainment,
+    /// Only an identifier was cited, and the record carries it.
+    Identifier,
 }
 
 /// The gate's verdict on one candidate.
@@ -222,6 +224,21 @@ pub fn corroborated(fields: &RefFields, work: &Work) -> bool {
         || (first_author_agrees(&fields.authors, &work.authors) && years_agree(fields, work))
 }
 
+/// A title that is close but not equal names another work when nothing else agrees:
+/// the first author and the year both differ (`Preference learning with Gaussian
+/// processes`, 2005, Chu — cited as `Learning inconsistent preferences with Gaussian
+/// processes`, 2022, Chau). An identifier in common overrules this.
+fn contradicted(fields: &RefFields, work: &Work) -> bool {
+    let knowable = !fields.authors.is_empty()
+        && !work.authors.is_empty()
+        && fields.year.is_some()
+        && work.year.is_some();
+    knowable
+        && !identifiers_agree(fields, work)
+        && !first_author_agrees(&fields.authors, &work.authors)
+        && !years_agree(fields, work)
+}
+
 /// Decide whether `work` is the work the reference cites.
 pub fn accept(
     fields: &RefFields,
@@ -241,7 +258,7 @@ pub fn accept(
     let (similarity, method) = title_score(title, &work.title);
     if similarity >= thresholds.accept {
         return GateDecision {
-            accepted: true,
+            accepted: method == GateMethod::Exact || !contradicted(fields, work),
             similarity,
             method,
         };
@@ -321,18 +338,44 @@ pub fn title_in_raw(raw: &str, title: &str, max_missing: usize) -> (f64, bool) {
 
 /// [`title_in_raw`] against a prepared raw string.
 pub fn title_in_raw_words(raw: &RawWords, title: &str, max_missing: usize) -> (f64, bool) {
+    let (share, ok, _) = raw_match(raw, title, max_missing);
+    (share, ok)
+}
+
+/// The words of a raw reference string that carry a record's title, when
+/// [`title_in_raw`] finds it there: the title as the reference writes it (folded),
+/// with whatever words it changed, added or dropped.
+pub fn title_window_in_raw(raw: &RawWords, title: &str, max_missing: usize) -> Option<String> {
+    let (_, ok, window) = raw_match(raw, title, max_missing);
+    let (first, last) = window.filter(|_| ok)?;
+    Some(
+        raw.0[first..=last]
+            .iter()
+            .map(|(w, _)| w.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+/// The best window of `raw` for `title`: share of title words found, whether it
+/// passes, and the window's first and last word.
+fn raw_match(
+    raw: &RawWords,
+    title: &str,
+    max_missing: usize,
+) -> (f64, bool, Option<(usize, usize)>) {
     let raw = &raw.0;
     let title_words = words(strip_retraction_prefix(title).0);
     let t = title_words.len();
     if t == 0 {
-        return (0.0, false);
+        return (0.0, false, None);
     }
     let allowed = match t {
         0..=3 => 0,
         4..=8 => 1.min(max_missing),
         _ => max_missing,
     };
-    let mut best = (0.0, false);
+    let mut best = (0.0, false, None);
     for start in 0..raw.len() {
         if !title_words
             .iter()
@@ -353,7 +396,7 @@ pub fn title_in_raw_words(raw: &RawWords, title: &str, max_missing: usize) -> (f
         let share = lcs as f64 / t as f64;
         let ok = t >= 2 && missing <= allowed && extra <= allowed && bounded;
         if (ok, share) > (best.1, best.0) {
-            best = (share, ok);
+            best = (share, ok, Some((first, last)));
         }
     }
     best

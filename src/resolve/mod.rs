@@ -5,14 +5,27 @@
 //! `outcome` what the verdict is.
 
 pub mod authors;
+pub mod cascade;
 pub mod compare;
+pub mod corpus;
+pub mod evidence;
 pub mod gate;
 pub mod identifiers;
+pub mod ids_phase;
+pub mod input;
+pub mod landing;
 pub mod latex;
+pub mod lookup;
 pub mod normalize;
+pub mod options;
 pub mod outcome;
+pub mod query;
+pub mod resolution;
+pub mod run;
+pub mod search_phase;
 pub mod sources;
 pub mod title_index;
 pub mod venue_align;
 pub mod venue_table;
 pub mod venues;
+pub mod verdict;

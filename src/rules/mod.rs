@@ -4,6 +4,8 @@
 pub mod input;
 pub mod links;
 pub mod meta;
+pub mod resolution;
+mod resolution_fix;
 pub mod verification;
 
 use serde::Serialize;
@@ -112,6 +114,86 @@ most styles print it incompletely.\n\nExample:\n\n    @article{smith2020, title 
         "A DOI is written as a doi.org URL instead of a DOI field."
         "`url = {https://doi.org/10.1/x}` carries a DOI that tools can only use once it is a DOI. \
 The safe fix replaces the field with `doi = {10.1/x}`.\n\nExample:\n\n    url = {https://doi.org/10.1038/nature14539}";
+    REFERENCE_NOT_FOUND = "CP201" "reference-not-found" Resolution Error
+        "No scholarly source has the cited work: the reference is likely fabricated."
+        "Every source that could have the work (Crossref, OpenAlex, Semantic Scholar, and the \
+identifier's registry when one is cited) answered, and none has a work whose title matches the \
+cited one. Typical of references invented by a language model. Sources that failed or timed out \
+never lead here: then the reference is reported as unverified (CP211). With `--offline` only the \
+cache and local corpora are consulted; a corpus declared complete (`--corpus-complete`) is \
+authoritative.\n\n\
+Example:\n\n    @article{lee2023, title = {Quantum Gradient Folding for Sparse Transformers}, …}\n    \
+<- no source knows this title";
+    RETRACTED_WORK = "CP202" "retracted-work" Resolution Error
+        "The cited work has been retracted."
+        "The record of the cited work says it was retracted: a Crossref `updated-by` retraction \
+notice (from the publisher or Retraction Watch), OpenAlex `is_retracted`, a PubMed `Retracted \
+Publication` type, or a `RETRACTED:` title. Cite it only to discuss the retraction.\n\n\
+Example:\n\n    @article{mattioli2021, doi = {10.1088/1741-2552/ac4430}, …}   <- retracted in 2022";
+    EXPRESSION_OF_CONCERN = "CP203" "expression-of-concern" Resolution Warning
+        "An expression of concern is attached to the cited work."
+        "The publisher has published an expression of concern about the cited work (Crossref \
+`updated-by` type `expression_of_concern`): its results are in doubt, though it is not (yet) \
+retracted.\n\n\
+Example:\n\n    @article{bibby2025, doi = {10.1038/s41467-025-63038-5}, …}   <- expression of concern";
+    IDENTIFIER_NOT_FOUND = "CP204" "identifier-not-found" Resolution Error
+        "A cited DOI, arXiv id or PMID does not exist."
+        "The registry of the identifier (doi.org for DOIs, arXiv and DataCite for arXiv ids, \
+PubMed for PMIDs) answered that it has no such identifier. When the cited work itself was \
+found by its title, its real identifier is given and the fix replaces the wrong one.\n\n\
+Example:\n\n    doi = {10.1109/cvpr.2016.99999}   <- no such DOI";
+    IDENTIFIER_NAMES_ANOTHER_WORK = "CP205" "identifier-names-another-work" Resolution Error
+        "A cited identifier resolves to a different work than the cited title."
+        "The DOI or arXiv id of the reference belongs to another paper (a copy-paste slip, or a \
+conflation by a language model). Both works are named: the one the identifier resolves to and, \
+when it was found, the one the title describes, with its own identifier.\n\n\
+Example:\n\n    @misc{narimissa2025, title = {Reasoning on a Budget …}, eprint = {2505.21457}}\n    \
+<- arXiv:2505.21457 is \"A Survey of Memristive Threshold Logic Circuits\"";
+    WRONG_IDENTIFIER = "CP206" "wrong-identifier" Resolution Warning
+        "The cited identifier is not the identifier of the cited work."
+        "The cited work was found, and its record carries another DOI, arXiv id or PMID than the \
+reference gives (a preprint DOI against the published version's is not reported). The fix \
+replaces the identifier with the record's.\n\n\
+Example:\n\n    doi = {10.1038/nature14538}   <- the record's DOI is 10.1038/nature14539";
+    WRONG_TITLE = "CP207" "wrong-title" Resolution Warning
+        "The cited title differs from the record's in content words."
+        "The cited work was found (by its identifier, or by a title close enough with matching \
+authors and year), but words of its title were changed, added or dropped. Formatting, case, \
+accents, spelling variants and a dropped subtitle are not reported.\n\n\
+Example:\n\n    title = {Initial warning signals: the charted and uncharted territories}\n    \
+<- the record: \"Early warning signals: the charted and uncharted territories\"";
+    WRONG_AUTHORS = "CP208" "wrong-authors" Resolution Warning
+        "The cited authors are not the record's: swapped, missing without \"et al.\", or placeholders."
+        "The author list of the reference does not match the record of the cited work: other \
+people, authors dropped without \"et al.\", or placeholder names (`John Doe`, `A. Author`). \
+Initials against full given names, particles, accents, hyphenation and \"et al.\" after a \
+correct prefix are accepted.\n\n\
+Example:\n\n    author = {Turing, A.}   <- the record lists James, Maan and Kozma";
+    WRONG_YEAR = "CP209" "wrong-year" Resolution Warning
+        "The cited year differs from the record's."
+        "The year of the reference is not the record's (a difference of one year is accepted \
+when either side is a preprint, whose published version often appears a year later).\n\n\
+Example:\n\n    year = {2020}   <- the record says 2018";
+    WRONG_VENUE = "CP210" "wrong-venue" Resolution Warning
+        "The cited journal or conference is not the record's."
+        "The venue of the reference is a different journal or conference than the record's. \
+Abbreviations (ISO 4, DBLP, the publishers' own), \"Proceedings of\" forms, and preprint servers \
+cited for a published work are accepted.\n\n\
+Example:\n\n    journal = {Nature Communications}   <- the record: Scientific Reports";
+    REFERENCE_UNVERIFIED = "CP211" "reference-unverified" Resolution Info
+        "The cited work could not be checked: a source failed, timed out, or was not asked."
+        "A source that could have the work failed, timed out or rate-limited the run out, or \
+the run was offline and the work is neither in the cache nor in a local corpus. Nothing is \
+concluded: this is never an accusation. Rerun later (successful answers are cached), or \
+give a local corpus.\n\n\
+Example:\n\n    @article{smith2020, …}   <- Crossref timed out; Semantic Scholar answered 503";
+    MISSING_DOI = "CP212" "missing-doi" Resolution Hint
+        "The cited work has a DOI that the entry does not give."
+        "The record of the cited work carries a DOI and the bibliography entry has none. A DOI \
+makes the reference unambiguous and checkable. The fix adds the field (safe when every other \
+field agrees with the record).\n\n\
+Example:\n\n    @article{he2016, title = {Deep residual learning …}, year = 2016}\n    \
+<- add doi = {10.1109/cvpr.2016.90}";
     CLAIM_CONTRADICTED = "CP301" "claim-contradicted" Verification Error
         "The cited work says the opposite of the claim that cites it."
         "The model judged the claim against the cited work's abstract (or, when the abstract did \

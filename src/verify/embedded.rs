@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::Relation;
 use super::background::Background;
 use super::calibration;
+use super::hybrid::SemanticFeatures;
 use super::text::{Token, TokenKind, tokenize};
 use crate::parse::sentence::sentences;
 
@@ -66,10 +67,12 @@ impl Features {
     }
 }
 
-/// A logistic model over [`Features`] and the two thresholds on its output.
+/// A logistic model over `N` features and the two thresholds on its output. The
+/// lexical scorer reads the [`FEATURES`] of [`Features`]; the scorers with a sentence
+/// model read more (see [`super::hybrid`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Calibration {
-    pub weights: [f64; FEATURES],
+pub struct Calibration<const N: usize = FEATURES> {
+    pub weights: [f64; N],
     pub bias: f64,
     /// Scores below this are `unrelated`.
     pub unrelated_below: f64,
@@ -82,14 +85,16 @@ impl Calibration {
     pub fn embedded() -> Calibration {
         calibration::EMBEDDED
     }
+}
 
+impl<const N: usize> Calibration<N> {
     /// Logistic score of a feature vector.
-    pub fn score(&self, features: &Features) -> f64 {
+    pub fn score(&self, features: &[f64; N]) -> f64 {
         let z: f64 = self.bias
             + self
                 .weights
                 .iter()
-                .zip(features.to_array())
+                .zip(features)
                 .map(|(w, x)| w * x)
                 .sum::<f64>();
         1.0 / (1.0 + (-z).exp())
@@ -128,6 +133,12 @@ pub struct Assessment {
     /// other does not); such a pair is never called `related`.
     pub negation_mismatch: bool,
     pub features: Features,
+    /// Whether both the claim and the evidence had content to compare (when not, the
+    /// relation is `uncertain`).
+    pub judgeable: bool,
+    /// Embedding similarities, when a sentence model took part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<SemanticFeatures>,
 }
 
 /// Scores claims against evidence with a background table and a calibration.
@@ -218,15 +229,19 @@ impl<'a> EmbeddedScorer<'a> {
                 best,
                 negation_mismatch,
                 features,
+                judgeable,
+                semantic: None,
             };
         }
-        let score = self.calibration.score(&features);
+        let score = self.calibration.score(&features.to_array());
         Assessment {
             relation: self.calibration.relation(score, negation_mismatch),
             score,
             best,
             negation_mismatch,
             features,
+            judgeable,
+            semantic: None,
         }
     }
 

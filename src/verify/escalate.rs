@@ -23,7 +23,7 @@ use super::prompt::{
     self, ModelAnswer, PROMPT_VERSION, abstract_messages, parse_answer, passage_messages,
     quote_occurs,
 };
-use super::select::{self, PassageSettings, RankedBy};
+use super::select::{self, PassageSettings, RankedBy, Ranker};
 use super::usage::{Limiter, UsageSummary, UsageTracker};
 use super::verdict::{Label, PassageRef, Stage, Unverifiable, Verdict};
 use crate::cache::Cache;
@@ -41,8 +41,10 @@ pub struct VerifyConfig {
     pub stage1: ModelConfig,
     /// The model that judges full-text passages; `None`: the stage-1 model.
     pub stage2: Option<ModelConfig>,
-    /// Rank passages by embeddings from this model instead of BM25.
+    /// Rank passages by embeddings from this model instead of the local ranker.
     pub embeddings: Option<ModelConfig>,
+    /// How passages are ranked without an embeddings endpoint (BM25 by default).
+    pub ranker: Ranker,
     /// Escalate a SUPPORTS / CONTRADICTS answer whose confidence is below this.
     pub escalate_below_confidence: Option<f64>,
     /// Escalate to the full text at all.
@@ -61,6 +63,7 @@ impl VerifyConfig {
             stage1,
             stage2: None,
             embeddings: None,
+            ranker: Ranker::Bm25,
             escalate_below_confidence: None,
             full_text: true,
             fulltext: FullTextConfig::default(),
@@ -174,13 +177,13 @@ impl Verifier {
             "stage1": [self.stage1.config().base_url, self.stage1.model()],
             "stage2": [self.stage2.config().base_url, self.stage2.model()],
             "embeddings": self.embedder.as_ref().map(|e| e.model().to_string()),
+            "ranker": self.config.ranker.describe(),
             "passages": [p.size, p.overlap, p.top],
             "full_text": self.config.full_text,
             "escalate_below": self.config.escalate_below_confidence,
             "prompt": PROMPT_VERSION,
         });
-        let digest = Sha256::digest(material.to_string().as_bytes());
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+        digest_key(&material)
     }
 
     /// Verify several pairs, at most `parallel` at once; verdicts in request order.
@@ -194,10 +197,7 @@ impl Verifier {
     /// Verify one claim against one cited work.
     pub async fn verify(&self, request: &VerifyRequest<'_>) -> Verdict {
         let key = self.cache_key(request);
-        if let Some(cache) = &self.cache
-            && let Ok(Some(entry)) = cache.get_async(VERDICT_NAMESPACE, &key).await
-            && entry.found
-            && let Ok(verdict) = serde_json::from_value::<Verdict>(entry.value)
+        if let Some(verdict) = cached::<Verdict>(self.cache.as_ref(), VERDICT_NAMESPACE, &key).await
         {
             self.usage.record_cache_hit();
             return verdict;
@@ -208,14 +208,8 @@ impl Verifier {
                 verdict.unverifiable,
                 Some(Unverifiable::ModelFailure | Unverifiable::RateLimited)
             );
-        if cacheable
-            && let Some(cache) = &self.cache
-            && let Ok(value) = serde_json::to_value(&verdict)
-        {
-            // A cache that cannot be written only costs a later rerun.
-            let _ = cache
-                .put_many_async(VERDICT_NAMESPACE, vec![(key, true, value)])
-                .await;
+        if cacheable {
+            store(self.cache.as_ref(), VERDICT_NAMESPACE, key, &verdict).await;
         }
         verdict
     }
@@ -336,18 +330,27 @@ impl Verifier {
     ) -> Option<Verdict> {
         let settings = &self.config.passages;
         let chunks = select::chunks(&full.doc, settings);
-        let (best, how) =
-            select::best_passages(claim, chunks, settings.top, self.embedder.as_ref()).await;
+        let (best, how) = select::best_passages(
+            claim,
+            chunks,
+            settings.top,
+            self.embedder.as_ref(),
+            &self.config.ranker,
+        )
+        .await;
         if best.is_empty() {
             notes.push("the full text gave no passages".to_string());
             return None;
         }
         notes.push(match how {
-            RankedBy::Bm25 => format!("{} passages ranked by BM25", best.len()),
+            RankedBy::Local(how) => format!("{} passages ranked by {how}", best.len()),
             RankedBy::Embeddings(m) => {
                 format!("{} passages ranked by embeddings ({m})", best.len())
             }
-            RankedBy::Bm25Fallback(e) => format!("embeddings failed ({e}); ranked by BM25"),
+            RankedBy::Fallback(e) => format!(
+                "embeddings failed ({e}); ranked by {}",
+                self.config.ranker.describe()
+            ),
         });
         let blocks: Vec<(Option<&str>, &str)> = best
             .iter()
@@ -452,8 +455,43 @@ fn passage_ref(full: &FullText, p: &Passage) -> PassageRef {
     }
 }
 
+/// A cache key: the SHA-256 (hex) of the key material.
+pub(super) fn digest_key(material: &serde_json::Value) -> String {
+    let digest = Sha256::digest(material.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A verdict found in the cache (`None` when absent, unreadable or no cache).
+pub(super) async fn cached<T: serde::de::DeserializeOwned>(
+    cache: Option<&Cache>,
+    namespace: &str,
+    key: &str,
+) -> Option<T> {
+    let entry = cache?.get_async(namespace, key).await.ok()??;
+    if !entry.found {
+        return None;
+    }
+    serde_json::from_value(entry.value).ok()
+}
+
+/// Keep a verdict; a cache that cannot be written only costs a later rerun.
+pub(super) async fn store<T: serde::Serialize>(
+    cache: Option<&Cache>,
+    namespace: &str,
+    key: String,
+    value: &T,
+) {
+    if let Some(cache) = cache
+        && let Ok(value) = serde_json::to_value(value)
+    {
+        let _ = cache
+            .put_many_async(namespace, vec![(key, true, value)])
+            .await;
+    }
+}
+
 /// A download that failed in a way that may not recur (transport, 429, 5xx).
-fn has_transient_failure(search: &Search) -> bool {
+pub(super) fn has_transient_failure(search: &Search) -> bool {
     search.attempts.iter().any(|a| {
         matches!(
             &a.outcome,

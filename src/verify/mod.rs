@@ -8,20 +8,31 @@
 //! settle the question the full text ([`fulltext`], [`extract`], [`acceptance`]),
 //! ranked passages and stage 2 ([`escalate`]), with an OpenAI-compatible model
 //! ([`llm`], [`prompt`]) under usage limits ([`usage`]). Downloads obey [`urlpolicy`].
+//!
+//! A local sentence model ([`sentence_model`]) can join the embedded backend
+//! ([`hybrid`]) and rank passages ([`select::Ranker`]); the embedded backend escalates
+//! to the full text too ([`offline`]). [`backend`] picks the path and gives one shape
+//! to what either concludes; [`project`] verifies every resolved claim–citation pair of
+//! a project ([`project::verify_project`]); [`lookup`] finds works by identifier.
 
 pub mod acceptance;
+pub mod backend;
 pub mod background;
-mod calibration;
+pub mod calibration;
 pub mod embedded;
 pub mod escalate;
 pub mod evidence;
 pub mod extract;
 pub mod fulltext;
+pub mod hybrid;
 mod lexicon;
 pub mod llm;
+pub mod offline;
 pub mod passages;
+pub mod project;
 pub mod prompt;
 pub mod select;
+pub mod sentence_model;
 pub mod text;
 pub mod urlpolicy;
 pub mod usage;

@@ -1,22 +1,135 @@
 //! Choosing the passages of a full text that stage 2 reads: section-aware chunks
-//! ([`passages::chunk`]) ranked for the claim by BM25 ([`passages::rank`]) or, when an
-//! embeddings model is configured, by cosine similarity of embeddings (BM25 again if
-//! the embeddings request fails).
+//! ([`passages::chunk`]) ranked for the claim by a local [`Ranker`] (BM25 by default;
+//! a local sentence model, alone or fused with BM25, when one is configured) or, when
+//! an embeddings endpoint is configured, by cosine similarity of its embeddings (the
+//! local ranker again if the embeddings request fails).
+
+use std::sync::Arc;
 
 use super::extract::Extracted;
 use super::llm::{LlmClient, LlmError};
 use super::passages::{self, Passage};
+use super::sentence_model::{SentenceModel, SentenceModelError, similarity};
 
 /// Inputs per embeddings request.
 const EMBED_BATCH: usize = 64;
 
+/// Reciprocal-rank-fusion constant (the customary 60).
+const RRF_K: f64 = 60.0;
+
+/// How passages are ranked without a model server.
+#[derive(Debug, Clone, Default)]
+pub enum Ranker {
+    /// BM25 over the scientific tokeniser's terms.
+    #[default]
+    Bm25,
+    /// Cosine similarity of a local sentence model's embeddings.
+    Local(Arc<SentenceModel>),
+    /// Reciprocal-rank fusion of BM25 and the local model's ranking.
+    Fused(Arc<SentenceModel>),
+}
+
+impl PartialEq for Ranker {
+    fn eq(&self, other: &Ranker) -> bool {
+        match (self, other) {
+            (Ranker::Bm25, Ranker::Bm25) => true,
+            (Ranker::Local(a), Ranker::Local(b)) | (Ranker::Fused(a), Ranker::Fused(b)) => {
+                a.dir() == b.dir()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Ranker {
+    /// The ranker used with `model` (see the issue note for the recall figures), BM25
+    /// without one.
+    pub fn for_model(model: Option<Arc<SentenceModel>>) -> Ranker {
+        match model {
+            Some(m) => Ranker::Fused(m),
+            None => Ranker::Bm25,
+        }
+    }
+
+    /// `bm25`, `embeddings` or `fused`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Ranker::Bm25 => "bm25",
+            Ranker::Local(_) => "embeddings",
+            Ranker::Fused(_) => "fused",
+        }
+    }
+
+    /// A description for notes: the ranking and the model.
+    pub fn describe(&self) -> String {
+        match self {
+            Ranker::Bm25 => "BM25".to_string(),
+            Ranker::Local(m) => format!("embeddings ({})", m.name()),
+            Ranker::Fused(m) => format!("BM25 fused with embeddings ({})", m.name()),
+        }
+    }
+
+    /// The `k` best passages for `claim`, best first, as (index, score); ties keep
+    /// document order.
+    pub fn rank<P: AsRef<str>>(
+        &self,
+        claim: &str,
+        passages: &[P],
+        k: usize,
+    ) -> Result<Vec<(usize, f64)>, SentenceModelError> {
+        let scores = match self {
+            Ranker::Bm25 => return Ok(passages::rank(claim, passages, k)),
+            Ranker::Local(model) => similarities(model, claim, passages)?,
+            Ranker::Fused(model) => {
+                let by_model = order(similarities(model, claim, passages)?);
+                let by_bm25 = order(passages::bm25_scores(claim, passages));
+                let mut fused = vec![0.0; passages.len()];
+                for ranking in [by_model, by_bm25] {
+                    for (rank, i) in ranking.into_iter().enumerate() {
+                        fused[i] += 1.0 / (RRF_K + rank as f64 + 1.0);
+                    }
+                }
+                fused
+            }
+        };
+        let mut ranked: Vec<(usize, f64)> = scores.into_iter().enumerate().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked.truncate(k);
+        Ok(ranked)
+    }
+}
+
+/// Cosine similarity of the claim and every passage.
+fn similarities<P: AsRef<str>>(
+    model: &SentenceModel,
+    claim: &str,
+    passages: &[P],
+) -> Result<Vec<f64>, SentenceModelError> {
+    let query = model.embed_one(claim)?;
+    let texts: Vec<&str> = passages.iter().map(AsRef::as_ref).collect();
+    Ok(model
+        .embed(&texts)?
+        .iter()
+        .map(|v| similarity(&query, v))
+        .collect())
+}
+
+/// Indices by descending score, ties in document order.
+fn order(scores: Vec<f64>) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..scores.len()).collect();
+    idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    idx
+}
+
 /// How passages were ranked.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RankedBy {
-    Bm25,
+    /// A local ranker (its description).
+    Local(String),
+    /// An embeddings endpoint (its model).
     Embeddings(String),
-    /// The embeddings request failed; BM25 was used.
-    Bm25Fallback(String),
+    /// The embeddings request failed (why); the local ranker was used.
+    Fallback(String),
 }
 
 /// Chunk settings and how many passages to keep.
@@ -47,22 +160,27 @@ pub fn chunks(doc: &Extracted, settings: &PassageSettings) -> Vec<Passage> {
     passages::chunk(&doc.text, sections, settings.size, settings.overlap)
 }
 
-/// The best `top` chunks for `claim`, best first.
+/// The best `top` chunks for `claim`, best first: by the embeddings endpoint when one
+/// is given, else (or when it fails) by the local ranker.
 pub async fn best_passages(
     claim: &str,
     chunks: Vec<Passage>,
     top: usize,
     embedder: Option<&LlmClient>,
+    local: &Ranker,
 ) -> (Vec<Passage>, RankedBy) {
     let (order, how) = match embedder {
         Some(model) => match rank_by_embeddings(model, claim, &chunks, top).await {
             Ok(order) => (order, RankedBy::Embeddings(model.model().to_string())),
             Err(e) => (
-                bm25(claim, &chunks, top),
-                RankedBy::Bm25Fallback(e.to_string()),
+                rank_locally(local, claim, &chunks, top),
+                RankedBy::Fallback(e.to_string()),
             ),
         },
-        None => (bm25(claim, &chunks, top), RankedBy::Bm25),
+        None => (
+            rank_locally(local, claim, &chunks, top),
+            RankedBy::Local(local.describe()),
+        ),
     };
     let mut slots: Vec<Option<Passage>> = chunks.into_iter().map(Some).collect();
     let best = order
@@ -72,11 +190,13 @@ pub async fn best_passages(
     (best, how)
 }
 
-fn bm25(claim: &str, chunks: &[Passage], top: usize) -> Vec<usize> {
-    passages::rank(claim, chunks, top)
-        .into_iter()
-        .map(|(i, _)| i)
-        .collect()
+/// The local ranking; BM25 when the sentence model fails (it runs in-process, so
+/// that only happens on a broken model).
+fn rank_locally(local: &Ranker, claim: &str, chunks: &[Passage], top: usize) -> Vec<usize> {
+    let ranked = local
+        .rank(claim, chunks, top)
+        .unwrap_or_else(|_| passages::rank(claim, chunks, top));
+    ranked.into_iter().map(|(i, _)| i).collect()
 }
 
 async fn rank_by_embeddings(
@@ -147,9 +267,15 @@ mod tests {
         };
         let chunks = chunks(&doc, &settings);
         assert!(chunks.len() >= 2);
-        let (best, how) =
-            best_passages("sleep deprivation reduced freezing", chunks, 1, None).await;
-        assert_eq!(how, RankedBy::Bm25);
+        let (best, how) = best_passages(
+            "sleep deprivation reduced freezing",
+            chunks,
+            1,
+            None,
+            &Ranker::Bm25,
+        )
+        .await;
+        assert_eq!(how, RankedBy::Local("BM25".into()));
         assert!(best[0].text.contains("forty percent"), "{best:?}");
     }
 }

@@ -2,8 +2,11 @@
 
 #![allow(dead_code)]
 
+#[path = "../bin_support/mod.rs"]
+mod bin_support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// A temporary copy of `fixtures/ci/project`.
 pub struct Project {
@@ -35,17 +38,17 @@ impl Project {
         std::fs::write(path, text).unwrap();
     }
 
-    /// `citeproof ARGS` run in the project folder, with no CITEPROOF_* or NO_COLOR
-    /// variables inherited.
+    /// `citeproof ARGS` run in the project folder: local checks only, with no
+    /// CITEPROOF_* or NO_COLOR variables inherited (see tests/bin_support).
     pub fn run(&self, args: &[&str]) -> Run {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_citeproof"));
+        let mut command = bin_support::citeproof();
         command.args(args).current_dir(self.dir.path());
-        for (key, _) in std::env::vars() {
-            if key.starts_with("CITEPROOF_") || key == "NO_COLOR" {
-                command.env_remove(key);
-            }
-        }
         Run(command.output().unwrap())
+    }
+
+    /// A shell command made a local-only run like [`Project::run`]'s.
+    pub fn local(command: &mut std::process::Command) -> &mut std::process::Command {
+        bin_support::local(command)
     }
 }
 

@@ -12,8 +12,12 @@ use citeproof::model::{
     Citation, CitationKind, Claim, Document, FieldSpan, FileId, Person, RefFields, Reference,
     ReferenceOrigin, Span, Suppression, SuppressionKind, Work,
 };
-use citeproof::report::{CitationFacts, Facts, ReferenceFacts};
+use citeproof::pipeline;
+use citeproof::report::{CitationFacts, Facts};
+use citeproof::resolve::compare::{Field, Mismatch, MismatchKind};
 use citeproof::resolve::outcome::Status;
+use citeproof::resolve::resolution::{Resolution, SourceTry, TryOutcome};
+use citeproof::resolve::run::{ProjectResolution, ResolvedReference};
 use citeproof::rules::{Family, RULES, input, verification};
 use citeproof::source::{FileKind, SourceMap};
 use citeproof::verify::Relation;
@@ -150,6 +154,142 @@ fn verdict(label: Label, stage: Stage, rationale: &str, evidence: Option<&str>) 
         unverifiable: None,
         notes: Vec::new(),
     }
+}
+
+/// A resolution with `status` and `work`, as if Crossref had been asked.
+fn resolution(status: Status, work: Option<Work>) -> Resolution {
+    let mut r = Resolution::unresolvable();
+    r.notes.clear();
+    r.status = status;
+    r.work = work;
+    let outcome = match status {
+        Status::NotFound => TryOutcome::NotFound,
+        Status::Unverified => TryOutcome::Failed,
+        _ => TryOutcome::Found,
+    };
+    r.sources_tried.push(SourceTry {
+        source: "crossref".into(),
+        outcome,
+    });
+    r
+}
+
+fn mismatch(field: Field, kind: MismatchKind, cited: &str, record: &str, detail: &str) -> Mismatch {
+    Mismatch {
+        field,
+        kind,
+        cited: cited.into(),
+        record: record.into(),
+        detail: detail.into(),
+    }
+}
+
+/// Miscited, with these mismatches.
+fn miscited(work: Work, mismatches: Vec<Mismatch>) -> Resolution {
+    let mut r = resolution(Status::Miscited, Some(work));
+    r.fields_wrong = mismatches.iter().map(|m| m.field).collect();
+    r.mismatches = mismatches;
+    r
+}
+
+/// One resolution per reference that gives every resolution rule a finding:
+/// `(document, reference)` indices as in [`fixture`].
+fn resolutions(walker: &Work, smith: &Work, lee: &Work, kim: &Work) -> Vec<ResolvedReference> {
+    let mut kim_concern = resolution(Status::Verified, Some(kim.clone()));
+    kim_concern.expression_of_concern = true;
+    let mut old = resolution(Status::Unverified, None);
+    old.failures.push("crossref: timed out after 30s".into());
+    let mut retracted = work(
+        "crossref",
+        "RETRACTED: A second entry under the same key",
+        &[("Ann", "Smith")],
+        2021,
+        "10.1000/second",
+    );
+    retracted.is_retracted = true;
+    let mood = Work {
+        pmid: Some("222".into()),
+        venue: Some("Mood Research".into()),
+        ..work(
+            "pubmed",
+            "Exercise and mood",
+            &[("J.", "Doe")],
+            2019,
+            "10.1000/mood",
+        )
+    };
+    let mut mood_resolution = miscited(
+        mood,
+        vec![
+            mismatch(Field::Year, MismatchKind::WrongYear, "2020", "2019", ""),
+            mismatch(
+                Field::Venue,
+                MismatchKind::WrongVenue,
+                "Journal of Mood",
+                "Mood Research",
+                "",
+            ),
+            mismatch(Field::Pmid, MismatchKind::WrongIdentifier, "111", "222", ""),
+        ],
+    );
+    mood_resolution
+        .unresolved
+        .push((Field::Doi, "10.1000/mood.2020".into()));
+    let mut nobody_resolution = miscited(
+        work(
+            "crossref",
+            "An item nobody ever cites",
+            &[("R.", "Roe")],
+            2019,
+            "10.1000/roe",
+        ),
+        vec![
+            mismatch(
+                Field::Title,
+                MismatchKind::NearMissTitle,
+                "An item nobody cites",
+                "An item nobody ever cites",
+                "missing from the cited title: ever",
+            ),
+            mismatch(
+                Field::Doi,
+                MismatchKind::IdentifierNamesAnotherWork,
+                "10.1000/sleep.2017",
+                "10.1000/roe",
+                "",
+            ),
+        ],
+    );
+    nobody_resolution.identifier_work = Some(walker.clone());
+    let vitd = miscited(
+        smith.clone(),
+        vec![mismatch(
+            Field::Authors,
+            MismatchKind::PartialAuthorList,
+            "Smith, Ann",
+            "Smith, Ann; Jones, Bo",
+            "1 of 2 authors listed without \"et al.\"",
+        )],
+    );
+    [
+        (0, 0, resolution(Status::Verified, Some(walker.clone()))),
+        (0, 1, resolution(Status::Verified, Some(smith.clone()))),
+        (0, 2, resolution(Status::Retracted, Some(retracted))),
+        (0, 3, vitd),
+        (0, 4, resolution(Status::Verified, Some(lee.clone()))),
+        (0, 5, kim_concern),
+        (0, 6, old),
+        (0, 7, resolution(Status::NotFound, None)),
+        (2, 0, mood_resolution),
+        (2, 1, nobody_resolution),
+    ]
+    .into_iter()
+    .map(|(document, reference, resolution)| ResolvedReference {
+        document,
+        reference,
+        resolution,
+    })
+    .collect()
 }
 
 /// The fixture: a linked project, its diagnostics (suppressions applied, sorted)
@@ -403,27 +543,15 @@ pub fn fixture() -> Fixture {
         "10.1000/fear",
     );
     kim.oa_url = Some("https://example.org/kim2021.pdf".into());
-    for (key, status, record, note) in [
-        ("walker2017", Status::Verified, Some(walker.clone()), None),
-        ("smith2020", Status::Verified, Some(smith.clone()), None),
-        ("lee2019", Status::Verified, Some(lee.clone()), None),
-        ("kim2021", Status::Verified, Some(kim.clone()), None),
-        (
-            "old1962",
-            Status::Unverified,
-            None,
-            Some("crossref timed out"),
-        ),
-    ] {
-        facts.set_reference(
-            reference_of(key),
-            ReferenceFacts {
-                status,
-                record,
-                note: note.map(str::to_string),
-            },
-        );
-    }
+    // What resolution concluded, through the real resolution rules and facts.
+    let resolved = ProjectResolution {
+        entries: resolutions(&walker, &smith, &lee, &kim),
+        stats: Vec::new(),
+    };
+    found.extend(citeproof::rules::resolution::diagnostics(
+        &project, &resolved,
+    ));
+    pipeline::record_resolutions(&project, &resolved, &mut facts);
     let supports = verdict(
         Label::Supports,
         Stage::Abstract,

@@ -3,8 +3,10 @@
 //! binary, and the real data in ../shared.
 #![allow(dead_code)]
 
+#[path = "../bin_support/mod.rs"]
+mod bin_support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use citeproof::model::{Citation, CitationKind, FileId, ReferenceOrigin, Span};
 use citeproof::parse::{ParseOptions, Parsed};
@@ -121,7 +123,7 @@ pub fn check_invariants(text: &str, parsed: &Parsed) {
 
 /// Run the binary; returns stdout and the exit code.
 pub fn citeproof(args: &[&str]) -> (String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_citeproof"))
+    let out = bin_support::citeproof()
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")

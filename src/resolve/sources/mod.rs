@@ -28,7 +28,7 @@ pub mod xml;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-pub use settings::{SettingsError, SourceName, SourceSettings, SourcesSettings};
+pub use settings::{SettingsError, SourceName, SourceSettings, SourcesSettings, parse_rate};
 
 use crate::model::Work;
 use crate::net::{HttpReply, HttpRequest, Net, NetError, SourceHandle};

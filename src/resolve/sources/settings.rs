@@ -145,6 +145,15 @@ pub enum SettingsError {
     UnknownSource(String),
     #[error("{var}: `{value}` is not an http(s) base URL")]
     BadUrl { var: String, value: String },
+    #[error("{var}: `{value}` is not a positive number of requests per second")]
+    BadRate { var: String, value: String },
+}
+
+/// A rate written as requests per second (`10`, `0.33`).
+pub fn parse_rate(text: &str) -> Option<Rate> {
+    let per_second: f64 = text.trim().parse().ok()?;
+    (per_second.is_finite() && per_second > 0.0)
+        .then(|| Rate::every(Duration::from_secs_f64(1.0 / per_second)))
 }
 
 /// How one source's client talks to its service.
@@ -184,8 +193,8 @@ impl SourceSettings {
         }
     }
 
-    /// Defaults overridden by `CITEPROOF_<NAME>_URL`, `CITEPROOF_<NAME>_API_KEY` and
-    /// `CITEPROOF_MAILTO`.
+    /// Defaults overridden by `CITEPROOF_<NAME>_URL`, `CITEPROOF_<NAME>_API_KEY`,
+    /// `CITEPROOF_<NAME>_RATE` (requests per second) and `CITEPROOF_MAILTO`.
     pub fn from_env(name: SourceName) -> Result<SourceSettings, SettingsError> {
         SourceSettings::from_env_with(name, |var| std::env::var(var).ok())
     }
@@ -211,6 +220,13 @@ impl SourceSettings {
                 })?;
         }
         settings.api_key = non_empty(&format!("CITEPROOF_{}_API_KEY", name.env_name()));
+        let rate_var = format!("CITEPROOF_{}_RATE", name.env_name());
+        if let Some(value) = non_empty(&rate_var) {
+            settings.rate = Some(parse_rate(&value).ok_or(SettingsError::BadRate {
+                var: rate_var,
+                value,
+            })?);
+        }
         settings.mailto = non_empty("CITEPROOF_MAILTO");
         Ok(settings)
     }
@@ -331,6 +347,21 @@ mod tests {
         assert_eq!(crossref.base_url, "https://api.crossref.org");
         assert_eq!(crossref.effective_rate(), Rate::per_second(10));
         assert_eq!(crossref.policy().max_concurrency, 3);
+    }
+
+    #[test]
+    fn rate_override_in_requests_per_second() {
+        let s2 = SourceSettings::from_env_with(SourceName::S2, |v| {
+            (v == "CITEPROOF_S2_RATE").then(|| "4".to_string())
+        })
+        .unwrap();
+        assert_eq!(s2.effective_rate().interval(), Duration::from_millis(250));
+        let err = SourceSettings::from_env_with(SourceName::S2, |v| {
+            (v == "CITEPROOF_S2_RATE").then(|| "fast".to_string())
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("CITEPROOF_S2_RATE"), "{err}");
+        assert!(parse_rate("0").is_none() && parse_rate("-1").is_none());
     }
 
     #[test]

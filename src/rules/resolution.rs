@@ -1,0 +1,443 @@
+//! Resolution rules: each resolved reference as diagnostics at its entry (the wrong
+//! field's value where the entry records field positions), with the resolved record
+//! attached, the citing places as related information, and fixes for BibTeX entries.
+
+use crate::diagnostic::{Applicability, Diagnostic};
+use crate::load::Project;
+use crate::model::{Document, Reference, ReferenceOrigin, Span, Work};
+use crate::resolve::compare::{Field, Mismatch, MismatchKind};
+use crate::resolve::outcome::Status;
+use crate::resolve::resolution::{Resolution, TryOutcome};
+use crate::resolve::run::ProjectResolution;
+use crate::rules::resolution_fix::{add_doi, field_span, record_value, replace_value};
+use crate::rules::{
+    EXPRESSION_OF_CONCERN, IDENTIFIER_NAMES_ANOTHER_WORK, IDENTIFIER_NOT_FOUND, MISSING_DOI,
+    REFERENCE_NOT_FOUND, REFERENCE_UNVERIFIED, RETRACTED_WORK, Rule, WRONG_AUTHORS,
+    WRONG_IDENTIFIER, WRONG_TITLE, WRONG_VENUE, WRONG_YEAR,
+};
+use crate::source::SourceMap;
+
+/// Citing places shown with a finding.
+const MAX_RELATED: usize = 3;
+
+/// Every resolution finding of a project.
+pub fn diagnostics(project: &Project, resolved: &ProjectResolution) -> Vec<Diagnostic> {
+    resolved
+        .entries
+        .iter()
+        .flat_map(|e| {
+            let doc = &project.documents[e.document];
+            let reference = &doc.references[e.reference];
+            reference_diagnostics(&project.sources, doc, e.reference, reference, &e.resolution)
+        })
+        .collect()
+}
+
+/// `"Title" (Family et al., 2018)`.
+pub fn describe(work: &Work) -> String {
+    let who = match work.authors.as_slice() {
+        [] => String::new(),
+        [one] => one.family.clone(),
+        [a, b] => format!("{} and {}", a.family, b.family),
+        [first, ..] => format!("{} et al.", first.family),
+    };
+    let when = work.year.map(|y| y.to_string()).unwrap_or_default();
+    let sep = if who.is_empty() || when.is_empty() {
+        ""
+    } else {
+        ", "
+    };
+    if who.is_empty() && when.is_empty() {
+        format!("\"{}\"", work.title)
+    } else {
+        format!("\"{}\" ({who}{sep}{when})", work.title)
+    }
+}
+
+/// What a resolution found beyond its status, in short phrases: the wrong fields
+/// with the record's values, an expression of concern, the work a cited identifier
+/// names, identifiers that do not resolve, which sources were asked for a work none
+/// has, and why sources failed for an unverified one.
+pub fn explain(r: &Resolution) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for m in &r.mismatches {
+        let record = if m.record.is_empty() {
+            "none"
+        } else {
+            &m.record
+        };
+        parts.push(format!(
+            "{}: cited \"{}\", record \"{record}\"",
+            m.field.as_str(),
+            m.cited
+        ));
+    }
+    if r.expression_of_concern {
+        parts.push("expression of concern".into());
+    }
+    if let Some(other) = &r.identifier_work {
+        parts.push(format!("its identifier names {}", describe(other)));
+    }
+    for (field, value) in &r.unresolved {
+        parts.push(format!("{} {value} does not resolve", field.as_str()));
+    }
+    if r.status == Status::NotFound {
+        let mut asked: Vec<&str> = Vec::new();
+        for t in &r.sources_tried {
+            if !asked.contains(&t.source.as_str()) {
+                asked.push(&t.source);
+            }
+        }
+        parts.push(format!("no source has it (asked {})", asked.join(", ")));
+    }
+    if r.status == Status::Unverified {
+        parts.extend(r.failures.iter().take(3).cloned());
+        parts.extend(r.notes.iter().take(1).cloned());
+    }
+    parts
+}
+
+/// `DOI 10.1/x`, `arXiv:1706.03762`, `PMID 123`.
+pub fn identifier(field: Field, value: &str) -> String {
+    match field {
+        Field::Arxiv => format!("arXiv:{value}"),
+        Field::Pmid => format!("PMID {value}"),
+        _ if value.starts_with("10.48550/") || !value.starts_with("10.") => {
+            format!("arXiv:{value}")
+        }
+        _ => format!("DOI {value}"),
+    }
+}
+
+struct Place<'a> {
+    sources: &'a SourceMap,
+    reference: &'a Reference,
+    related: Vec<(crate::model::FileId, Span)>,
+    record: Option<&'a Work>,
+}
+
+impl Place<'_> {
+    /// A diagnostic at the entry's key (or the whole entry), or at `field`'s value.
+    fn at(&self, rule: &'static Rule, field: Option<Field>, message: String) -> Diagnostic {
+        let r = self.reference;
+        let span = field
+            .and_then(|f| field_span(r, f))
+            .map(|f| f.whole)
+            .or(r.key_span)
+            .unwrap_or(r.span);
+        let mut d = Diagnostic::new(rule, r.file, span, message).with_key(&r.key);
+        for &(file, at) in &self.related {
+            d = d.with_related(file, at, format!("`{}` is cited here", r.key));
+        }
+        match self.record {
+            Some(work) => d.with_record(work.clone()),
+            None => d,
+        }
+    }
+}
+
+fn reference_diagnostics(
+    sources: &SourceMap,
+    doc: &Document,
+    index: usize,
+    reference: &Reference,
+    res: &Resolution,
+) -> Vec<Diagnostic> {
+    let related = doc
+        .citations
+        .iter()
+        .filter(|c| c.reference == Some(index))
+        .take(MAX_RELATED)
+        .map(|c| (c.file, c.span))
+        .collect();
+    let place = Place {
+        sources,
+        reference,
+        related,
+        record: res.work.as_ref(),
+    };
+    let key = &reference.key;
+    let mut out = Vec::new();
+    match res.status {
+        Status::NotFound => {
+            out.push(place.at(&REFERENCE_NOT_FOUND, None, not_found_message(key, res)))
+        }
+        Status::Retracted => {
+            let work = res.work.as_ref().map(describe).unwrap_or_default();
+            out.push(place.at(
+                &RETRACTED_WORK,
+                None,
+                format!("`{key}` cites a retracted work: {work}"),
+            ));
+        }
+        Status::Unverified if !res.sources_tried.is_empty() => {
+            out.push(place.at(&REFERENCE_UNVERIFIED, None, unverified_message(key, res)));
+            if let Some(other) = &res.identifier_work {
+                let id = cited_identifier(reference, res);
+                out.push(place.at(
+                    &IDENTIFIER_NAMES_ANOTHER_WORK,
+                    None,
+                    format!("`{key}`: {id} names another work, {}", describe(other)),
+                ));
+            }
+        }
+        _ => {}
+    }
+    if res.expression_of_concern
+        && let Some(work) = &res.work
+    {
+        out.push(place.at(
+            &EXPRESSION_OF_CONCERN,
+            None,
+            format!(
+                "`{key}`: an expression of concern is attached to {}",
+                describe(work)
+            ),
+        ));
+    }
+    if let Some(work) = &res.work {
+        for m in &res.mismatches {
+            out.push(mismatch(&place, res, work, m));
+        }
+    }
+    let covered = |field: Field| res.mismatches.iter().any(|m| m.field == field);
+    if res.status != Status::NotFound {
+        for (field, value) in res.unresolved.iter().filter(|(f, _)| !covered(*f)) {
+            out.push(place.at(
+                &IDENTIFIER_NOT_FOUND,
+                Some(*field),
+                format!("`{key}`: {} does not resolve", identifier(*field, value)),
+            ));
+        }
+    }
+    out.extend(missing_doi(&place, res));
+    out
+}
+
+fn cited_identifier(reference: &Reference, res: &Resolution) -> String {
+    let f = &reference.fields;
+    match (&f.doi, &f.arxiv, &f.pmid) {
+        (Some(d), _, _) => identifier(Field::Doi, d),
+        (None, Some(a), _) => identifier(Field::Arxiv, a),
+        (None, None, Some(p)) => identifier(Field::Pmid, p),
+        _ => res
+            .identifier_work
+            .as_ref()
+            .and_then(|w| w.doi.clone())
+            .map_or_else(
+                || "its identifier".to_string(),
+                |d| identifier(Field::Doi, &d),
+            ),
+    }
+}
+
+fn sources_asked(res: &Resolution) -> String {
+    let mut names: Vec<&str> = res
+        .sources_tried
+        .iter()
+        .map(|t| t.source.as_str())
+        .collect();
+    names.dedup();
+    let mut unique: Vec<&str> = Vec::new();
+    for n in names {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    unique.join(", ")
+}
+
+fn not_found_message(key: &str, res: &Resolution) -> String {
+    let mut message = format!(
+        "`{key}` was not found in any source ({}): the reference is likely fabricated",
+        sources_asked(res)
+    );
+    for (field, value) in &res.unresolved {
+        message.push_str(&format!("; {} does not resolve", identifier(*field, value)));
+    }
+    if let Some(other) = &res.identifier_work {
+        message.push_str(&format!(
+            "; its identifier names another work, {}",
+            describe(other)
+        ));
+    }
+    message
+}
+
+fn unverified_message(key: &str, res: &Resolution) -> String {
+    let offline = res
+        .sources_tried
+        .iter()
+        .any(|t| t.outcome == TryOutcome::Offline);
+    if offline && res.failures.is_empty() {
+        return format!(
+            "`{key}` could not be verified offline: it is neither in the cache nor in a local corpus"
+        );
+    }
+    let mut reasons: Vec<&str> = Vec::new();
+    for f in &res.failures {
+        let source = f.split(':').next().unwrap_or("");
+        if !reasons.iter().any(|r| r.split(':').next() == Some(source)) {
+            reasons.push(f);
+        }
+    }
+    reasons.truncate(3);
+    let mut message = format!(
+        "`{key}` could not be verified ({}); nothing is concluded, rerun later",
+        if reasons.is_empty() {
+            "a source did not answer".to_string()
+        } else {
+            reasons.join("; ")
+        }
+    );
+    if let Some(closest) = res
+        .notes
+        .iter()
+        .find(|n| n.starts_with("the closest record"))
+    {
+        message.push_str(&format!(" ({closest})"));
+    }
+    message
+}
+
+fn mismatch(place: &Place<'_>, res: &Resolution, work: &Work, m: &Mismatch) -> Diagnostic {
+    let key = &place.reference.key;
+    let value = record_value(m.field, work);
+    let fix_to = |v: &str, what: Applicability| {
+        replace_value(place.sources, place.reference, m.field, v, what)
+    };
+    let (rule, message, fix) = match m.field {
+        Field::Title => (
+            &WRONG_TITLE,
+            format!(
+                "`{key}`: the title differs from the record's, \"{}\" ({})",
+                m.record, m.detail
+            ),
+            value
+                .as_deref()
+                .and_then(|v| fix_to(v, Applicability::Unsafe)),
+        ),
+        Field::Authors => (
+            &WRONG_AUTHORS,
+            format!(
+                "`{key}`: the authors differ from the record's ({}); the record lists {}",
+                m.detail, m.record
+            ),
+            value
+                .as_deref()
+                .and_then(|v| fix_to(v, Applicability::Unsafe)),
+        ),
+        Field::Year => (
+            &WRONG_YEAR,
+            format!(
+                "`{key}`: the year is {} but the record says {}",
+                m.cited, m.record
+            ),
+            value
+                .as_deref()
+                .and_then(|v| fix_to(v, Applicability::Unsafe)),
+        ),
+        Field::Venue => (
+            &WRONG_VENUE,
+            format!(
+                "`{key}`: the venue is \"{}\" but the record says \"{}\"",
+                m.cited, m.record
+            ),
+            value
+                .as_deref()
+                .and_then(|v| fix_to(v, Applicability::Unsafe)),
+        ),
+        Field::Doi | Field::Arxiv | Field::Pmid => {
+            let cited = identifier(m.field, &m.cited);
+            let theirs = if m.record.is_empty() {
+                String::new()
+            } else {
+                format!("; the cited work's is {}", identifier(m.field, &m.record))
+            };
+            let fix = (!m.record.is_empty())
+                .then(|| fix_to(&m.record, Applicability::Unsafe))
+                .flatten();
+            let unresolved = res
+                .unresolved
+                .iter()
+                .any(|(f, v)| *f == m.field && *v == m.cited);
+            if m.kind == MismatchKind::IdentifierNamesAnotherWork {
+                let other = res
+                    .identifier_work
+                    .as_ref()
+                    .map(describe)
+                    .unwrap_or_else(|| "another work".into());
+                (
+                    &IDENTIFIER_NAMES_ANOTHER_WORK,
+                    format!(
+                        "`{key}`: {cited} names another work, {other}; the cited title is {}{theirs}",
+                        describe(work)
+                    ),
+                    fix,
+                )
+            } else if unresolved {
+                (
+                    &IDENTIFIER_NOT_FOUND,
+                    format!("`{key}`: {cited} does not resolve{theirs}"),
+                    fix,
+                )
+            } else {
+                (
+                    &WRONG_IDENTIFIER,
+                    format!(
+                        "`{key}`: {cited} is not the identifier of {}{theirs}",
+                        describe(work)
+                    ),
+                    fix,
+                )
+            }
+        }
+    };
+    let d = place.at(rule, Some(m.field), message);
+    match fix {
+        Some(f) => d.with_fix(f),
+        None => d,
+    }
+}
+
+fn missing_doi(place: &Place<'_>, res: &Resolution) -> Option<Diagnostic> {
+    let r = place.reference;
+    let work = res.work.as_ref()?;
+    let doi = work.doi.as_deref()?;
+    let cites_url_doi = r
+        .fields
+        .url
+        .as_deref()
+        .is_some_and(|u| u.contains("doi.org/"));
+    let arxiv_alias = doi.starts_with("10.48550/") && r.fields.arxiv.is_some();
+    let eligible = r.origin == ReferenceOrigin::BibEntry
+        && !r.field_spans.is_empty()
+        && r.fields.doi.is_none()
+        && !cites_url_doi
+        && !arxiv_alias
+        && matches!(
+            res.status,
+            Status::Verified | Status::Miscited | Status::Retracted
+        );
+    if !eligible {
+        return None;
+    }
+    let applicability = if res.status == Status::Verified {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    };
+    let fix = add_doi(place.sources, r, doi, applicability)?;
+    Some(
+        place
+            .at(
+                &MISSING_DOI,
+                None,
+                format!(
+                    "`{}`: the cited work has DOI {doi}; the entry gives none",
+                    r.key
+                ),
+            )
+            .with_fix(fix),
+    )
+}

@@ -1,0 +1,325 @@
+//! The embedded backend as a verification path (no model server): the abstract is
+//! judged first ([`Scorer`]); when it does not show the work plainly about the claim,
+//! the full text is fetched like the LLM path does, its passages ranked for the claim
+//! ([`Ranker`]) and the best ones judged in its place.
+//!
+//! It says only what it can honestly judge: `unrelated`, `related` or `uncertain`
+//! ([`Relation`]). No evidence at all is `uncertain` with the reason, never an
+//! accusation. Verdicts are cached (namespace `verdict-embedded`) unless they rest on a
+//! failure that may not recur.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::Relation;
+use super::embedded::Assessment;
+use super::escalate::{cached, digest_key, has_transient_failure, store};
+use super::evidence::Evidence;
+use super::fulltext::{FullText, FullTextConfig, FullTextFetcher};
+use super::hybrid::Scorer;
+use super::select::{self, PassageSettings, Ranker};
+use super::verdict::{PassageRef, Stage, Unverifiable};
+use crate::cache::Cache;
+use crate::net::NetError;
+use crate::resolve::sources::Sources;
+use crate::verify::escalate::VerifyRequest;
+
+/// Cache namespace of embedded-backend verdicts.
+pub const NAMESPACE: &str = "verdict-embedded";
+/// Bumped when scoring or escalation changes what a cached verdict would say.
+const VERSION: u32 = 1;
+
+/// Settings of the embedded path.
+#[derive(Debug, Clone)]
+pub struct OfflineConfig {
+    pub scorer: Scorer,
+    pub ranker: Ranker,
+    /// Fetch the full text when the abstract does not settle it.
+    pub full_text: bool,
+    pub fulltext: FullTextConfig,
+    pub passages: PassageSettings,
+    /// Verifications in flight at once in [`OfflineVerifier::verify_all`].
+    pub parallel: usize,
+}
+
+impl OfflineConfig {
+    pub fn new(scorer: Scorer, ranker: Ranker, fulltext: FullTextConfig) -> OfflineConfig {
+        OfflineConfig {
+            scorer,
+            ranker,
+            full_text: true,
+            fulltext,
+            passages: PassageSettings::default(),
+            parallel: 4,
+        }
+    }
+}
+
+/// What the embedded backend concluded about one claim–work pair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OfflineVerdict {
+    pub relation: Relation,
+    pub stage: Stage,
+    /// Calibrated score in [0, 1] (none when there was nothing to judge).
+    pub score: Option<f64>,
+    pub rationale: String,
+    /// The evidence sentence closest to the claim.
+    pub evidence: Option<String>,
+    pub passage: Option<PassageRef>,
+    /// `embedded-lexical`, or the sentence model's name.
+    pub model: String,
+    /// Set when no judgement could be made.
+    pub unverifiable: Option<Unverifiable>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// The embedded verification path. Cheap to share behind a reference.
+#[derive(Debug)]
+pub struct OfflineVerifier {
+    config: OfflineConfig,
+    fetcher: FullTextFetcher,
+    sources: Option<Sources>,
+    cache: Option<Cache>,
+}
+
+impl OfflineVerifier {
+    pub fn new(
+        config: OfflineConfig,
+        sources: Option<Sources>,
+        cache: Option<Cache>,
+    ) -> Result<OfflineVerifier, NetError> {
+        let fetcher = FullTextFetcher::new(config.fulltext.clone())?;
+        Ok(OfflineVerifier {
+            config,
+            fetcher,
+            sources,
+            cache,
+        })
+    }
+
+    /// The model name verdicts carry.
+    pub fn model_name(&self) -> String {
+        self.config.scorer.name()
+    }
+
+    /// The cache key: claim, work identity, scorer, ranker, passage settings.
+    pub fn cache_key(&self, request: &VerifyRequest<'_>) -> String {
+        let w = request.work;
+        let claim = request
+            .claim
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let p = &self.config.passages;
+        let material = json!({
+            "claim": claim,
+            "work": [w.doi, w.arxiv, w.pmid, w.pmcid, w.title.to_lowercase(), w.year,
+                     w.abstract_text.as_ref().map(|a| a.len())],
+            "url": request.citation_url,
+            "scorer": [self.config.scorer.name(), self.config.scorer.mode().as_str()],
+            "ranker": self.config.ranker.describe(),
+            "passages": [p.size, p.overlap, p.top],
+            "full_text": self.config.full_text,
+            "version": VERSION,
+        });
+        digest_key(&material)
+    }
+
+    /// Verify several pairs, at most `parallel` at once; verdicts in request order.
+    pub async fn verify_all(&self, requests: &[VerifyRequest<'_>]) -> Vec<OfflineVerdict> {
+        use futures::StreamExt;
+        futures::stream::iter(requests.iter().map(|r| self.verify(r)))
+            .buffered(self.config.parallel.max(1))
+            .collect()
+            .await
+    }
+
+    /// Verify one claim against one cited work.
+    pub async fn verify(&self, request: &VerifyRequest<'_>) -> OfflineVerdict {
+        let key = self.cache_key(request);
+        if let Some(verdict) = cached(self.cache.as_ref(), NAMESPACE, &key).await {
+            return verdict;
+        }
+        let (verdict, transient) = self.run(request).await;
+        if !transient {
+            store(self.cache.as_ref(), NAMESPACE, key, &verdict).await;
+        }
+        verdict
+    }
+
+    /// The verdict, and whether it rests on a failure that may not recur.
+    async fn run(&self, request: &VerifyRequest<'_>) -> (OfflineVerdict, bool) {
+        let mut ev = Evidence::new(request.work);
+        if let Some(sources) = &self.sources {
+            ev.find_abstract(sources).await;
+        }
+        let mut notes: Vec<String> = Vec::new();
+        let mut first: Option<OfflineVerdict> = None;
+        if let Some((text, from)) = ev.abstract_text.clone() {
+            notes.push(format!("abstract from {from}"));
+            let title = request.work.title.trim();
+            let evidence: Vec<&str> = [title, text.as_str()]
+                .into_iter()
+                .filter(|t| !t.is_empty())
+                .collect();
+            let verdict = match self.config.scorer.assess(request.claim, &evidence) {
+                Ok(a) => self.judged(a, Stage::Abstract, "the abstract", None),
+                Err(e) => return (self.failed(Stage::Abstract, &e.to_string(), notes), false),
+            };
+            if verdict.relation == Relation::Related || !self.config.full_text {
+                return (with_notes(verdict, notes), !ev.failures.is_empty());
+            }
+            first = Some(verdict);
+        } else {
+            notes.push("no abstract found".to_string());
+        }
+        notes.extend(ev.failures.iter().map(|f| format!("source failed: {f}")));
+        if !self.config.full_text {
+            return (self.no_evidence(notes), !ev.failures.is_empty());
+        }
+        let search = self
+            .fetcher
+            .find(&mut ev, self.sources.as_ref(), request.citation_url)
+            .await;
+        let transient = !ev.failures.is_empty() || has_transient_failure(&search);
+        notes.extend(search.attempts.iter().map(|a| match &a.outcome {
+            Ok(()) => format!(
+                "full text from {} ({})",
+                a.candidate.url, a.candidate.origin
+            ),
+            Err(r) => format!("{} ({}): {r}", a.candidate.url, a.candidate.origin),
+        }));
+        let verdict = match &search.found {
+            Some(full) => self.on_full_text(request.claim, full, &mut notes).await,
+            None => {
+                notes.push("no acceptable full text".to_string());
+                None
+            }
+        };
+        let verdict = verdict
+            .or(first)
+            .unwrap_or_else(|| self.no_evidence(Vec::new()));
+        (with_notes(verdict, notes), transient)
+    }
+
+    /// Judge the best passages of an accepted full text; `None` when it has none.
+    async fn on_full_text(
+        &self,
+        claim: &str,
+        full: &FullText,
+        notes: &mut Vec<String>,
+    ) -> Option<OfflineVerdict> {
+        let settings = &self.config.passages;
+        let chunks = select::chunks(&full.doc, settings);
+        let (best, _) =
+            select::best_passages(claim, chunks, settings.top, None, &self.config.ranker).await;
+        if best.is_empty() {
+            notes.push("the full text gave no passages".to_string());
+            return None;
+        }
+        notes.push(format!(
+            "{} passages ranked by {}",
+            best.len(),
+            self.config.ranker.describe()
+        ));
+        let texts: Vec<&str> = best.iter().map(|p| p.text.as_str()).collect();
+        let assessment = match self.config.scorer.assess(claim, &texts) {
+            Ok(a) => a,
+            Err(e) => return Some(self.failed(Stage::FullText, &e.to_string(), Vec::new())),
+        };
+        let decisive = assessment
+            .best
+            .as_ref()
+            .and_then(|b| best.get(b.passage))
+            .unwrap_or(&best[0]);
+        let passage = PassageRef {
+            source: full.url.clone(),
+            origin: full.origin.clone(),
+            format: full.format,
+            section: decisive.section.clone(),
+            offset: decisive.offset,
+            text: decisive.text.clone(),
+        };
+        Some(self.judged(
+            assessment,
+            Stage::FullText,
+            "the most relevant passages of the full text",
+            Some(passage),
+        ))
+    }
+
+    fn judged(
+        &self,
+        a: Assessment,
+        stage: Stage,
+        what: &str,
+        passage: Option<PassageRef>,
+    ) -> OfflineVerdict {
+        let rationale = match (a.relation, a.judgeable) {
+            (_, false) => format!("{what} and the claim share no content to compare"),
+            (Relation::Unrelated, _) => format!(
+                "{what} appears to be about something else (score {:.2})",
+                a.score
+            ),
+            (Relation::Related, _) => {
+                format!("{what} is plainly about the claim (score {:.2})", a.score)
+            }
+            (Relation::Uncertain, _) if a.negation_mismatch => format!(
+                "{what} is on the claim's topic but the closest sentence differs in negation \
+                 (score {:.2})",
+                a.score
+            ),
+            (Relation::Uncertain, _) => format!(
+                "{what} neither plainly bears on the claim nor is clearly about something \
+                 else (score {:.2})",
+                a.score
+            ),
+        };
+        OfflineVerdict {
+            relation: a.relation,
+            stage,
+            score: a.judgeable.then_some(a.score),
+            rationale,
+            evidence: a.best.map(|b| b.text),
+            passage,
+            model: self.model_name(),
+            unverifiable: None,
+            notes: Vec::new(),
+        }
+    }
+
+    fn failed(&self, stage: Stage, detail: &str, notes: Vec<String>) -> OfflineVerdict {
+        OfflineVerdict {
+            relation: Relation::Uncertain,
+            stage,
+            score: None,
+            rationale: format!("could not be verified: the sentence model failed ({detail})"),
+            evidence: None,
+            passage: None,
+            model: self.model_name(),
+            unverifiable: Some(Unverifiable::ModelFailure),
+            notes,
+        }
+    }
+
+    fn no_evidence(&self, notes: Vec<String>) -> OfflineVerdict {
+        let why = Unverifiable::NoEvidence;
+        OfflineVerdict {
+            relation: Relation::Uncertain,
+            stage: Stage::Abstract,
+            score: None,
+            rationale: format!("could not be verified: {}", why.describe()),
+            evidence: None,
+            passage: None,
+            model: self.model_name(),
+            unverifiable: Some(why),
+            notes,
+        }
+    }
+}
+
+fn with_notes(mut v: OfflineVerdict, notes: Vec<String>) -> OfflineVerdict {
+    v.notes = notes;
+    v
+}

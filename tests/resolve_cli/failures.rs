@@ -1,0 +1,153 @@
+//! Failing sources: whatever cannot be decided is `unverified`, never `not_found`, and
+//! failures are not cached.
+
+use crate::helpers::{citeproof, line, refs, resolve_jsonl, resolve_text, write_jsonl};
+use crate::support::{FaultKind, FaultRule, MockConfig, MockWorld, Source, Trigger};
+
+fn mixed_refs(dir: &std::path::Path) -> std::path::PathBuf {
+    write_jsonl(
+        dir,
+        &[
+            ("resnet", refs::RESNET_DOI),
+            ("conscious", refs::CONSCIOUS_TITLE),
+            ("fake", refs::FABRICATED),
+            ("fake_doi", refs::FABRICATED_DOI),
+        ],
+    )
+}
+
+#[test]
+fn every_source_failing_gives_unverified_never_not_found() {
+    let config = MockConfig::fixtures().fault_all(FaultRule {
+        trigger: Trigger::Always,
+        kinds: vec![
+            FaultKind::Status(503),
+            FaultKind::HtmlErrorPage,
+            FaultKind::EmptyBody,
+            FaultKind::TruncatedBody,
+            FaultKind::ConnectionReset,
+        ],
+    });
+    let world = MockWorld::start(config);
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_refs(dir.path());
+    let run = resolve_jsonl(Some(&world), &input, &["--retries", "0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.statuses(), vec!["unverified"; 4], "{}", run.stdout);
+    let text = resolve_text(Some(&world), &input, &["--retries", "0"]);
+    assert!(text.stdout.contains("4 unverified"), "{}", text.stdout);
+}
+
+#[test]
+fn timeouts_give_unverified_and_the_run_finishes() {
+    let mut config = MockConfig::fixtures();
+    for source in Source::ALL.into_iter().filter(|s| *s != Source::Landing) {
+        config = config.fault(source, FaultRule::new(Trigger::Always, FaultKind::Timeout));
+    }
+    let world = MockWorld::start(config);
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_refs(dir.path());
+    let run = resolve_jsonl(
+        Some(&world),
+        &input,
+        &["--timeout", "0.3", "--retries", "0"],
+    );
+    assert_eq!(run.statuses(), vec!["unverified"; 4], "{}", run.stdout);
+    let text = resolve_text(
+        Some(&world),
+        &input,
+        &["--timeout", "0.3", "--retries", "0"],
+    );
+    assert!(text.stdout.contains("timed out"), "{}", text.stdout);
+}
+
+#[test]
+fn one_failing_source_is_covered_by_the_next_in_the_chain() {
+    // Crossref is down: the DOI is read from doi.org, the title from OpenAlex.
+    let config = MockConfig::fixtures().fault(
+        Source::Crossref,
+        FaultRule::new(Trigger::Always, FaultKind::Status(503)),
+    );
+    let world = MockWorld::start(config);
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_refs(dir.path());
+    let run = resolve_jsonl(Some(&world), &input, &["--retries", "0"]);
+    let lines = run.lines();
+    assert_eq!(
+        line(&lines, "resnet")["status"],
+        "verified",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        line(&lines, "conscious")["status"],
+        "verified",
+        "{}",
+        run.stdout
+    );
+    // A general index failed: absence cannot be concluded.
+    assert_eq!(
+        line(&lines, "fake")["status"],
+        "unverified",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        line(&lines, "fake_doi")["status"],
+        "unverified",
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn failures_are_not_cached_and_a_rerun_asks_again() {
+    let world = MockWorld::start(MockConfig::fixtures());
+    let general = [Source::Crossref, Source::OpenAlex, Source::S2];
+    for source in general {
+        world.set_fault(
+            source,
+            FaultRule::new(Trigger::Always, FaultKind::Status(500)),
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let input = write_jsonl(dir.path(), &[("conscious", refs::CONSCIOUS_TITLE)]);
+    let args = [
+        "resolve",
+        input.to_str().unwrap(),
+        "--format",
+        "jsonl",
+        "--retries",
+        "0",
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ];
+    assert_eq!(citeproof(Some(&world), &args).statuses(), ["unverified"]);
+    for source in general {
+        world.clear_faults(source);
+    }
+    world.clear_requests();
+    let run = citeproof(Some(&world), &args);
+    assert_eq!(run.statuses(), ["verified"], "{}", run.stdout);
+    assert!(world.request_count(Source::Crossref) >= 1);
+}
+
+#[test]
+fn an_unreadable_answer_is_asked_again_once() {
+    // The first Crossref answer is an HTML maintenance page with status 200.
+    let config = MockConfig::fixtures().fault(
+        Source::Crossref,
+        FaultRule::new(Trigger::Nth(1), FaultKind::HtmlErrorPage),
+    );
+    let world = MockWorld::start(config);
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_jsonl(dir.path(), &[("resnet", refs::RESNET_DOI)]);
+    let run = resolve_jsonl(Some(&world), &input, &["--retries", "0"]);
+    let l = &run.lines()[0];
+    assert_eq!(l["status"], "verified", "{}", run.stdout);
+    assert_eq!(l["match"]["source"], "crossref");
+    let crossref = world.requests(Source::Crossref);
+    assert_eq!(crossref.len(), 2, "{crossref:?}");
+    assert!(crossref[0].outcome.is_some() && crossref[1].outcome.is_none());
+}
