@@ -34,8 +34,8 @@ pub fn files(roots: &[PathBuf], extensions: &[&str]) -> Vec<PathBuf> {
     out
 }
 
-/// Concatenate the inputs (separated by blank lines) until `TARGET_BYTES`.
-pub fn corpus(subdirs: &[&str], extensions: &[&str]) -> String {
+/// Concatenate the inputs, `separator` after each, until `TARGET_BYTES`.
+pub fn corpus(subdirs: &[&str], extensions: &[&str], separator: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut roots: Vec<PathBuf> = subdirs
         .iter()
@@ -52,18 +52,21 @@ pub fn corpus(subdirs: &[&str], extensions: &[&str]) -> String {
     while out.len() < TARGET_BYTES {
         for text in &texts {
             out.push_str(text);
-            out.push_str("\n\n");
+            out.push_str(separator);
         }
     }
     out
 }
 
 /// The Markdown input: fixtures/markdown, fixtures/answers and the Markdown in ../shared.
+/// Documents are separated by a level-1 heading: LLM answers end in a reference
+/// section opened by a "Sources:" line, which only a heading closes; without one it
+/// would take the next answer's prose for reference-list text.
 pub fn markdown() -> String {
-    corpus(&["markdown", "answers"], &["md"])
+    corpus(&["markdown", "answers"], &["md"], "\n\n# Next document\n\n")
 }
 
 /// The LaTeX input: fixtures/latex and the LaTeX in ../shared.
 pub fn latex() -> String {
-    corpus(&["latex"], &["tex"])
+    corpus(&["latex"], &["tex"], "\n\n")
 }
