@@ -33,7 +33,7 @@ static LABEL: LazyLock<Regex> = LazyLock::new(|| {
 /// Normalise the characters and spacing of a reference string.
 pub fn clean(raw: &str) -> String {
     let mut s: Cow<str> = Cow::Borrowed(raw);
-    if !s.is_ascii() {
+    if !s.is_ascii() && needs_normalising(&s) {
         // NFKC turns ligatures (ﬁ ﬂ) and full-width forms into plain letters.
         s = Cow::Owned(
             s.chars()
@@ -103,10 +103,35 @@ pub fn clean(raw: &str) -> String {
     out
 }
 
+/// Whether NFKC, or removing soft hyphens, zero-width spaces and `↵`, would change
+/// `s`: most accented letters, dashes and quotes are already in NFKC.
+fn needs_normalising(s: &str) -> bool {
+    s.contains(['\u{ad}', '\u{200b}', '↵'])
+        || unicode_normalization::is_nfkc_quick(s.chars())
+            != unicode_normalization::IsNormalized::Yes
+}
+
 pub fn contains_ignore_case(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    let mut from = 0;
+    while let Some(i) = memchr::memchr2(
+        first.to_ascii_lowercase(),
+        first.to_ascii_uppercase(),
+        &hay[from..],
+    ) {
+        let at = from + i;
+        if hay
+            .get(at..at + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+        {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
 }
 
 /// Every run of whitespace (line breaks, no-break spaces) becomes one space.

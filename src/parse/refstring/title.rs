@@ -336,7 +336,7 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
     );
     if starts {
         // `to appear`, `in press`: notes, but still the end of the title.
-        return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
+        return l.as_str() != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
     }
     // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
     let seg_end = toks[k..]

@@ -28,8 +28,9 @@ impl Tok<'_> {
         self.kind == Kind::Punct && self.text.starts_with(c)
     }
 
-    pub fn lower(&self) -> String {
-        self.text.to_lowercase()
+    /// The text in lowercase (short ASCII words without allocating).
+    pub fn lower(&self) -> Lower {
+        Lower::of(self.text)
     }
 
     pub fn capitalised(&self) -> bool {
@@ -41,26 +42,30 @@ impl Tok<'_> {
         if self.kind != Kind::Word {
             return false;
         }
-        let letters: Vec<char> = self.text.chars().filter(|c| c.is_alphabetic()).collect();
-        let Some(first) = letters.first() else {
+        let mut letters = self.text.chars().filter(|c| c.is_alphabetic());
+        let Some(first) = letters.next() else {
             return false;
         };
         if !first.is_uppercase() {
             return false;
         }
-        if letters.len() == 1 {
+        let Some(second) = letters.next() else {
             return true;
+        };
+        let mut count = 2;
+        let mut all_upper = second.is_uppercase();
+        for c in letters {
+            count += 1;
+            all_upper &= c.is_uppercase();
         }
         // Compact initials: every letter uppercase and separated by `.` or `-`.
-        if (self.text.contains('.') || (self.text.contains('-') && letters.len() <= 3))
-            && letters.iter().all(|c| c.is_uppercase())
-        {
+        if (self.text.contains('.') || (self.text.contains('-') && count <= 3)) && all_upper {
             return true;
         }
         // `Ch.`, `Th.`, `Wm.`: abbreviated given names.
         self.dot
-            && letters.len() == 2
-            && letters[1].is_lowercase()
+            && count == 2
+            && second.is_lowercase()
             && matches!(
                 self.text,
                 "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo"
@@ -73,6 +78,47 @@ impl Tok<'_> {
             && (1..=4).contains(&self.text.chars().filter(|c| *c != '-').count())
             && self.text.chars().all(|c| c.is_uppercase() || c == '-')
             && !self.text.starts_with('-')
+    }
+}
+
+/// A word in lowercase: short ASCII words stay on the stack, the word lists are
+/// consulted for every token.
+pub enum Lower {
+    Inline { buf: [u8; 24], len: u8 },
+    Heap(String),
+}
+
+impl Lower {
+    pub fn of(text: &str) -> Lower {
+        if text.len() <= 24 && text.is_ascii() {
+            let mut buf = [0u8; 24];
+            for (b, t) in buf.iter_mut().zip(text.bytes()) {
+                *b = t.to_ascii_lowercase();
+            }
+            Lower::Inline {
+                buf,
+                len: text.len() as u8,
+            }
+        } else {
+            Lower::Heap(text.to_lowercase())
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            Lower::Inline { buf, len } => {
+                std::str::from_utf8(&buf[..usize::from(*len)]).unwrap_or("")
+            }
+            Lower::Heap(s) => s,
+        }
+    }
+}
+
+impl std::ops::Deref for Lower {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
     }
 }
 
