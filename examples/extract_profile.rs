@@ -40,9 +40,11 @@ fn main() {
     }
     let options = ParseOptions::default();
     let warm = once(which, &input, &options);
+    let started = std::time::Instant::now();
     let total = measured(which, &input, &options, times);
+    let per_parse = started.elapsed() / times.max(1) as u32;
     println!(
-        "{which}: {} bytes x {times}: {total} (warm-up {warm})",
+        "{which}: {} bytes x {times}: {total} (warm-up {warm}), {per_parse:?} per parse",
         input.len()
     );
 }

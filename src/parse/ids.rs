@@ -66,12 +66,33 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
         }
     }
     let decoded = percent_encoding::percent_decode_str(s).decode_utf8_lossy();
-    let m = DOI_IN_TEXT.find(&decoded)?;
-    if m.start() != 0 {
+    let len = if decoded.is_ascii() {
+        leading_doi_len(decoded.as_bytes())?
+    } else {
+        // Unicode digits and spaces: leave them to the regex.
+        let m = DOI_IN_TEXT.find(&decoded)?;
+        if m.start() != 0 {
+            return None;
+        }
+        m.end()
+    };
+    let doi = trim_doi_tail(&decoded[..len]);
+    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| doi.to_lowercase())
+}
+
+/// The length of the match of [`DOI_IN_TEXT`] at the start of ASCII `s`, if there
+/// is one there: `10.`, four to nine digits, `/`, then anything but whitespace,
+/// quotes and angle brackets.
+fn leading_doi_len(s: &[u8]) -> Option<usize> {
+    let digits = s.get(3..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    if !s.starts_with(b"10.") || !(4..=9).contains(&digits) || s.get(3 + digits) != Some(&b'/') {
         return None;
     }
-    let doi = trim_doi_tail(m.as_str());
-    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| doi.to_lowercase())
+    let tail = s[4 + digits..]
+        .iter()
+        .take_while(|&&b| !matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | b'"' | b'<' | b'>'))
+        .count();
+    (tail > 0).then_some(4 + digits + tail)
 }
 
 /// Every DOI in a text, with its byte span (trailing punctuation excluded).
@@ -264,13 +285,14 @@ pub fn identifier_from_url(url: &str) -> Option<(IdScheme, String)> {
 /// `arxiv:1706.03762`, `pmid:123`, `pmcid:PMC123`, `isbn:…`, `url:https://…`.
 pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
     let (prefix, value) = raw.split_once(':')?;
-    match prefix.to_ascii_lowercase().as_str() {
-        "doi" => normalize_doi(value).map(|v| (IdScheme::Doi, v)),
-        "arxiv" => normalize_arxiv(value).map(|v| (IdScheme::Arxiv, v)),
-        "pmid" | "pubmed" => normalize_pmid(value).map(|v| (IdScheme::Pmid, v)),
-        "pmcid" | "pmc" => normalize_pmcid(value).map(|v| (IdScheme::Pmcid, v)),
-        "isbn" => normalize_isbn(value).map(|v| (IdScheme::Isbn, v)),
-        "url" | "http" | "https" => {
+    let is = |name: &str| prefix.eq_ignore_ascii_case(name);
+    match () {
+        _ if is("doi") => normalize_doi(value).map(|v| (IdScheme::Doi, v)),
+        _ if is("arxiv") => normalize_arxiv(value).map(|v| (IdScheme::Arxiv, v)),
+        _ if is("pmid") || is("pubmed") => normalize_pmid(value).map(|v| (IdScheme::Pmid, v)),
+        _ if is("pmcid") || is("pmc") => normalize_pmcid(value).map(|v| (IdScheme::Pmcid, v)),
+        _ if is("isbn") => normalize_isbn(value).map(|v| (IdScheme::Isbn, v)),
+        _ if is("url") || is("http") || is("https") => {
             let url = if prefix.eq_ignore_ascii_case("url") {
                 value.to_string()
             } else {
