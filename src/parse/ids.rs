@@ -1,6 +1,7 @@
 //! Persistent identifiers: recognising and normalising DOIs, arXiv ids, PMIDs,
 //! PMCIDs and ISBNs, in running text and in URLs.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -46,8 +47,12 @@ fn trim_doi_tail(doi: &str) -> &str {
 /// percent-decoded, without trailing punctuation. `None` if it is not a DOI.
 pub fn normalize_doi(raw: &str) -> Option<String> {
     let mut s = raw.trim();
-    for prefix in [
-        "https://doi.org/",
+    // Most DOIs come bare: no prefix starts with a digit.
+    let prefixes: &[&str] = if s.starts_with("10.") {
+        &[]
+    } else {
+        &[
+            "https://doi.org/",
         "http://doi.org/",
         "https://dx.doi.org/",
         "http://dx.doi.org/",
@@ -55,9 +60,11 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
         "dx.doi.org/",
         "doi:",
         "doi ",
-        "DOI:",
-        "DOI ",
-    ] {
+            "DOI:",
+            "DOI ",
+        ]
+    };
+    for prefix in prefixes {
         if s.get(..prefix.len())
             .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
         {
@@ -65,7 +72,11 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
             break;
         }
     }
-    let decoded = percent_encoding::percent_decode_str(s).decode_utf8_lossy();
+    let decoded = if s.contains('%') {
+        percent_encoding::percent_decode_str(s).decode_utf8_lossy()
+    } else {
+        Cow::Borrowed(s)
+    };
     let len = if decoded.is_ascii() {
         leading_doi_len(decoded.as_bytes())?
     } else {
@@ -77,7 +88,16 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
         m.end()
     };
     let doi = trim_doi_tail(&decoded[..len]);
-    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| doi.to_lowercase())
+    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| lowercase(doi))
+}
+
+/// `s` in lowercase, without the Unicode tables when it is ASCII.
+fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_ascii_lowercase()
+    } else {
+        s.to_lowercase()
+    }
 }
 
 /// The length of the match of [`DOI_IN_TEXT`] at the start of ASCII `s`, if there
