@@ -130,9 +130,10 @@ fn word_char(c: char) -> bool {
 pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
     let mut out = Vec::with_capacity(s.len() / 4);
     let bytes = s.as_bytes();
-    let mut it = s.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
+    let mut i = 0;
+    while let Some(c) = char_at(s, i) {
         if c.is_whitespace() {
+            i += c.len_utf8();
             continue;
         }
         if word_char(c) {
@@ -140,25 +141,19 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
             // Letters since the last inner period: `U.S`, `Ph.D` and `J.-P` keep theirs,
             // `glance.J` (a missing space) does not.
             let mut run = 1;
-            while let Some(&(j, d)) = it.peek() {
+            while let Some(d) = char_at(s, end) {
+                let after = end + d.len_utf8();
                 let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
                     && (d != '.' || run <= 2)
-                    && s[j + d.len_utf8()..]
-                        .chars()
-                        .next()
-                        .is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
-                if word_char(d) || inner || (d == '-' && s[j + 1..].starts_with('.')) {
+                    && char_at(s, after).is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
+                if word_char(d) || inner || (d == '-' && bytes.get(after) == Some(&b'.')) {
                     run = if d == '.' { 0 } else { run + 1 };
-                    end = j + d.len_utf8();
-                    it.next();
+                    end = after;
                 } else {
                     break;
                 }
             }
             let dot = bytes.get(end) == Some(&b'.');
-            if dot {
-                it.next();
-            }
             out.push(Tok {
                 text: &s[i..end],
                 kind: Kind::Word,
@@ -166,20 +161,17 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
                 end: end + dot as usize,
                 dot,
             });
+            i = end + dot as usize;
         } else if c.is_ascii_digit() {
             let mut end = i + 1;
-            while let Some(&(j, d)) = it.peek() {
-                if d.is_ascii_digit() {
-                    end = j + 1;
-                    it.next();
-                } else {
-                    // `1991a`: one letter suffix, not the start of a word.
-                    if d.is_ascii_lowercase() && !s[j + 1..].starts_with(char::is_alphabetic) {
-                        end = j + 1;
-                        it.next();
-                    }
-                    break;
-                }
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+            // `1991a`: one letter suffix, not the start of a word.
+            if bytes.get(end).is_some_and(u8::is_ascii_lowercase)
+                && !char_at(s, end + 1).is_some_and(char::is_alphabetic)
+            {
+                end += 1;
             }
             out.push(Tok {
                 text: &s[i..end],
@@ -188,17 +180,28 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
                 end,
                 dot: false,
             });
+            i = end;
         } else {
+            let end = i + c.len_utf8();
             out.push(Tok {
-                text: &s[i..i + c.len_utf8()],
+                text: &s[i..end],
                 kind: Kind::Punct,
                 start: i,
-                end: i + c.len_utf8(),
+                end,
                 dot: false,
             });
+            i = end;
         }
     }
     out
+}
+
+/// The character at byte `i` of `s` (none at the end or inside a character).
+fn char_at(s: &str, i: usize) -> Option<char> {
+    match *s.as_bytes().get(i)? {
+        b if b.is_ascii() => Some(b as char),
+        _ => s.get(i..)?.chars().next(),
+    }
 }
 
 #[cfg(test)]
