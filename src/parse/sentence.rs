@@ -236,6 +236,12 @@ const MAX_PARENTHETICAL: usize = 600;
 
 /// Byte ranges of the sentences of `text`, trimmed of surrounding whitespace.
 pub fn sentences(text: &str) -> Vec<Range<usize>> {
+    split(text, usize::MAX)
+}
+
+/// The sentences of `text` up to the first one that starts after byte `last` and
+/// holds a letter or digit (after it, no sentence joins one that reaches `last`).
+fn split(text: &str, last: usize) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
@@ -272,6 +278,9 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
         let end_ws = char_at(text, k).is_some_and(char::is_whitespace);
         if (at_end || end_ws) && ends_sentence(text, i, c, k) {
             push_trimmed(text, start..k, &mut out);
+            if out.last().is_some_and(|r| r.start > last && has_word(&text[r.clone()])) {
+                return out;
+            }
             start = k;
             depth = 0;
             i = k;
@@ -310,6 +319,11 @@ fn bracket_balance(bytes: &[u8]) -> i32 {
             i32::from(sum)
         })
         .sum()
+}
+
+/// Whether `text` holds a letter or digit (citation placeholders are neither).
+fn has_word(text: &str) -> bool {
+    text.chars().any(char::is_alphanumeric)
 }
 
 fn char_at(text: &str, at: usize) -> Option<char> {
@@ -383,13 +397,13 @@ pub fn attach_claims(
     citations: &mut [Citation],
     claims: &mut Vec<Claim>,
 ) {
-    let mut ranges = sentences(&prose.text);
+    // Sentences after the last citation make no claim.
+    let last = prose.citations.last().map_or(0, |c| c.0);
+    let mut ranges = split(&prose.text, last);
     // Merge marker-only sentences into their predecessor.
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
     for range in ranges.drain(..) {
-        let only_markers = prose.text[range.clone()]
-            .chars()
-            .all(|c| c == CITATION_PLACEHOLDER || !c.is_alphanumeric());
+        let only_markers = !has_word(&prose.text[range.clone()]);
         match merged.last_mut() {
             Some(prev) if only_markers => prev.end = range.end,
             _ => merged.push(range),
