@@ -13,13 +13,14 @@
 //! benchmark's repeated runs.
 //!
 //! Arguments: the input (`markdown`, `markdown-bare` for pulldown-cmark alone,
-//! `latex`), how many times to parse it, and how many megabytes of the benchmark
-//! input to use (default: all of it, as `cargo bench --bench extract` reads it).
+//! `refstrings` for the reference-list items of the Markdown input alone, `latex`),
+//! how many times to parse it, and how many megabytes of the benchmark input to use
+//! (default: all of it, as `cargo bench --bench extract` reads it).
 
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
 
-use citeproof::model::FileId;
+use citeproof::model::{FileId, ReferenceOrigin};
 use citeproof::parse::{self, ParseOptions};
 
 fn main() {
@@ -39,6 +40,16 @@ fn main() {
         input.truncate(end);
     }
     let options = ParseOptions::default();
+    if which == "refstrings" {
+        // One reference-list item a line, as the Markdown parser reads them.
+        let parsed = parse::markdown::parse(FileId(0), &input, &options);
+        input = parsed
+            .references
+            .iter()
+            .filter(|r| r.origin == ReferenceOrigin::ReferenceList)
+            .map(|r| r.raw.split_whitespace().collect::<Vec<_>>().join(" ") + "\n")
+            .collect();
+    }
     let warm = once(which, &input, &options);
     let started = std::time::Instant::now();
     let total = measured(which, &input, &options, times);
@@ -56,6 +67,10 @@ fn measured(which: &str, input: &str, options: &ParseOptions, times: usize) -> u
 
 fn once(which: &str, input: &str, options: &ParseOptions) -> usize {
     match which {
+        "refstrings" => input
+            .lines()
+            .map(|line| parse::refstring::parse(line).authors.len())
+            .sum(),
         "markdown-bare" => pulldown_cmark::Parser::new_ext(input, parse::markdown::options())
             .into_offset_iter()
             .count(),

@@ -7,7 +7,7 @@
 use super::lexicon::{is_given_name, is_org_word, is_particle, is_stopword, is_suffix};
 use super::markers::{editor_marker, et_al, initials_in_parens, is_roman_suffix, role_marker};
 use super::persons::{direct, pair, single, vancouver};
-use super::tokens::{Kind, Tok, tokenize};
+use super::tokens::{Kind, Tok, Tokenized};
 use crate::model::Person;
 
 /// What ended the list.
@@ -82,8 +82,8 @@ impl NameList {
 }
 
 /// Read the name list at the start of `s`.
-pub fn scan(s: &str) -> NameList {
-    let toks = tokenize(s);
+pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
+    let toks = tokens.of(s);
     let mut list = NameList {
         persons: Vec::new(),
         end: 0,

@@ -126,6 +126,48 @@ fn word_char(c: char) -> bool {
     c.is_alphabetic()
 }
 
+/// A reference's tokens, shared by the rules that read what is left of it one part
+/// after the other (the names, then the title, then the venue): the tokens of a rest
+/// that starts where a token starts are the whole text's tokens from there on,
+/// because a token depends only on the text after its start.
+pub struct Tokenized<'a> {
+    text: &'a str,
+    toks: Vec<Tok<'a>>,
+}
+
+impl<'a> Tokenized<'a> {
+    pub fn new(text: &'a str) -> Tokenized<'a> {
+        Tokenized {
+            text,
+            toks: tokenize(text),
+        }
+    }
+
+    /// The tokens of `rest` (positions relative to it); `rest` is usually the end of
+    /// the text, otherwise it is tokenized on its own.
+    pub fn of(&self, rest: &'a str) -> Vec<Tok<'a>> {
+        // The same bytes in memory: `rest` lies inside the text and ends where it ends.
+        let offset = (rest.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        let is_end = offset
+            .checked_add(rest.len())
+            .is_some_and(|end| end == self.text.len());
+        if is_end {
+            let first = self.toks.partition_point(|t| t.start < offset);
+            if first == 0 || self.toks[first - 1].end <= offset {
+                return self.toks[first..]
+                    .iter()
+                    .map(|t| Tok {
+                        start: t.start - offset,
+                        end: t.end - offset,
+                        ..*t
+                    })
+                    .collect();
+            }
+        }
+        tokenize(rest)
+    }
+}
+
 /// Split `s` into tokens.
 pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
     let mut out = Vec::with_capacity(s.len() / 4);

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexicon::is_publisher_word;
-use super::tokens::{Kind, Tok, tokenize};
+use super::tokens::{Kind, Tok, Tokenized};
 use super::year::YEAR;
 
 static VOLUME: LazyLock<Regex> = LazyLock::new(|| {
@@ -41,8 +41,8 @@ pub struct Tail {
     pub publisher: Option<String>,
 }
 
-pub fn venue_end(s: &str) -> usize {
-    let toks = tokenize(s);
+pub fn venue_end<'a>(tokens: &Tokenized<'a>, s: &'a str) -> usize {
+    let toks = tokens.of(s);
     for (k, t) in toks.iter().enumerate() {
         let next = toks.get(k + 1);
         match t.kind {
