@@ -452,7 +452,8 @@ fn shape_of(toks: &[Tok]) -> Option<Shape> {
     let mut last_is_initial = false;
     let mut saw_word = false;
     for (k, t) in toks.iter().enumerate() {
-        let l = t.lower();
+        let lower = t.lower();
+        let l = lower.as_str();
         let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
         if initial {
             initials += 1;

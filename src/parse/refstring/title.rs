@@ -268,9 +268,10 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
     if t.kind != Kind::Word {
         return false;
     }
-    let l = t.lower();
+    let lower = t.lower();
+    let l = lower.as_str();
     let starts = matches!(
-        l.as_str(),
+        l,
         "proc"
             | "proceedings"
             | "journal"
@@ -336,7 +337,7 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
     );
     if starts {
         // `to appear`, `in press`: notes, but still the end of the title.
-        return l.as_str() != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
+        return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
     }
     // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
     let seg_end = toks[k..]
@@ -366,7 +367,8 @@ fn continues_title(toks: &[Tok], k: usize) -> bool {
 
 fn period_ends_title(toks: &[Tok], k: usize) -> bool {
     let t = &toks[k];
-    let l = t.lower();
+    let lower = t.lower();
+    let l = lower.as_str();
     if is_abbreviation(&l)
         || t.is_initial() && t.text.chars().count() <= 2 && k > 0 && toks[k - 1].is_initial()
     {

@@ -89,13 +89,14 @@ fn trim_sep_end(s: &str, end: usize) -> usize {
 }
 
 fn is_field_word(t: &Tok) -> bool {
-    let l = t.lower();
+    let lower = t.lower();
+    let l = lower.as_str();
     (matches!(
-        l.as_str(),
+        l,
         "vol" | "volume" | "no" | "pp" | "p" | "pages" | "issue" | "nr" | "bd" | "v" | "s"
     ) && (t.dot || l.len() > 2))
         || matches!(
-            l.as_str(),
+            l,
             "retrieved"
                 | "available"
                 | "accessed"
