@@ -53,13 +53,13 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
     } else {
         &[
             "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi.org/",
-        "dx.doi.org/",
-        "doi:",
-        "doi ",
+            "http://doi.org/",
+            "https://dx.doi.org/",
+            "http://dx.doi.org/",
+            "doi.org/",
+            "dx.doi.org/",
+            "doi:",
+            "doi ",
             "DOI:",
             "DOI ",
         ]
@@ -104,13 +104,22 @@ fn lowercase(s: &str) -> String {
 /// is one there: `10.`, four to nine digits, `/`, then anything but whitespace,
 /// quotes and angle brackets.
 fn leading_doi_len(s: &[u8]) -> Option<usize> {
-    let digits = s.get(3..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits = s
+        .get(3..)?
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
     if !s.starts_with(b"10.") || !(4..=9).contains(&digits) || s.get(3 + digits) != Some(&b'/') {
         return None;
     }
     let tail = s[4 + digits..]
         .iter()
-        .take_while(|&&b| !matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | b'"' | b'<' | b'>'))
+        .take_while(|&&b| {
+            !matches!(
+                b,
+                b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | b'"' | b'<' | b'>'
+            )
+        })
         .count();
     (tail > 0).then_some(4 + digits + tail)
 }

@@ -278,7 +278,10 @@ fn split(text: &str, last: usize) -> Vec<Range<usize>> {
         let end_ws = char_at(text, k).is_some_and(char::is_whitespace);
         if (at_end || end_ws) && ends_sentence(text, i, c, k) {
             push_trimmed(text, start..k, &mut out);
-            if out.last().is_some_and(|r| r.start > last && has_word(&text[r.clone()])) {
+            if out
+                .last()
+                .is_some_and(|r| r.start > last && has_word(&text[r.clone()]))
+            {
                 return out;
             }
             start = k;

@@ -187,7 +187,8 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
                 let after = end + d.len_utf8();
                 let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
                     && (d != '.' || run <= 2)
-                    && char_at(s, after).is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
+                    && char_at(s, after)
+                        .is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
                 if word_char(d) || inner || (d == '-' && bytes.get(after) == Some(&b'.')) {
                     run = if d == '.' { 0 } else { run + 1 };
                     end = after;
