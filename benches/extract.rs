@@ -4,8 +4,11 @@
 //! manuscripts in ../shared when present) up to a few megabytes per format.
 //! Run: `cargo bench --bench extract`; divan prints bytes/s per benchmark.
 
+#[path = "support/corpus.rs"]
+mod corpus;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::LazyLock;
 
 use citeproof::model::FileId;
@@ -13,64 +16,12 @@ use citeproof::parse::{self, ParseOptions};
 use divan::Bencher;
 use divan::counter::BytesCount;
 
-const TARGET_BYTES: usize = 8 << 20;
-
 fn main() {
     divan::main();
 }
 
-/// Every file with one of `extensions` under the given roots, except those in
-/// `edge/` folders: half-typed inputs whose unclosed constructs would run on into
-/// the next file of a concatenation and turn it into something no one writes.
-fn files(roots: &[PathBuf], extensions: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut pending: Vec<PathBuf> = roots.iter().filter(|r| r.exists()).cloned().collect();
-    while let Some(path) = pending.pop() {
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n == "edge") {
-                continue;
-            }
-            if let Ok(entries) = fs::read_dir(&path) {
-                pending.extend(entries.filter_map(|e| e.ok().map(|e| e.path())));
-            }
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| extensions.contains(&e))
-        {
-            out.push(path);
-        }
-    }
-    out.sort();
-    out
-}
-
-/// Concatenate the inputs (separated by blank lines) until `TARGET_BYTES`.
-fn corpus(subdirs: &[&str], extensions: &[&str]) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut roots: Vec<PathBuf> = subdirs
-        .iter()
-        .map(|d| root.join("fixtures").join(d))
-        .collect();
-    roots.push(root.join("../shared/data/manuscripts"));
-    roots.push(root.join("../shared/bench/docs"));
-    let texts: Vec<String> = files(&roots, extensions)
-        .iter()
-        .filter_map(|p| fs::read_to_string(p).ok())
-        .collect();
-    assert!(!texts.is_empty(), "no inputs for {extensions:?}");
-    let mut out = String::with_capacity(TARGET_BYTES + (1 << 20));
-    while out.len() < TARGET_BYTES {
-        for text in &texts {
-            out.push_str(text);
-            out.push_str("\n\n");
-        }
-    }
-    out
-}
-
-static MARKDOWN: LazyLock<String> = LazyLock::new(|| corpus(&["markdown", "answers"], &["md"]));
-static LATEX: LazyLock<String> = LazyLock::new(|| corpus(&["latex"], &["tex"]));
+static MARKDOWN: LazyLock<String> = LazyLock::new(corpus::markdown);
+static LATEX: LazyLock<String> = LazyLock::new(corpus::latex);
 /// Only files the biblatex crate parses, so both parsers read the same entries (a
 /// file with a malformed entry or an undefined macro stops its parse; the
 /// crossref cycle in fixtures/bibtex/edge/ overflows its stack).
@@ -84,7 +35,7 @@ static BIBTEX: LazyLock<String> = LazyLock::new(|| {
         root.join("../shared/data/manuscripts"),
         root.join("../shared/bench/docs"),
     ];
-    let texts: Vec<String> = files(&roots, &["bib"])
+    let texts: Vec<String> = corpus::files(&roots, &["bib"])
         .iter()
         .filter_map(|p| fs::read_to_string(p).ok())
         .filter(|t| biblatex::Bibliography::parse(t).is_ok())
@@ -92,9 +43,9 @@ static BIBTEX: LazyLock<String> = LazyLock::new(|| {
     assert!(!texts.is_empty(), "no BibTeX inputs");
     let head = regex::Regex::new(r"(?m)^(\s*@([A-Za-z]+)\s*[{(]\s*)([^,\s]+)").expect("entry head");
     let parent = regex::Regex::new(r"(?i)((?:crossref|xdata)\s*=\s*\{)([^}]*)\}").expect("parent");
-    let mut out = String::with_capacity(TARGET_BYTES + (1 << 20));
+    let mut out = String::with_capacity(corpus::TARGET_BYTES + (1 << 20));
     let mut copy = 0;
-    while out.len() < TARGET_BYTES {
+    while out.len() < corpus::TARGET_BYTES {
         for text in &texts {
             copy += 1;
             let renamed = head.replace_all(text, |c: &regex::Captures<'_>| {

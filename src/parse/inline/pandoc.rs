@@ -73,20 +73,26 @@ fn read_key(text: &str, from: usize) -> Option<(usize, usize)> {
         let valid = !key.is_empty() && !key.contains(|c: char| c.is_whitespace() || c == '{');
         return valid.then_some((from + 1, from + 1 + len));
     }
-    let mut chars = rest.char_indices();
-    let (_, first) = chars.next()?;
-    if !(first.is_alphanumeric() || first == '_') {
-        return None;
-    }
-    let mut last_word_end = first.len_utf8();
-    for (i, c) in chars {
+    let bytes = rest.as_bytes();
+    let mut last_word_end = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let (c, len) = match bytes[i] {
+            b if b.is_ascii() => (b as char, 1),
+            _ => {
+                let c = rest[i..].chars().next()?;
+                (c, c.len_utf8())
+            }
+        };
         if c.is_alphanumeric() || c == '_' {
-            last_word_end = i + c.len_utf8();
-        } else if !is_key_inner_punct(c) {
+            last_word_end = i + len;
+        } else if i == 0 || !is_key_inner_punct(c) {
+            // A key starts with a letter, digit or `_`.
             break;
         }
+        i += len;
     }
-    Some((from, from + last_word_end))
+    (last_word_end > 0).then_some((from, from + last_word_end))
 }
 
 /// A narrative `@key` at byte `at` of `text`.

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexicon::is_publisher_word;
-use super::tokens::{Kind, Tok, tokenize};
+use super::tokens::{Kind, Tok, Tokenized};
 use super::year::YEAR;
 
 static VOLUME: LazyLock<Regex> = LazyLock::new(|| {
@@ -41,8 +41,8 @@ pub struct Tail {
     pub publisher: Option<String>,
 }
 
-pub fn venue_end(s: &str) -> usize {
-    let toks = tokenize(s);
+pub fn venue_end<'a>(tokens: &Tokenized<'a>, s: &'a str) -> usize {
+    let toks = tokens.of(s);
     for (k, t) in toks.iter().enumerate() {
         let next = toks.get(k + 1);
         match t.kind {
@@ -89,13 +89,14 @@ fn trim_sep_end(s: &str, end: usize) -> usize {
 }
 
 fn is_field_word(t: &Tok) -> bool {
-    let l = t.lower();
+    let lower = t.lower();
+    let l = lower.as_str();
     (matches!(
-        l.as_str(),
+        l,
         "vol" | "volume" | "no" | "pp" | "p" | "pages" | "issue" | "nr" | "bd" | "v" | "s"
     ) && (t.dot || l.len() > 2))
         || matches!(
-            l.as_str(),
+            l,
             "retrieved"
                 | "available"
                 | "accessed"
