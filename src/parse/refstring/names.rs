@@ -461,14 +461,14 @@ fn shape_of(toks: &[Tok]) -> Option<Shape> {
             last_is_initial = true;
             continue;
         }
-        if is_suffix(&l) && k > 0 {
+        if is_suffix(l) && k > 0 {
             continue;
         }
-        if is_particle(&l) {
+        if is_particle(l) {
             last_is_initial = false;
             continue;
         }
-        if is_stopword(&l) || is_org_word(&l) || !t.capitalised() || t.text.chars().count() < 2 {
+        if is_stopword(l) || is_org_word(l) || !t.capitalised() || t.text.chars().count() < 2 {
             return None;
         }
         words += 1;

@@ -369,7 +369,7 @@ fn period_ends_title(toks: &[Tok], k: usize) -> bool {
     let t = &toks[k];
     let lower = t.lower();
     let l = lower.as_str();
-    if is_abbreviation(&l)
+    if is_abbreviation(l)
         || t.is_initial() && t.text.chars().count() <= 2 && k > 0 && toks[k - 1].is_initial()
     {
         return false;
