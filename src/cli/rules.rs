@@ -24,9 +24,11 @@ pub fn list(args: RulesArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(RULES)?);
         return Ok(ExitCode::SUCCESS);
     }
+    // Names vary in length: pad to the longest so the columns line up.
+    let name_width = RULES.iter().map(|rule| rule.name.len()).max().unwrap_or(0);
     for rule in RULES {
         println!(
-            "{}  {:<24} {:<8} {}",
+            "{}  {:<name_width$} {:<8} {}",
             rule.code, rule.name, rule.severity, rule.summary
         );
     }
