@@ -27,6 +27,8 @@ fn title_end_at(
     depth: &mut i32,
     first_comma: &mut Option<(usize, usize)>,
 ) -> Option<(usize, usize)> {
+    // Indices of the depth-0 commas seen so far.
+    let mut commas: Vec<usize> = Vec::new();
     for (k, t) in toks.iter().enumerate() {
         let next = toks.get(k + 1);
         match t.kind {
@@ -62,6 +64,27 @@ fn title_end_at(
                     "," if *depth <= 0 && k > 0 && venue_starts(s, toks, k + 1) => {
                         // Decided by what follows: no earlier comma may override it.
                         *first_comma = None;
+                        // `Title, Computer Communications, Vol. 15`: the numbering
+                        // follows the journal's name, which the comma before it opens.
+                        if let Some(&pk) = commas.last()
+                            && comma_style
+                            && numbering_starts(toks, k + 1)
+                            && journal_name(&toks[pk + 1..k])
+                        {
+                            return Some((toks[pk].start, toks[pk].end));
+                        }
+                        // `Andrei Tarkovski, Edilig, Paris, 1988`: the publisher and
+                        // the place, each a short name between commas, before the year.
+                        if comma_style && is_year(toks, k + 1) {
+                            let mut cut = k;
+                            for &pk in commas.iter().rev() {
+                                if !place_or_publisher(&toks[pk + 1..cut]) {
+                                    break;
+                                }
+                                cut = pk;
+                            }
+                            return Some((toks[cut].start, toks[cut].end));
+                        }
                         return Some((t.start, t.end));
                     }
                     "," if comma_style
@@ -91,6 +114,14 @@ fn title_end_at(
                 if t.dot && *depth <= 0 && period_ends_title(toks, k) {
                     return Some((t.end - 1, t.end));
                 }
+            }
+        }
+        if t.is(',') && *depth <= 0 && k > 0 {
+            commas.push(k);
+            // `Theory, Languages, and Computation`: a serial comma; the commas before
+            // it separate the items of a list inside the title.
+            if next.is_some_and(|n| matches!(n.text, "and" | "or" | "&")) {
+                *first_comma = None;
             }
         }
     }
@@ -257,7 +288,12 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
         let year = t.text.len() == 4
             && YEAR.is_match(t.text)
             && next.is_none_or(|n| n.is('.') || n.is(','));
+        // `, 66, 1991`: a volume followed by the year or the pages.
+        let volume = t.text.len() <= 4
+            && next.is_some_and(|n| n.is(','))
+            && toks.get(k + 2).is_some_and(|n| n.kind == Kind::Num);
         return year
+            || volume
             || next.is_some_and(|n| {
                 n.is('(')
                     || n.is(':')
@@ -340,16 +376,57 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
         return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
     }
     // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
+    // A word's own period ends the segment too (`and Computation. Addison-Wesley`).
     let seg_end = toks[k..]
         .iter()
-        .position(|x| x.is(',') || x.is('.'))
-        .map_or(toks.len(), |p| k + p);
+        .position(|x| x.is(',') || x.is('.') || (x.dot && !x.is_initial()))
+        .map_or(toks.len(), |p| k + p + usize::from(toks[k + p].dot));
     let seg = &toks[k..seg_end];
     seg.len() <= 5
         && seg
             .iter()
             .any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised())
         && !s.is_empty()
+}
+
+/// Volume, issue or page numbering at token `k`: `66,`, `60 (1992)`, `Vol. 15`, `pp.`.
+fn numbering_starts(toks: &[Tok], k: usize) -> bool {
+    let Some(t) = toks.get(k) else {
+        return false;
+    };
+    if t.kind == Kind::Num {
+        return !(t.text.len() == 4 && YEAR.is_match(t.text));
+    }
+    t.kind == Kind::Word
+        && matches!(
+            t.lower().as_str(),
+            "vol" | "volume" | "pp" | "pages" | "no" | "nr" | "n" | "number" | "issue" | "p"
+        )
+}
+
+fn is_year(toks: &[Tok], k: usize) -> bool {
+    toks.get(k)
+        .is_some_and(|t| t.kind == Kind::Num && t.text.len() == 4 && YEAR.is_match(t.text))
+}
+
+/// A place or a publisher between two commas: one to three capitalised words
+/// (`Paris`, `Rio Grande`, `Edilig`).
+fn place_or_publisher(seg: &[Tok]) -> bool {
+    (1..=3).contains(&seg.len())
+        && seg
+            .iter()
+            .all(|t| t.kind == Kind::Word && t.capitalised() && !t.dot)
+}
+
+/// A journal's name between two commas: one to six words, the first capitalised, no
+/// numbers, no colon (`Computer Communications`, `Architectural review`).
+fn journal_name(seg: &[Tok]) -> bool {
+    let words = seg.iter().filter(|t| t.kind == Kind::Word).count();
+    (1..=6).contains(&words)
+        && seg.first().is_some_and(|t| t.kind == Kind::Word && t.capitalised())
+        && seg
+            .iter()
+            .all(|t| t.kind == Kind::Word || t.is('&') || t.is('-') || t.is('.'))
 }
 
 /// After a comma in a comma-separated reference: does the title go on (`…, and
