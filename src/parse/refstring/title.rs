@@ -159,76 +159,6 @@ fn bare_year_between(toks: &[Tok], k: usize) -> bool {
             .is_none_or(|n| (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num)
 }
 
-/// A book title of two sentences (`The authentic heart. An eightfold path to midlife
-/// love. New York: Wiley.`): a second sentence that is neither a venue, an edition nor
-/// a note, followed by `Place: Publisher`. Returns (end, next) of the second sentence.
-pub fn book_subtitle<'a>(tokens: &Tokenized<'a>, s: &'a str) -> Option<(usize, usize)> {
-    static PLACE_PUBLISHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"^\s*\p{Lu}[\p{L} .,'-]{1,40}:\s*\p{Lu}")
-            .expect("place: publisher regex")
-    });
-    let s_trim = s.trim_start();
-    let offset = s.len() - s_trim.len();
-    let first = s_trim
-        .split_whitespace()
-        .next()?
-        .trim_end_matches([',', '.', ':'])
-        .to_lowercase();
-    let starts_field = matches!(
-        first.as_str(),
-        "in" | "trans"
-            | "translated"
-            | "edited"
-            | "ed"
-            | "eds"
-            | "retrieved"
-            | "available"
-            | "vol"
-            | "volume"
-            | "pp"
-            | "doctoral"
-            | "unpublished"
-            | "paper"
-            | "presented"
-            | "thesis"
-            | "dissertation"
-            | "by"
-            | "with"
-            | "revised"
-            | "rev"
-            | "reprint"
-            | "reprinted"
-            | "proceedings"
-            | "proc"
-            | "journal"
-            | "conference"
-            | "symposium"
-            | "workshop"
-            | "annals"
-            | "bulletin"
-            | "edition"
-            | "editio"
-            | "report"
-            | "technical"
-    ) || is_publisher_word(&first);
-    if starts_field || !s_trim.starts_with(char::is_uppercase) {
-        return None;
-    }
-    let (e, n) = title_end(tokens, s_trim, false);
-    let sentence = &s_trim[..e];
-    let words = sentence.split_whitespace().count();
-    let closed_by_period = s_trim[e..].starts_with('.');
-    if !closed_by_period
-        || !(2..=12).contains(&words)
-        || sentence.contains(|c: char| c.is_ascii_digit() || c == ':' || c == ',')
-    {
-        return None;
-    }
-    PLACE_PUBLISHER
-        .is_match(&s_trim[n..])
-        .then_some((offset + e, offset + n))
-}
-
 /// A parenthesis that starts the year or a note after the title.
 fn paren_ends_title(s: &str) -> bool {
     let inner: String = s[1..]
@@ -242,8 +172,11 @@ fn paren_ends_title(s: &str) -> bool {
         && YEAR.is_match(&inner);
     // `(1997)` closes a title unless the sentence goes on (`Kelly's (1997) suggestion`).
     let after = s.get(inner.len() + 2..).unwrap_or("").trim_start();
+    // `(1936-1941)`, `(1798, 1799, 1805)`: years a title is about, not its date.
+    let years_in_title = YEAR.find_iter(&inner).nth(1).is_some();
     let year_alone = leading_year(s).is_some_and(|(_, end)| end >= inner.len())
-        && !after.starts_with(|c: char| c.is_lowercase());
+        && !after.starts_with(|c: char| c.is_lowercase())
+        && !years_in_title;
     publication
         || year_alone
         || [
