@@ -13,7 +13,14 @@ pub fn title_end<'a>(tokens: &Tokenized<'a>, s: &'a str, comma_style: bool) -> (
     let mut first_comma: Option<(usize, usize)> = None;
     let found = title_end_at(s, &toks, comma_style, &mut depth, &mut first_comma);
     match (first_comma, found) {
-        (Some(c), Some(f)) if c.0 < f.0 => c,
+        // `Tannhäuser: Texte, Materialien (Hamburg: Rowohlt, 1986)`: the parenthesis of
+        // the place, publisher and year closes the title, commas and all.
+        // `… impact structure, Ontario, Canada. Geology`: places named in the title.
+        (Some(c), Some(f))
+            if c.0 < f.0 && !publication_paren(&s[f.0..]) && !places_only(&s[c.1..f.0]) =>
+        {
+            c
+        }
         (_, Some(f)) => f,
         (Some(c), None) => c,
         (None, None) => (s.len(), s.len()),
@@ -157,6 +164,34 @@ fn bare_year_between(toks: &[Tok], k: usize) -> bool {
         && toks
             .get(k + 1)
             .is_none_or(|n| (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num)
+}
+
+/// Two or more short capitalised names between commas (`Ontario, Canada`,
+/// `W. Germany, Europe`).
+fn places_only(s: &str) -> bool {
+    let mut n = 0;
+    for seg in s.split(',') {
+        let words: Vec<&str> = seg.split_whitespace().collect();
+        let name = (1..=3).contains(&words.len())
+            && words.iter().all(|w| {
+                w.starts_with(char::is_uppercase)
+                    && w.chars().all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\''))
+            });
+        if !name {
+            return false;
+        }
+        n += 1;
+    }
+    n >= 2
+}
+
+/// `(New York: Judson Press, 1994)`: the place, publisher and year of a book.
+fn publication_paren(s: &str) -> bool {
+    let Some(body) = s.strip_prefix('(') else {
+        return false;
+    };
+    let inner = body.split([')', '(']).next().unwrap_or("");
+    inner.contains(':') && inner.chars().any(char::is_alphabetic) && YEAR.is_match(inner)
 }
 
 /// A parenthesis that starts the year or a note after the title.
