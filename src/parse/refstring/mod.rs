@@ -132,6 +132,12 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
                     _ => (te, next),
                 };
                 let (mut te, mut next) = (te, next);
+                if comma_style
+                    && rest[te..next].contains('.')
+                    && let Some((e2, n2)) = subtitle::comma_book_subtitle(&rest[next..])
+                {
+                    (te, next) = (next + e2, next + n2);
+                }
                 if !comma_style && let Some(e) = subtitle::glued_journal(&rest[..te], &rest[te..]) {
                     (te, next) = (e, e);
                 }

@@ -164,3 +164,43 @@ pub fn glued_journal(seg: &str, after: &str) -> Option<usize> {
         && capitalised * 4 < words.len();
     ((1..=5).contains(&run) && sentence_case).then(|| before.end)
 }
+
+/// In a comma-separated reference, a second sentence of a book title followed by its
+/// place and publisher and the year: `Surveiller et jouir. Anthropologie politique du
+/// sexe, Paris, EPEL, 2010`. `s` is the text after the first sentence; returns (end,
+/// next) of the second one.
+pub fn comma_book_subtitle(s: &str) -> Option<(usize, usize)> {
+    let s_trim = s.trim_start();
+    let offset = s.len() - s_trim.len();
+    if !s_trim.starts_with(char::is_uppercase) || starts_field(s_trim) {
+        return None;
+    }
+    let comma = s_trim.find(',')?;
+    let sentence = &s_trim[..comma];
+    let words = sentence.split_whitespace().count();
+    if !(2..=15).contains(&words)
+        || sentence.contains(['.', '(', ')', ':', ';'])
+        || sentence.contains(|c: char| c.is_ascii_digit())
+    {
+        return None;
+    }
+    // Then one or more short capitalised names (place, publisher) and the year.
+    let mut names = 0;
+    for seg in s_trim[comma + 1..].split(',') {
+        let seg = seg.trim();
+        if seg
+            .get(..4)
+            .is_some_and(|y| y.bytes().all(|b| b.is_ascii_digit()) && YEAR.is_match(y))
+        {
+            return (names > 0).then_some((offset + comma, offset + comma + 1));
+        }
+        let w: Vec<&str> = seg.split_whitespace().collect();
+        let name = (1..=4).contains(&w.len())
+            && w.iter().all(|w| w.starts_with(char::is_uppercase) || is_stopword(w));
+        if !name {
+            return None;
+        }
+        names += 1;
+    }
+    None
+}
