@@ -137,31 +137,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
             let journal_first =
                 comma_style && title::looks_like_journal(&rest[..first], &rest[first..]);
             if !journal_first && !title::looks_like_journal(seg, &rest[te..]) {
-                let (te, next) = match (comma_style, subtitle::book_subtitle(&tokens, &rest[next..])) {
-                    (false, Some((e2, n2))) => (next + e2, next + n2),
-                    _ => (te, next),
-                };
-                let (mut te, mut next) = (te, next);
-                if comma_style
-                    && rest[te..next].contains('.')
-                    && let Some((e2, n2)) = subtitle::comma_book_subtitle(&rest[next..])
-                {
-                    (te, next) = (next + e2, next + n2);
-                }
-                if !comma_style && let Some(e) = subtitle::glued_journal(&rest[..te], &rest[te..]) {
-                    (te, next) = (e, e);
-                }
-                // At most two more sentences: `Title. I. Subtitle.` is as far as it goes.
-                for _ in 0..2 {
-                    let sentence_end = rest[te..next].contains('.') || rest[..te].ends_with('?');
-                    if !sentence_end {
-                        break;
-                    }
-                    match subtitle::continued_title(&tokens, &rest[..te], &rest[next..]) {
-                        Some((e2, n2)) => (te, next) = (next + e2, next + n2),
-                        None => break,
-                    }
-                }
+                let (te, next) = subtitle::settle(&tokens, rest, (te, next), comma_style);
                 f.title = tidy_title(&rest[..te]);
                 pos += next;
             }

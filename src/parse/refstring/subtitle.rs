@@ -8,6 +8,41 @@ use super::title::title_end;
 use super::tokens::{Kind, Tok, Tokenized};
 use super::year::YEAR;
 
+/// The title's end once the sentences after its first one are weighed: `rest` is
+/// the text from the title on, `(te, next)` the first sentence's end and what follows.
+pub fn settle<'a>(
+    tokens: &Tokenized<'a>,
+    rest: &'a str,
+    (te, next): (usize, usize),
+    comma_style: bool,
+) -> (usize, usize) {
+    let (mut te, mut next) = match (comma_style, book_subtitle(tokens, &rest[next..])) {
+        (false, Some((e2, n2))) => (next + e2, next + n2),
+        _ => (te, next),
+    };
+    if comma_style
+        && rest[te..next].contains('.')
+        && let Some((e2, n2)) = comma_book_subtitle(&rest[next..])
+    {
+        (te, next) = (next + e2, next + n2);
+    }
+    if !comma_style && let Some(e) = glued_journal(&rest[..te], &rest[te..]) {
+        (te, next) = (e, e);
+    }
+    // At most two more sentences: `Title. I. Subtitle.` is as far as it goes.
+    for _ in 0..2 {
+        let sentence_end = rest[te..next].contains('.') || rest[..te].ends_with('?');
+        if !sentence_end {
+            break;
+        }
+        match continued_title(tokens, &rest[..te], &rest[next..]) {
+            Some((e2, n2)) => (te, next) = (next + e2, next + n2),
+            None => break,
+        }
+    }
+    (te, next)
+}
+
 /// A book title of two sentences (`The authentic heart. An eightfold path to midlife
 /// love. New York: Wiley.`): a second sentence that is neither a venue, an edition nor
 /// a note, followed by `Place: Publisher`. Returns (end, next) of the second sentence.
@@ -111,8 +146,8 @@ pub fn continued_title<'a>(
     }
     let after = s_trim[n..].trim_start();
     let question = title.trim_end().ends_with('?') && sentence.ends_with('?');
-    let before_container = ["In ", "In: ", "In:"].iter().any(|p| after.starts_with(p))
-        && s_trim[e..].starts_with('.');
+    let before_container =
+        ["In ", "In: ", "In:"].iter().any(|p| after.starts_with(p)) && s_trim[e..].starts_with('.');
     (question || before_container).then_some((offset + e, offset + n))
 }
 
@@ -162,7 +197,7 @@ pub fn glued_journal(seg: &str, after: &str) -> Option<usize> {
         && !is_stopword(&before.lower())
         && words.len() >= 3
         && capitalised * 4 < words.len();
-    ((1..=5).contains(&run) && sentence_case).then(|| before.end)
+    ((1..=5).contains(&run) && sentence_case).then_some(before.end)
 }
 
 /// In a comma-separated reference, a second sentence of a book title followed by its
@@ -185,8 +220,7 @@ pub fn comma_book_subtitle(s: &str) -> Option<(usize, usize)> {
         return None;
     }
     // Then one or more short capitalised names (place, publisher) and the year.
-    let mut names = 0;
-    for seg in s_trim[comma + 1..].split(',') {
+    for (names, seg) in s_trim[comma + 1..].split(',').enumerate() {
         let seg = seg.trim();
         if seg
             .get(..4)
@@ -196,11 +230,11 @@ pub fn comma_book_subtitle(s: &str) -> Option<(usize, usize)> {
         }
         let w: Vec<&str> = seg.split_whitespace().collect();
         let name = (1..=4).contains(&w.len())
-            && w.iter().all(|w| w.starts_with(char::is_uppercase) || is_stopword(w));
+            && w.iter()
+                .all(|w| w.starts_with(char::is_uppercase) || is_stopword(w));
         if !name {
             return None;
         }
-        names += 1;
     }
     None
 }

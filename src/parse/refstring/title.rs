@@ -175,7 +175,8 @@ fn places_only(s: &str) -> bool {
         let name = (1..=3).contains(&words.len())
             && words.iter().all(|w| {
                 w.starts_with(char::is_uppercase)
-                    && w.chars().all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\''))
+                    && w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\''))
             });
         if !name {
             return false;
@@ -391,7 +392,9 @@ fn place_or_publisher(seg: &[Tok]) -> bool {
 fn journal_name(seg: &[Tok]) -> bool {
     let words = seg.iter().filter(|t| t.kind == Kind::Word).count();
     (1..=6).contains(&words)
-        && seg.first().is_some_and(|t| t.kind == Kind::Word && t.capitalised())
+        && seg
+            .first()
+            .is_some_and(|t| t.kind == Kind::Word && t.capitalised())
         && seg
             .iter()
             .all(|t| t.kind == Kind::Word || t.is('&') || t.is('-') || t.is('.'))
