@@ -30,7 +30,9 @@
 //!   the middle of long lists with `…`).
 //!
 //! Normalisation (titles and family names): NFKD, accents dropped, lowercase, every run of
-//! non-alphanumerics one space, trimmed; name suffixes (jr, sr, ii, iii, iv) dropped.
+//! non-alphanumerics one space, trimmed; name suffixes (jr, sr, ii, iii, iv) dropped; on
+//! both sides a PDF line-break hyphen between lowercase word parts (`un- certain`) and
+//! the broken `ff` ligature `↵` are undone, as the gold strings copy them from the raw text.
 #![allow(dead_code)]
 
 use std::collections::HashMap;

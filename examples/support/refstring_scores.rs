@@ -1,7 +1,10 @@
 //! The four figures of the reference-string evaluation and the normalisation they
 //! compare under: titles and family names are NFKD-normalised, accents dropped,
 //! lowercased, every run of non-alphanumerics made one space and trimmed; name
-//! suffixes (jr, sr, ii, iii, iv) are dropped from family names.
+//! suffixes (jr, sr, ii, iii, iv) are dropped from family names. Two PDF text-layer
+//! artefacts that some gold strings copy from the raw text are undone on both sides,
+//! since the parser is asked to undo them: a line-break hyphen between lowercase word
+//! parts (`un- certain` = `uncertain`) and the broken `ff` ligature `↵`.
 #![allow(dead_code)]
 
 use citeproof::model::RefFields;
@@ -12,6 +15,7 @@ use super::refstring_gold::Case;
 pub fn normalize_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;
+    let s = undo_pdf_breaks(s);
     for c in s.nfkd() {
         if unicode_normalization::char::is_combining_mark(c) {
             continue;
@@ -25,6 +29,32 @@ pub fn normalize_text(s: &str) -> String {
         } else {
             space = true;
         }
+    }
+    out
+}
+
+/// `un- certain` → `uncertain`, `a↵ects` → `affects` (see the module comment).
+fn undo_pdf_breaks(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let broken = c == '-'
+            && i > 0
+            && chars[i - 1].is_lowercase()
+            && chars.get(i + 1) == Some(&' ')
+            && chars.get(i + 2).is_some_and(|n| n.is_lowercase());
+        if broken {
+            i += 2;
+            continue;
+        }
+        if c == '↵' {
+            out.push_str("ff");
+        } else {
+            out.push(c);
+        }
+        i += 1;
     }
     out
 }

@@ -14,6 +14,7 @@ mod lexicon;
 mod markers;
 mod names;
 mod persons;
+mod subtitle;
 mod title;
 mod tokens;
 mod venue;
@@ -103,6 +104,16 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
         }
     }
 
+    // `Hilton, S., Hunt, K., Bedford, H. Petticrew, M. (2010).`: the list stopped at a
+    // slip in its punctuation; the names go on up to the author-date year.
+    if !f.authors.is_empty()
+        && year::leading_year(&s[pos..]).is_none()
+        && let Some(y) = names_run_to_year(s, pos)
+    {
+        let more = names::scan(&tokens, &s[pos..y]);
+        f.authors.extend(more.persons);
+        pos = y;
+    }
     // The year right after the names (APA, Harvard, Chicago author-date).
     let mut year_first = false;
     if let Some((year, end)) = year::leading_year(&s[pos..]) {
@@ -126,10 +137,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
             let journal_first =
                 comma_style && title::looks_like_journal(&rest[..first], &rest[first..]);
             if !journal_first && !title::looks_like_journal(seg, &rest[te..]) {
-                let (te, next) = match (comma_style, title::book_subtitle(&tokens, &rest[next..])) {
-                    (false, Some((e2, n2))) => (next + e2, next + n2),
-                    _ => (te, next),
-                };
+                let (te, next) = subtitle::settle(&tokens, rest, (te, next), comma_style);
                 f.title = tidy_title(&rest[..te]);
                 pos += next;
             }
@@ -166,6 +174,28 @@ fn title_in_author_place(s: &str, list: &names::NameList) -> bool {
         && list.persons.len() <= 2
         && s[list.end..].trim_start().starts_with('(')
         && year::leading_year(&s[list.end..]).is_some()
+}
+
+/// Where the parenthesised year begins when everything from `from` up to it reads as
+/// names (capitalised words, initials, `and`, `&`, commas, periods); `None` otherwise.
+fn names_run_to_year(s: &str, from: usize) -> Option<usize> {
+    let rest = &s[from..];
+    let open = rest.find('(')?;
+    if open == 0 || open > 160 || year::leading_year(&rest[open..])?.0.is_none() {
+        return None;
+    }
+    let toks = tokens::tokenize(&rest[..open]);
+    let name_like = toks.iter().all(|t| match t.kind {
+        tokens::Kind::Word => {
+            t.capitalised() || matches!(t.text, "and" | "et" | "al" | "y" | "und")
+        }
+        tokens::Kind::Punct => matches!(t.text, "," | "." | ";" | "&"),
+        tokens::Kind::Num => false,
+    });
+    let initials = toks
+        .iter()
+        .any(|t| t.dot && (t.is_initial() || t.is_caps_initials()));
+    (name_like && initials).then_some(from + open)
 }
 
 fn take_names(f: &mut RefFields, list: names::NameList) {

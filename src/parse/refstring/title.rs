@@ -13,7 +13,14 @@ pub fn title_end<'a>(tokens: &Tokenized<'a>, s: &'a str, comma_style: bool) -> (
     let mut first_comma: Option<(usize, usize)> = None;
     let found = title_end_at(s, &toks, comma_style, &mut depth, &mut first_comma);
     match (first_comma, found) {
-        (Some(c), Some(f)) if c.0 < f.0 => c,
+        // `Tannhäuser: Texte, Materialien (Hamburg: Rowohlt, 1986)`: the parenthesis of
+        // the place, publisher and year closes the title, commas and all.
+        // `… impact structure, Ontario, Canada. Geology`: places named in the title.
+        (Some(c), Some(f))
+            if c.0 < f.0 && !publication_paren(&s[f.0..]) && !places_only(&s[c.1..f.0]) =>
+        {
+            c
+        }
         (_, Some(f)) => f,
         (Some(c), None) => c,
         (None, None) => (s.len(), s.len()),
@@ -27,6 +34,8 @@ fn title_end_at(
     depth: &mut i32,
     first_comma: &mut Option<(usize, usize)>,
 ) -> Option<(usize, usize)> {
+    // Indices of the depth-0 commas seen so far.
+    let mut commas: Vec<usize> = Vec::new();
     for (k, t) in toks.iter().enumerate() {
         let next = toks.get(k + 1);
         match t.kind {
@@ -62,6 +71,27 @@ fn title_end_at(
                     "," if *depth <= 0 && k > 0 && venue_starts(s, toks, k + 1) => {
                         // Decided by what follows: no earlier comma may override it.
                         *first_comma = None;
+                        // `Title, Computer Communications, Vol. 15`: the numbering
+                        // follows the journal's name, which the comma before it opens.
+                        if let Some(&pk) = commas.last()
+                            && comma_style
+                            && numbering_starts(toks, k + 1)
+                            && journal_name(&toks[pk + 1..k])
+                        {
+                            return Some((toks[pk].start, toks[pk].end));
+                        }
+                        // `Andrei Tarkovski, Edilig, Paris, 1988`: the publisher and
+                        // the place, each a short name between commas, before the year.
+                        if comma_style && is_year(toks, k + 1) {
+                            let mut cut = k;
+                            for &pk in commas.iter().rev() {
+                                if !place_or_publisher(&toks[pk + 1..cut]) {
+                                    break;
+                                }
+                                cut = pk;
+                            }
+                            return Some((toks[cut].start, toks[cut].end));
+                        }
                         return Some((t.start, t.end));
                     }
                     "," if comma_style
@@ -91,6 +121,14 @@ fn title_end_at(
                 if t.dot && *depth <= 0 && period_ends_title(toks, k) {
                     return Some((t.end - 1, t.end));
                 }
+            }
+        }
+        if t.is(',') && *depth <= 0 && k > 0 {
+            commas.push(k);
+            // `Theory, Languages, and Computation`: a serial comma; the commas before
+            // it separate the items of a list inside the title.
+            if next.is_some_and(|n| matches!(n.text, "and" | "or" | "&")) {
+                *first_comma = None;
             }
         }
     }
@@ -128,74 +166,33 @@ fn bare_year_between(toks: &[Tok], k: usize) -> bool {
             .is_none_or(|n| (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num)
 }
 
-/// A book title of two sentences (`The authentic heart. An eightfold path to midlife
-/// love. New York: Wiley.`): a second sentence that is neither a venue, an edition nor
-/// a note, followed by `Place: Publisher`. Returns (end, next) of the second sentence.
-pub fn book_subtitle<'a>(tokens: &Tokenized<'a>, s: &'a str) -> Option<(usize, usize)> {
-    static PLACE_PUBLISHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"^\s*\p{Lu}[\p{L} .,'-]{1,40}:\s*\p{Lu}")
-            .expect("place: publisher regex")
-    });
-    let s_trim = s.trim_start();
-    let offset = s.len() - s_trim.len();
-    let first = s_trim
-        .split_whitespace()
-        .next()?
-        .trim_end_matches([',', '.', ':'])
-        .to_lowercase();
-    let starts_field = matches!(
-        first.as_str(),
-        "in" | "trans"
-            | "translated"
-            | "edited"
-            | "ed"
-            | "eds"
-            | "retrieved"
-            | "available"
-            | "vol"
-            | "volume"
-            | "pp"
-            | "doctoral"
-            | "unpublished"
-            | "paper"
-            | "presented"
-            | "thesis"
-            | "dissertation"
-            | "by"
-            | "with"
-            | "revised"
-            | "rev"
-            | "reprint"
-            | "reprinted"
-            | "proceedings"
-            | "proc"
-            | "journal"
-            | "conference"
-            | "symposium"
-            | "workshop"
-            | "annals"
-            | "bulletin"
-            | "edition"
-            | "editio"
-            | "report"
-            | "technical"
-    ) || is_publisher_word(&first);
-    if starts_field || !s_trim.starts_with(char::is_uppercase) {
-        return None;
+/// Two or more short capitalised names between commas (`Ontario, Canada`,
+/// `W. Germany, Europe`).
+fn places_only(s: &str) -> bool {
+    let mut n = 0;
+    for seg in s.split(',') {
+        let words: Vec<&str> = seg.split_whitespace().collect();
+        let name = (1..=3).contains(&words.len())
+            && words.iter().all(|w| {
+                w.starts_with(char::is_uppercase)
+                    && w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\''))
+            });
+        if !name {
+            return false;
+        }
+        n += 1;
     }
-    let (e, n) = title_end(tokens, s_trim, false);
-    let sentence = &s_trim[..e];
-    let words = sentence.split_whitespace().count();
-    let closed_by_period = s_trim[e..].starts_with('.');
-    if !closed_by_period
-        || !(2..=12).contains(&words)
-        || sentence.contains(|c: char| c.is_ascii_digit() || c == ':' || c == ',')
-    {
-        return None;
-    }
-    PLACE_PUBLISHER
-        .is_match(&s_trim[n..])
-        .then_some((offset + e, offset + n))
+    n >= 2
+}
+
+/// `(New York: Judson Press, 1994)`: the place, publisher and year of a book.
+fn publication_paren(s: &str) -> bool {
+    let Some(body) = s.strip_prefix('(') else {
+        return false;
+    };
+    let inner = body.split([')', '(']).next().unwrap_or("");
+    inner.contains(':') && inner.chars().any(char::is_alphabetic) && YEAR.is_match(inner)
 }
 
 /// A parenthesis that starts the year or a note after the title.
@@ -211,8 +208,11 @@ fn paren_ends_title(s: &str) -> bool {
         && YEAR.is_match(&inner);
     // `(1997)` closes a title unless the sentence goes on (`Kelly's (1997) suggestion`).
     let after = s.get(inner.len() + 2..).unwrap_or("").trim_start();
+    // `(1936-1941)`, `(1798, 1799, 1805)`: years a title is about, not its date.
+    let years_in_title = YEAR.find_iter(&inner).nth(1).is_some();
     let year_alone = leading_year(s).is_some_and(|(_, end)| end >= inner.len())
-        && !after.starts_with(|c: char| c.is_lowercase());
+        && !after.starts_with(|c: char| c.is_lowercase())
+        && !years_in_title;
     publication
         || year_alone
         || [
@@ -257,7 +257,12 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
         let year = t.text.len() == 4
             && YEAR.is_match(t.text)
             && next.is_none_or(|n| n.is('.') || n.is(','));
+        // `, 66, 1991`: a volume followed by the year or the pages.
+        let volume = t.text.len() <= 4
+            && next.is_some_and(|n| n.is(','))
+            && toks.get(k + 2).is_some_and(|n| n.kind == Kind::Num);
         return year
+            || volume
             || next.is_some_and(|n| {
                 n.is('(')
                     || n.is(':')
@@ -340,16 +345,59 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
         return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
     }
     // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
+    // A word's own period ends the segment too (`and Computation. Addison-Wesley`).
     let seg_end = toks[k..]
         .iter()
-        .position(|x| x.is(',') || x.is('.'))
-        .map_or(toks.len(), |p| k + p);
+        .position(|x| x.is(',') || x.is('.') || (x.dot && !x.is_initial()))
+        .map_or(toks.len(), |p| k + p + usize::from(toks[k + p].dot));
     let seg = &toks[k..seg_end];
     seg.len() <= 5
         && seg
             .iter()
             .any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised())
         && !s.is_empty()
+}
+
+/// Volume, issue or page numbering at token `k`: `66,`, `60 (1992)`, `Vol. 15`, `pp.`.
+fn numbering_starts(toks: &[Tok], k: usize) -> bool {
+    let Some(t) = toks.get(k) else {
+        return false;
+    };
+    if t.kind == Kind::Num {
+        return !(t.text.len() == 4 && YEAR.is_match(t.text));
+    }
+    t.kind == Kind::Word
+        && matches!(
+            t.lower().as_str(),
+            "vol" | "volume" | "pp" | "pages" | "no" | "nr" | "n" | "number" | "issue" | "p"
+        )
+}
+
+fn is_year(toks: &[Tok], k: usize) -> bool {
+    toks.get(k)
+        .is_some_and(|t| t.kind == Kind::Num && t.text.len() == 4 && YEAR.is_match(t.text))
+}
+
+/// A place or a publisher between two commas: one to three capitalised words
+/// (`Paris`, `Rio Grande`, `Edilig`).
+fn place_or_publisher(seg: &[Tok]) -> bool {
+    (1..=3).contains(&seg.len())
+        && seg
+            .iter()
+            .all(|t| t.kind == Kind::Word && t.capitalised() && !t.dot)
+}
+
+/// A journal's name between two commas: one to six words, the first capitalised, no
+/// numbers, no colon (`Computer Communications`, `Architectural review`).
+fn journal_name(seg: &[Tok]) -> bool {
+    let words = seg.iter().filter(|t| t.kind == Kind::Word).count();
+    (1..=6).contains(&words)
+        && seg
+            .first()
+            .is_some_and(|t| t.kind == Kind::Word && t.capitalised())
+        && seg
+            .iter()
+            .all(|t| t.kind == Kind::Word || t.is('&') || t.is('-') || t.is('.'))
 }
 
 /// After a comma in a comma-separated reference: does the title go on (`…, and
