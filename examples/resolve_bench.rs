@@ -3,7 +3,7 @@
 //! `../shared/data/world/works.jsonl`, started in this process.
 //!
 //! ```text
-//! cargo run --release --example resolve_bench -- [--subset all|ids|title]
+//! cargo run --release --example resolve_bench -- [--subset all|ids|title] [--truth T]
 //!     [--latency-ms 100] [--fault-rate 0.2] [--seed 7] [--fast] [--mailto me@x.org]
 //!     [--timeout-s 30] [--warm] [--misses]
 //! ```
@@ -40,6 +40,9 @@ struct Args {
     /// Only reference strings or only BibTeX entries.
     #[arg(long)]
     kind: Option<String>,
+    /// Only cases with this label (VERIFIED, MISCITED, FABRICATED, RETRACTED).
+    #[arg(long)]
+    truth: Option<String>,
     #[arg(long, default_value_t = 0)]
     latency_ms: u64,
     /// Share of requests (0–1) failing in one of the mock's fault kinds.
@@ -90,6 +93,7 @@ fn main() {
             _ => true,
         })
         .filter(|c| args.kind.as_ref().is_none_or(|k| *k == c.input_kind))
+        .filter(|c| args.truth.as_ref().is_none_or(|t| *t == c.truth))
         .collect();
     let mut config = MockConfig::files(vec![shared.join("data/world/works.jsonl")])
         .seed(args.seed)

@@ -31,7 +31,10 @@ pub fn diagnostics_with(project: &Project, more: Vec<Diagnostic>) -> Vec<Diagnos
     finish(project, diagnostics)
 }
 
-fn local_findings(project: &Project) -> Vec<Diagnostic> {
+/// The local findings before suppressions: reading problems and link rules. Later
+/// stages add theirs and pass the whole set through [`finish`] once, so that
+/// suppressions apply to every finding and unused ones are reported once.
+pub fn local_findings(project: &Project) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = project.problems.clone();
     for doc in &project.documents {
         diagnostics.extend(doc.problems.iter().cloned());

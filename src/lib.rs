@@ -3,15 +3,22 @@
 //! Pipeline: parse → resolve → verify → rules → emit (see DESIGN.md). The CLI, the
 //! language server and the HTTP server are thin shells over this library.
 
+pub mod baseline;
 pub mod cache;
+pub mod changed;
 pub mod check;
+pub mod config;
 pub mod diagnostic;
+pub mod fix;
 pub mod link;
 pub mod load;
 pub mod model;
 pub mod net;
 pub mod output;
 pub mod parse;
+pub mod pipeline;
+pub mod policy;
+pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod source;

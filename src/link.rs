@@ -12,14 +12,11 @@ use unicode_normalization::UnicodeNormalization;
 /// `Inline` reference per distinct identifier cited inline.
 pub fn link(doc: &mut Document) {
     let mut by_key: HashMap<String, usize> = HashMap::new();
-    let mut by_folded_key: HashMap<String, usize> = HashMap::new();
     for (i, reference) in doc.references.iter().enumerate() {
         // The first definition wins, as in BibTeX; duplicates are reported elsewhere.
         by_key.entry(reference.key.clone()).or_insert(i);
-        by_folded_key
-            .entry(reference.key.to_lowercase())
-            .or_insert(i);
     }
+    let by_folded_key = folded_keys(&doc.references);
     let mut inline: HashMap<(IdScheme, String), usize> = HashMap::new();
     for c in 0..doc.citations.len() {
         let citation = &doc.citations[c];
@@ -31,13 +28,17 @@ pub fn link(doc: &mut Document) {
                 .get(&citation.key)
                 .or_else(|| by_folded_key.get(&citation.key.to_lowercase()))
                 .copied()
-                .filter(|&r| accepts(citation.kind, doc.references[r].origin)),
+                .filter(|&r| accepts(citation.kind, doc.references[r].origin))
+                .map(|r| alias_target(&doc.references, r, &by_folded_key).unwrap_or(r)),
             CitationKind::AuthorYear => author_year_target(&doc.references, &citation.key),
             CitationKind::Identifier => match &citation.id {
                 Some((scheme, value)) => {
                     // A bibliography entry may define the identifier as its key
                     // (Manubot's manual references use `url:…` ids).
-                    match by_key.get(&citation.key) {
+                    let defined = by_key
+                        .get(&citation.key)
+                        .or_else(|| by_folded_key.get(&citation.key.to_lowercase()));
+                    match defined {
                         Some(&r) => Some(r),
                         None => {
                             let key = (*scheme, value.clone());
@@ -68,12 +69,53 @@ pub fn link(doc: &mut Document) {
 fn accepts(kind: CitationKind, origin: ReferenceOrigin) -> bool {
     use ReferenceOrigin::*;
     match kind {
-        CitationKind::Key => matches!(origin, BibEntry | CslJson | BibItem),
+        // Manubot aliases (`[@alias]: doi:…`) are tag definitions without `tag:`.
+        CitationKind::Key => matches!(origin, BibEntry | CslJson | BibItem | TagDefinition),
         CitationKind::Tag => matches!(origin, TagDefinition | CslJson | BibEntry),
         CitationKind::Numeric => matches!(origin, ReferenceList | BibItem),
         CitationKind::Footnote => origin == Footnote,
         CitationKind::AuthorYear | CitationKind::Identifier => true,
     }
+}
+
+/// The bibliography entry a Manubot tag definition stands for: `[@tag:x]:
+/// url:https://…` names the entry whose key is `url:https://…` (as in Manubot's
+/// manual-references.json). `None` when `r` is no tag definition or names no entry.
+pub fn alias_target(
+    references: &[Reference],
+    r: usize,
+    by_folded_key: &HashMap<String, usize>,
+) -> Option<usize> {
+    let reference = &references[r];
+    if reference.origin != ReferenceOrigin::TagDefinition {
+        return None;
+    }
+    let f = &reference.fields;
+    [
+        f.doi.as_deref().map(|v| format!("doi:{v}")),
+        f.url.as_deref().map(|v| format!("url:{v}")),
+        f.arxiv.as_deref().map(|v| format!("arxiv:{v}")),
+        f.pmid.as_deref().map(|v| format!("pmid:{v}")),
+        f.pmcid.as_deref().map(|v| format!("pmcid:{v}")),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(|key| by_folded_key.get(&key.to_lowercase()).copied())
+    .filter(|&t| {
+        matches!(
+            references[t].origin,
+            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson
+        )
+    })
+}
+
+/// Keys lowercased → the first reference with that key.
+pub fn folded_keys(references: &[Reference]) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    for (i, reference) in references.iter().enumerate() {
+        out.entry(reference.key.to_lowercase()).or_insert(i);
+    }
+    out
 }
 
 /// The reference whose first author's family name and year match an author–year
@@ -112,14 +154,7 @@ fn inline_reference(
     span: Span,
 ) -> Reference {
     let mut fields = RefFields::default();
-    match scheme {
-        IdScheme::Doi => fields.doi = Some(value.to_string()),
-        IdScheme::Arxiv => fields.arxiv = Some(value.to_string()),
-        IdScheme::Pmid => fields.pmid = Some(value.to_string()),
-        IdScheme::Pmcid => fields.pmcid = Some(value.to_string()),
-        IdScheme::Isbn => fields.isbn = Some(value.to_string()),
-        IdScheme::Url => fields.url = Some(value.to_string()),
-    }
+    *fields.identifier_mut(scheme) = Some(value.to_string());
     Reference {
         key: key.to_string(),
         origin: ReferenceOrigin::Inline,

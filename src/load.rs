@@ -18,6 +18,8 @@ pub struct LoadOptions {
     pub parse: ParseOptions,
     /// Bibliography files given on the command line (`--bib`); every document uses them.
     pub bibliographies: Vec<PathBuf>,
+    /// Which files found in searched folders are read (files named directly always are).
+    pub filter: crate::walk::PathFilter,
 }
 
 /// Everything read in one run.
@@ -36,13 +38,17 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
         project: Project::default(),
         options,
         parsed: HashMap::new(),
+        defined_cites: Vec::new(),
     };
     let mut roots: Vec<PathBuf> = Vec::new();
     let mut found_bibs: Vec<PathBuf> = Vec::new();
     let mut explicit_bibs: Vec<PathBuf> = options.bibliographies.clone();
     for input in inputs {
         if input.is_dir() {
-            for path in crate::walk::supported_files(input) {
+            for path in crate::walk::supported_files(input)
+                .into_iter()
+                .filter(|p| options.filter.accepts(p))
+            {
                 match FileKind::from_path(&path) {
                     Some(kind) if kind.is_document() => roots.push(path),
                     Some(FileKind::Bibtex) => found_bibs.push(path),
@@ -96,6 +102,9 @@ struct Loader<'a> {
     options: &'a LoadOptions,
     /// Parse results per file, so a bibliography shared by documents is parsed once.
     parsed: HashMap<FileId, Parsed>,
+    /// Citation commands the current document defines (`\newcommand{\mycite}…`);
+    /// the files it includes are parsed knowing them.
+    defined_cites: Vec<String>,
 }
 
 impl Loader<'_> {
@@ -108,6 +117,7 @@ impl Loader<'_> {
             root,
             ..Document::default()
         };
+        self.defined_cites.clear();
         let base_dir = parent_dir(&parts[0]);
         let mut stack = Vec::new();
         self.add_file(&mut doc, root, &base_dir, &mut stack);
@@ -143,6 +153,8 @@ impl Loader<'_> {
         doc.files.push(id);
         stack.push(id);
         let parsed = self.parse(id);
+        self.defined_cites
+            .extend(parsed.cite_commands.iter().cloned());
         let includes = parsed.includes.clone();
         merge(doc, parsed);
         let here = parent_dir(&self.project.sources.get(id).path);
@@ -250,10 +262,18 @@ impl Loader<'_> {
     }
 
     fn parse(&mut self, id: FileId) -> Parsed {
+        let file = self.project.sources.get(id);
+        if file.kind == FileKind::Latex && !self.defined_cites.is_empty() {
+            // Parsed for this document's own citation commands: not shared.
+            let mut options = self.options.parse.clone();
+            options
+                .cite_commands
+                .extend(self.defined_cites.iter().cloned());
+            return parse::latex::parse(id, &file.text, &options);
+        }
         if let Some(parsed) = self.parsed.get(&id) {
             return parsed.clone();
         }
-        let file = self.project.sources.get(id);
         let options = &self.options.parse;
         let parsed = match file.kind {
             FileKind::Markdown => parse::markdown::parse(id, &file.text, options),

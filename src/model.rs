@@ -185,6 +185,20 @@ pub struct RefFields {
     pub url: Option<String>,
 }
 
+impl RefFields {
+    /// The field that holds an identifier of `scheme`.
+    pub fn identifier_mut(&mut self, scheme: IdScheme) -> &mut Option<String> {
+        match scheme {
+            IdScheme::Doi => &mut self.doi,
+            IdScheme::Arxiv => &mut self.arxiv,
+            IdScheme::Pmid => &mut self.pmid,
+            IdScheme::Pmcid => &mut self.pmcid,
+            IdScheme::Isbn => &mut self.isbn,
+            IdScheme::Url => &mut self.url,
+        }
+    }
+}
+
 /// A bibliography entry or reference-list item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reference {

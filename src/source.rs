@@ -203,9 +203,12 @@ impl SourceFile {
         self.text.get(span.start..span.end).unwrap_or("")
     }
 
-    /// The path with `/` separators, as written in reports.
+    /// The path with `/` separators and without `./` steps, as written in reports
+    /// (so `check .` and `check paper.md` name a file alike).
     pub fn display_path(&self) -> String {
-        self.path.to_string_lossy().replace('\\', "/")
+        normalize_path(&self.path)
+            .to_string_lossy()
+            .replace('\\', "/")
     }
 }
 

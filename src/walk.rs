@@ -3,6 +3,7 @@
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::source::{FileKind, LineIndex};
 
@@ -46,6 +47,34 @@ pub fn supported_files(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// A predicate on paths, shared between threads.
+type PathPredicate = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
+
+/// Which files found in a searched folder are kept (configuration's include and
+/// exclude globs). Keeps everything by default.
+#[derive(Clone, Default)]
+pub struct PathFilter(Option<PathPredicate>);
+
+impl PathFilter {
+    pub fn new(accepts: impl Fn(&Path) -> bool + Send + Sync + 'static) -> PathFilter {
+        PathFilter(Some(Arc::new(accepts)))
+    }
+
+    pub fn accepts(&self, path: &Path) -> bool {
+        self.0.as_ref().is_none_or(|f| f(path))
+    }
+}
+
+impl std::fmt::Debug for PathFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "PathFilter(custom)"
+        } else {
+            "PathFilter(all)"
+        })
+    }
 }
 
 /// Root files that form one document.

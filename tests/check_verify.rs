@@ -1,13 +1,12 @@
-//! `check --verify`'s library entry point, `verify_project`, on a project built
-//! directly (the Markdown and LaTeX parsers are being written elsewhere), with the
-//! mock scholarly world (tests/support) serving abstracts and full texts and the mock
-//! model server (tests/support_llm) or the embedded backend judging. Each claim is
+//! `check --verify`: its library entry point, `verify_project`, on a project built
+//! directly, and the real binary on Markdown fixtures (fixtures/verify/check), with
+//! the mock scholarly world (tests/support) serving abstracts and full texts and the
+//! mock model server (tests/support_llm) or the embedded backend judging. Each claim is
 //! scripted to end in one verification rule.
 
+mod bin_support;
 mod support;
 mod support_llm;
-
-use std::process::Command;
 
 use citeproof::load::Project;
 use citeproof::model::{Citation, CitationKind, Claim, Document, FileId, Span};
@@ -213,9 +212,171 @@ async fn the_embedded_backend_flags_the_unrelated_citation_as_cp303() {
 
 #[test]
 fn verify_needs_resolution() {
-    let out = Command::new(env!("CARGO_BIN_EXE_citeproof"))
+    let out = bin_support::citeproof()
         .args(["check", "--verify", "--no-resolve", "."])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The `check --verify` fixtures (fixtures/verify/check).
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/verify/check");
+
+/// What `citeproof check --verify --format json FILE` found: each finding's code and
+/// line, sorted, and stderr.
+struct Checked {
+    findings: Vec<(String, u64)>,
+    stderr: String,
+}
+
+/// Run `check --verify` on a fixture with the sources at `world`, a fresh cache and
+/// the extra variables `env` (the model server, when one is used). Blocking: call it
+/// through `spawn_blocking` when a mock model server runs on the test's runtime.
+fn check_verify(
+    world_env: Vec<(String, String)>,
+    file: &str,
+    env: Vec<(String, String)>,
+) -> Checked {
+    let cache = tempfile::tempdir().unwrap();
+    let out = bin_support::citeproof_in_world(world_env)
+        .env("CITEPROOF_CACHE_DIR", cache.path())
+        .envs(env)
+        .current_dir(FIXTURES)
+        .args(["check", "--verify", "--format", "json", "--exit-zero", file])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let found: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let mut findings: Vec<(String, u64)> = found
+        .iter()
+        .map(|f| {
+            assert_eq!(f["file"], file, "{f}");
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    findings.sort();
+    Checked { findings, stderr }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn check_verify_on_a_markdown_paper_reports_cp301_cp302_cp304_cp305() {
+    let sources_world = world();
+    let models = support_llm::World::start().await;
+    let quote =
+        "a single period of sleep deprivation after learning affects contextual fear memory";
+    models.script_for(
+        Some(STAGE1),
+        "improved contextual",
+        vec![Reply::verdict("CONTRADICTS", quote)],
+    );
+    for (stage2, needle) in [
+        ("SUPPORTS", "reduced freezing"),
+        ("NOT_ENOUGH_INFO", "body weight"),
+    ] {
+        models.script_for(
+            Some(STAGE1),
+            needle,
+            vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
+        );
+        let evidence = if stage2 == "SUPPORTS" {
+            KEY_SENTENCE
+        } else {
+            ""
+        };
+        models.script_for(Some(STAGE2), needle, vec![Reply::verdict(stage2, evidence)]);
+    }
+    models.script_for(
+        None,
+        "consolidation in adult",
+        vec![Reply::Status(400, "bad request".into())],
+    );
+    let env = vec![
+        ("CITEPROOF_LLM_URL".to_string(), models.llm_url()),
+        ("CITEPROOF_LLM_MODEL".to_string(), STAGE1.to_string()),
+        ("CITEPROOF_LLM_STAGE2_MODEL".to_string(), STAGE2.to_string()),
+    ];
+    let world_env = sources_world.env();
+    let run = tokio::task::spawn_blocking(move || check_verify(world_env, "paper.md", env))
+        .await
+        .unwrap();
+    let expected: Vec<(String, u64)> = [("CP301", 8), ("CP302", 12), ("CP304", 10), ("CP305", 14)]
+        .iter()
+        .map(|(c, l)| (c.to_string(), *l))
+        .collect();
+    assert_eq!(run.findings, expected, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("2 references: 2 verified"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("verified 4 claim"), "{}", run.stderr);
+    assert!(run.stderr.contains("model usage:"), "{}", run.stderr);
+    assert!(
+        sources_world.request_count(support::Source::EuropePmc) > 0,
+        "the full text was fetched for the claims the abstract did not settle"
+    );
+}
+
+#[test]
+fn check_verify_with_the_embedded_backend_reports_the_unrelated_citation_as_cp303() {
+    let sources_world = world();
+    let run = check_verify(sources_world.env(), "embedded.md", Vec::new());
+    assert_eq!(run.findings, [("CP303".to_string(), 10)], "{}", run.stderr);
+    assert!(run.stderr.contains("embedded backend"), "{}", run.stderr);
+}
+
+#[test]
+fn a_configuration_file_turns_verification_on_and_points_the_sources() {
+    let sources_world = world();
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["embedded.md", "refs.bib"] {
+        std::fs::copy(
+            std::path::Path::new(FIXTURES).join(name),
+            dir.path().join(name),
+        )
+        .unwrap();
+    }
+    let mut config =
+        String::from("[verify]\nenabled = true\nembedded = true\n[cache]\ndir = \"cache\"\n");
+    for (var, url) in sources_world.env() {
+        let name = var
+            .trim_start_matches("CITEPROOF_")
+            .trim_end_matches("_URL")
+            .to_ascii_lowercase();
+        config.push_str(&format!(
+            "[sources.{name}]\nurl = \"{url}\"\nrate-limit = \"1000/s\"\ntimeout = \"5s\"\nretries = 1\n"
+        ));
+    }
+    std::fs::write(dir.path().join("citeproof.toml"), config).unwrap();
+    let mut command = std::process::Command::new(bin_support::BIN);
+    let out = bin_support::isolate(&mut command)
+        .current_dir(dir.path())
+        .args(["check", "--format", "json", "--exit-zero", "embedded.md"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let found: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = found.iter().map(|f| f["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["CP303"], "{stderr}");
+    assert!(
+        sources_world.request_count(support::Source::Crossref) > 0,
+        "the configured base URL was used"
+    );
+    assert!(dir.path().join("cache").is_dir(), "the configured cache");
+
+    // The same folder with `--no-verify`: resolution only.
+    let mut command = std::process::Command::new(bin_support::BIN);
+    let out = bin_support::isolate(&mut command)
+        .current_dir(dir.path())
+        .args(["check", "--format", "json", "--no-verify", "embedded.md"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[]");
 }

@@ -3,6 +3,7 @@
 //! The works are constructed here: a sleep-deprivation paper with an abstract and a
 //! full text (served by Europe PMC as JATS) and an unrelated yellow-fever paper.
 
+mod bin_support;
 mod support;
 mod support_llm;
 mod support_model;
@@ -52,18 +53,8 @@ fn world() -> MockWorld {
 
 /// The binary with the world's URLs, a fresh cache and no model configured from outside.
 fn citeproof(world: &MockWorld, cache: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    for var in [
-        "CITEPROOF_LLM_URL",
-        "CITEPROOF_LLM_MODEL",
-        "CITEPROOF_LLM_STAGE2_MODEL",
-        "CITEPROOF_LLM_STAGE2_URL",
-        "CITEPROOF_LLM_EMBEDDINGS_MODEL",
-        "CITEPROOF_EMBEDDING_MODEL",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.envs(world.env()).env("CITEPROOF_CACHE_DIR", cache).env(
+    let mut cmd = bin_support::citeproof_in_world(world.env());
+    cmd.env("CITEPROOF_CACHE_DIR", cache).env(
         "CITEPROOF_ARXIV_WEB_URL",
         format!("{}/arxiv-web", world.origin()),
     );

@@ -105,13 +105,7 @@ fn status_name(s: Status) -> String {
 fn field_names(r: &Resolution) -> Vec<String> {
     r.fields_wrong
         .iter()
-        .map(|f| {
-            serde_json::to_value(f)
-                .unwrap()
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+        .map(|f| f.as_str().to_string())
         .collect()
 }
 

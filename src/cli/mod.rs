@@ -2,10 +2,12 @@
 
 mod cache;
 mod check;
-mod check_verify;
+mod config;
 mod extract;
 mod resolve;
 mod rules;
+mod session;
+mod stage_args;
 mod verify;
 mod verify_flags;
 
@@ -43,6 +45,8 @@ pub enum Command {
     Explain(rules::ExplainArgs),
     /// Verify claims against the works they cite (JSONL in, JSONL out).
     Verify(verify::VerifyArgs),
+    /// Print the effective configuration and where each value came from.
+    Config(config::ConfigArgs),
 }
 
 /// Input options shared by the commands that read documents.
@@ -54,9 +58,9 @@ pub struct InputArgs {
     /// A bibliography file every document uses (repeatable).
     #[arg(long = "bib", value_name = "FILE")]
     pub bibliographies: Vec<PathBuf>,
-    /// Files larger than this are not read (bytes; suffixes K, M, G allowed).
-    #[arg(long, value_name = "SIZE", default_value = "50M", value_parser = parse_size)]
-    pub max_file_size: u64,
+    /// Files larger than this are not read (bytes; suffixes K, M, G allowed; default 50M).
+    #[arg(long, value_name = "SIZE", value_parser = citeproof::config::file::parse_size)]
+    pub max_file_size: Option<u64>,
     /// LaTeX citation commands in addition to the defaults (repeatable; no backslash).
     #[arg(long = "cite-command", value_name = "NAME")]
     pub cite_commands: Vec<String>,
@@ -64,33 +68,19 @@ pub struct InputArgs {
 
 impl InputArgs {
     pub fn load_options(&self) -> LoadOptions {
-        let mut parse = ParseOptions {
-            max_file_size: self.max_file_size,
-            ..ParseOptions::default()
-        };
+        let mut parse = ParseOptions::default();
+        if let Some(size) = self.max_file_size {
+            parse.max_file_size = size;
+        }
         parse
             .cite_commands
             .extend(self.cite_commands.iter().cloned());
         LoadOptions {
             parse,
             bibliographies: self.bibliographies.clone(),
+            ..LoadOptions::default()
         }
     }
-}
-
-fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let (digits, factor) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('M') => (&t[..t.len() - 1], 1 << 20),
-        Some('G') => (&t[..t.len() - 1], 1 << 30),
-        _ => (t, 1),
-    };
-    digits
-        .trim()
-        .parse::<u64>()
-        .map(|n| n.saturating_mul(factor))
-        .map_err(|_| format!("`{text}` is not a size (e.g. 50M, 2048K, 1000000)"))
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -102,5 +92,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Rules(args) => rules::list(args),
         Command::Explain(args) => rules::explain(args),
         Command::Verify(args) => verify::run(args),
+        Command::Config(args) => config::run(args),
     }
 }

@@ -4,138 +4,150 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use toml::Value;
 
-use citeproof::cache::{self, Cache};
-use citeproof::diagnostic::Diagnostic;
-use citeproof::load::Project;
+use citeproof::config::Resolved;
 use citeproof::resolve::cascade::resolve_blocking;
-use citeproof::resolve::corpus::Corpus;
 use citeproof::resolve::input;
-use citeproof::resolve::options::{ResolveOptions, SearchOrder, SourcePlan};
+use citeproof::resolve::options::ResolveOptions;
 use citeproof::resolve::outcome::Status;
 use citeproof::resolve::resolution::Resolution;
-use citeproof::resolve::run::{ProjectResolution, resolve_project};
-use citeproof::resolve::sources::{SourceName, SourcesSettings};
-use citeproof::rules::resolution::{describe, diagnostics};
+use citeproof::resolve::sources::SourceName;
+use citeproof::rules::resolution::{describe, explain};
 
-/// How cited works are resolved (shared by `check` and `resolve`).
+use super::stage_args::{Layers, absolute, command_config};
+
+/// How cited works are resolved (shared by `check`, `resolve`, `verify` and
+/// `config`). Each flag sets configuration keys (shown in brackets) over the files and
+/// the environment.
 #[derive(Debug, Clone, Args)]
 pub struct ResolveArgs {
-    /// Use only the cache and local corpora: no network request is made.
+    /// Use only the cache and local corpora: no network request is made
+    /// [env: CITEPROOF_OFFLINE; config: resolve.offline].
     #[arg(long)]
     pub offline: bool,
     /// A local corpus of works consulted before any network source (repeatable):
-    /// JSONL in the world schema, CSL-JSON, or BibTeX.
+    /// JSONL in the world schema, CSL-JSON, or BibTeX [config: resolve.corpora].
     #[arg(long = "corpus", value_name = "FILE")]
     pub corpora: Vec<PathBuf>,
     /// The corpora hold every work that may be cited: a work missing from them is
-    /// reported as not found, and no network source is asked.
-    #[arg(long, requires = "corpora")]
+    /// reported as not found, and no network source is asked
+    /// [config: resolve.corpus-complete].
+    #[arg(long)]
     pub corpus_complete: bool,
-    /// Cache directory [default: the platform cache directory + citeproof].
-    #[arg(long, value_name = "DIR", env = "CITEPROOF_CACHE_DIR")]
+    /// Cache directory [default: the platform cache directory + citeproof;
+    /// env: CITEPROOF_CACHE_DIR; config: cache.dir].
+    #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
-    /// Neither read nor write the cache.
+    /// Neither read nor write the cache [config: cache.enabled = false].
     #[arg(long)]
     pub no_cache: bool,
-    /// Contact e-mail sent to the APIs (Crossref's polite pool, NCBI, Unpaywall).
-    #[arg(long, value_name = "EMAIL", env = "CITEPROOF_MAILTO")]
+    /// Contact e-mail sent to the APIs (Crossref's polite pool, NCBI, Unpaywall)
+    /// [env: CITEPROOF_MAILTO; config: sources.mailto].
+    #[arg(long, value_name = "EMAIL")]
     pub mailto: Option<String>,
     /// A source not to ask (repeatable): crossref, openalex, s2, arxiv, pubmed,
-    /// europepmc, doi, datacite.
+    /// europepmc, doi, datacite [config: sources.NAME.disabled].
     #[arg(long = "disable-source", value_name = "NAME")]
     pub disabled: Vec<SourceName>,
-    /// Title-search order: tiers separated by `,`, sources asked in parallel joined by `+`.
-    #[arg(long, value_name = "ORDER", default_value_t = SearchOrder(SourcePlan::default().search))]
-    pub search_order: SearchOrder,
-    /// Seconds one attempt of one request may take.
-    #[arg(long, value_name = "SECONDS", env = "CITEPROOF_TIMEOUT")]
-    pub timeout: Option<f64>,
-    /// Retries of a request that failed transiently (429, 5xx, connection errors).
-    #[arg(long, value_name = "N", env = "CITEPROOF_RETRIES")]
+    /// Title-search order: tiers separated by `,`, sources asked in parallel joined by
+    /// `+` [default: crossref+openalex,s2,europepmc+pubmed+arxiv; config:
+    /// resolve.search-order].
+    #[arg(long, value_name = "ORDER")]
+    pub search_order: Option<String>,
+    /// Time one attempt of one request may take (seconds, or `500ms`, `1min`)
+    /// [env: CITEPROOF_TIMEOUT; config: sources.NAME.timeout].
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<String>,
+    /// Retries of a request that failed transiently (429, 5xx, connection errors)
+    /// [env: CITEPROOF_RETRIES; config: sources.NAME.retries].
+    #[arg(long, value_name = "N")]
     pub retries: Option<u32>,
-    /// Fetch cited URLs on private or loopback addresses too (intranet mirrors).
+    /// Fetch cited URLs on private or loopback addresses too (intranet mirrors)
+    /// [config: resolve.allow-private-urls].
     #[arg(long)]
     pub allow_private_urls: bool,
 }
 
 impl ResolveArgs {
-    /// The run's options; problems that do not stop it are printed on stderr.
-    pub fn options(&self) -> anyhow::Result<ResolveOptions> {
-        let mut sources = SourcesSettings::from_env()?;
-        if let Some(t) = self.timeout
-            && !(t.is_finite() && t > 0.0)
-        {
-            bail!("--timeout must be a positive number of seconds, not {t}");
+    /// The flags as configuration layers.
+    pub fn add_layers(&self, layers: &mut Layers) -> anyhow::Result<()> {
+        if self.offline {
+            layers.set("--offline", "resolve.offline", true)?;
         }
-        for s in &mut sources.sources {
-            if let Some(m) = &self.mailto {
-                s.mailto = Some(m.clone()).filter(|m| !m.trim().is_empty());
-            }
-            if let Some(t) = self.timeout {
-                s.timeout = Duration::from_secs_f64(t);
-            }
-            if let Some(r) = self.retries {
-                s.retry.max_retries = r;
-            }
-            if self.disabled.contains(&s.name) {
-                s.enabled = false;
-            }
+        if !self.corpora.is_empty() {
+            let paths: Vec<Value> = self
+                .corpora
+                .iter()
+                .map(|p| Value::String(absolute(p).display().to_string()))
+                .collect();
+            layers.set("--corpus", "resolve.corpora", paths)?;
         }
-        let plan = SourcePlan {
-            search: self.search_order.0.clone(),
-            ..SourcePlan::default()
-        };
-        let corpus = if self.corpora.is_empty() {
-            None
-        } else {
-            let (corpus, warnings) = Corpus::load(&self.corpora)?;
-            for w in warnings {
-                eprintln!("warning: {w}");
-            }
-            Some(Arc::new(corpus))
-        };
-        Ok(ResolveOptions {
-            sources,
-            plan,
-            offline: self.offline,
-            corpus,
-            corpus_complete: self.corpus_complete,
-            cache: self.open_cache(),
-            allow_private_urls: self.allow_private_urls,
-            ..ResolveOptions::default()
-        })
-    }
-
-    /// The cache, or none (with a warning) when it cannot be opened: a run without a
-    /// cache is slower, not wrong.
-    fn open_cache(&self) -> Option<Cache> {
+        if self.corpus_complete {
+            layers.set("--corpus-complete", "resolve.corpus-complete", true)?;
+        }
+        if let Some(dir) = &self.cache_dir {
+            layers.set_path("--cache-dir", "cache.dir", dir)?;
+        }
         if self.no_cache {
-            return None;
+            layers.set("--no-cache", "cache.enabled", false)?;
         }
-        let dir = self.cache_dir.clone().or_else(cache::default_dir)?;
-        match Cache::open(&dir) {
-            Ok(cache) => {
-                for w in cache.warnings() {
-                    eprintln!("warning: {w}");
-                }
-                Some(cache)
-            }
-            Err(e) => {
-                eprintln!("warning: running without a cache: {e}");
-                None
-            }
+        if let Some(mailto) = &self.mailto {
+            layers.set("--mailto", "sources.mailto", mailto.as_str())?;
         }
+        for name in &self.disabled {
+            layers.set(
+                "--disable-source",
+                &format!("sources.{name}.disabled"),
+                true,
+            )?;
+        }
+        if let Some(order) = &self.search_order {
+            layers.set("--search-order", "resolve.search-order", order.as_str())?;
+        }
+        let every_source = |key: &str, value: Value| -> Vec<(String, Value)> {
+            SourceName::ALL
+                .iter()
+                .map(|n| (format!("sources.{n}.{key}"), value.clone()))
+                .collect()
+        };
+        if let Some(timeout) = &self.timeout {
+            // A bare number is seconds; written with its unit, as a file would.
+            let written = match timeout.trim().parse::<f64>() {
+                Ok(_) => format!("{}s", timeout.trim()),
+                Err(_) => timeout.clone(),
+            };
+            layers.push("--timeout", every_source("timeout", Value::String(written)))?;
+        }
+        if let Some(retries) = self.retries {
+            layers.push(
+                "--retries",
+                every_source("retries", Value::Integer(retries.into())),
+            )?;
+        }
+        if self.allow_private_urls {
+            layers.set("--allow-private-urls", "resolve.allow-private-urls", true)?;
+        }
+        Ok(())
     }
 }
 
+/// The resolution options of a configuration; problems that do not stop the run
+/// are printed on stderr.
+pub fn resolve_options(config: &Resolved) -> anyhow::Result<ResolveOptions> {
+    let setup = config.resolve_options()?;
+    for w in setup.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(setup.options)
+}
+
 /// A progress bar on stderr, hidden when stderr is not a terminal.
-fn with_progress(mut options: ResolveOptions) -> (ResolveOptions, ProgressBar) {
+pub fn with_progress(mut options: ResolveOptions) -> (ResolveOptions, ProgressBar) {
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
     } else {
@@ -154,20 +166,6 @@ fn with_progress(mut options: ResolveOptions) -> (ResolveOptions, ProgressBar) {
     (options, bar)
 }
 
-/// The resolution diagnostics of a loaded, linked project (for `check`), with the
-/// resolutions and the options they were made with (`check --verify` verifies against
-/// the resolved works).
-pub fn project_resolution(
-    project: &Project,
-    args: &ResolveArgs,
-) -> anyhow::Result<(Vec<Diagnostic>, ProjectResolution, ResolveOptions)> {
-    let (mut options, bar) = with_progress(args.options()?);
-    let resolved = resolve_project(project, &options)?;
-    bar.finish_and_clear();
-    options.progress = None;
-    Ok((diagnostics(project, &resolved), resolved, options))
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// One readable line per reference and a summary.
@@ -184,6 +182,9 @@ pub struct ResolveCommandArgs {
     pub input: PathBuf,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Use this configuration file (default: the nearest one to INPUT).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     #[command(flatten)]
     pub resolution: ResolveArgs,
 }
@@ -206,7 +207,10 @@ pub fn run(args: ResolveCommandArgs) -> anyhow::Result<ExitCode> {
     for w in warnings {
         eprintln!("warning: {w}");
     }
-    let (options, bar) = with_progress(args.resolution.options()?);
+    let mut layers = Layers::default();
+    args.resolution.add_layers(&mut layers)?;
+    let configs = command_config(&args.input, args.config.clone(), layers.0)?;
+    let (options, bar) = with_progress(resolve_options(configs.run())?);
     let queries: Vec<_> = refs.iter().map(|r| r.query.clone()).collect();
     let (resolutions, _) = resolve_blocking(options, &queries)?;
     bar.finish_and_clear();
@@ -220,7 +224,8 @@ pub fn run(args: ResolveCommandArgs) -> anyhow::Result<ExitCode> {
         text.push('\n');
     }
     if args.format == Format::Text {
-        text.push_str(&summary(&resolutions));
+        let statuses: Vec<Status> = resolutions.iter().map(|r| r.status).collect();
+        text.push_str(&summary(&statuses));
         text.push('\n');
     }
     match std::io::stdout().lock().write_all(text.as_bytes()) {
@@ -242,60 +247,19 @@ fn status_name(status: Status) -> &'static str {
 
 fn text_line(id: &str, r: &Resolution) -> String {
     let mut parts: Vec<String> = Vec::new();
-    for m in &r.mismatches {
-        let field = serde_json::to_value(m.field)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        let record = if m.record.is_empty() {
-            "none"
-        } else {
-            &m.record
-        };
-        parts.push(format!(
-            "{field}: cited \"{}\", record \"{record}\"",
-            m.cited
-        ));
-    }
     if let Some(work) = &r.work {
         parts.push(format!("{} [{}]", describe(work), work.source));
     }
-    if r.expression_of_concern {
-        parts.push("expression of concern".into());
-    }
-    if let Some(other) = &r.identifier_work {
-        parts.push(format!("its identifier names {}", describe(other)));
-    }
-    for (field, value) in &r.unresolved {
-        let field = serde_json::to_value(field)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string));
-        parts.push(format!(
-            "{} {value} does not resolve",
-            field.unwrap_or_default()
-        ));
-    }
-    if r.status == Status::NotFound {
-        let mut asked: Vec<&str> = Vec::new();
-        for t in &r.sources_tried {
-            if !asked.contains(&t.source.as_str()) {
-                asked.push(&t.source);
-            }
-        }
-        parts.push(format!("no source has it (asked {})", asked.join(", ")));
-    }
-    if r.status == Status::Unverified {
-        parts.extend(r.failures.iter().take(3).cloned());
-        parts.extend(r.notes.iter().take(1).cloned());
-    }
+    parts.extend(explain(r));
     format!("{id}\t{}\t{}", status_name(r.status), parts.join("; "))
 }
 
-fn summary(resolutions: &[Resolution]) -> String {
-    let count = |s: Status| resolutions.iter().filter(|r| r.status == s).count();
+/// `N references: a verified, b miscited, …`.
+pub fn summary(statuses: &[Status]) -> String {
+    let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
     format!(
         "{} references: {} verified, {} miscited, {} not found, {} retracted, {} unverified",
-        resolutions.len(),
+        statuses.len(),
         count(Status::Verified),
         count(Status::Miscited),
         count(Status::NotFound),

@@ -27,8 +27,9 @@ use citeproof::resolve::resolution::Resolution;
 use citeproof::verify::backend::{Backend, Judgement};
 use citeproof::verify::escalate::VerifyRequest;
 
-use super::resolve::ResolveArgs;
-use super::verify_flags::{Setup, VerifyFlags, report_usage};
+use super::resolve::{ResolveArgs, resolve_options};
+use super::stage_args::{Layers, command_config};
+use super::verify_flags::{VerifyFlags, report_usage};
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -38,6 +39,9 @@ pub struct VerifyArgs {
     /// Write the JSONL output here instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Use this configuration file (default: the nearest one to INPUT).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     #[command(flatten)]
     pub flags: VerifyFlags,
     #[command(flatten)]
@@ -193,10 +197,12 @@ fn judged(id: &str, j: &Judgement) -> Value {
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let lines = read_input(&args.input)?;
-    let options = args.resolution.options()?;
-    let setup = Setup::new(&options)?;
-    let backend = setup.backend(&args.flags)?;
-    let resolver = Resolver::new(options).context("resolution")?;
+    let mut layers = Layers::default();
+    args.resolution.add_layers(&mut layers)?;
+    args.flags.add_layers(&mut layers)?;
+    let configs = command_config(&args.input, args.config.clone(), layers.0)?;
+    let options = resolve_options(configs.run())?;
+    let settings = configs.run().verify_settings()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -209,7 +215,21 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             eprintln!("{name}:{}: {e}", line.number);
         }
     }
-    let outputs = runtime.block_on(verify_lines(&lines, &resolver, &backend));
+    let cache = options.cache.clone();
+    let (outputs, usage) = runtime.block_on(async {
+        // Verification shares the resolver's clients, so each service's rate limit
+        // holds across both stages.
+        let resolver = Resolver::new(options).context("resolution")?;
+        let backend = Backend::build(
+            resolver.net(),
+            &settings,
+            Some(resolver.sources().clone()),
+            cache,
+        )
+        .context("verification backend")?;
+        let outputs = verify_lines(&lines, &resolver, &backend).await;
+        Ok::<_, anyhow::Error>((outputs, backend.usage()))
+    })?;
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -221,7 +241,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "{value}")?;
     }
     out.flush()?;
-    report_usage(&backend);
+    report_usage(usage.as_ref());
     Ok(if invalid > 0 {
         ExitCode::from(2)
     } else {

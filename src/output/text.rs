@@ -5,9 +5,13 @@ use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet}
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::{SourceFile, SourceMap};
 
-/// Whether to colour the output.
+/// Whether to colour the output: on a terminal, unless `NO_COLOR` is set and not empty.
 pub fn use_colour(is_terminal: bool) -> bool {
-    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    colour_for(is_terminal, std::env::var_os("NO_COLOR").as_deref())
+}
+
+fn colour_for(is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    is_terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
 /// Render every diagnostic followed by a summary line.
@@ -24,7 +28,31 @@ pub fn render(sources: &SourceMap, diagnostics: &[Diagnostic], colour: bool) -> 
     }
     out.push_str(&summary(diagnostics));
     out.push('\n');
+    if let Some(hint) = fix_hint(diagnostics) {
+        out.push_str(&hint);
+        out.push('\n');
+    }
     out
+}
+
+/// "2 fixable with `--fix` (1 more with `--fix --unsafe-fixes`)."
+pub fn fix_hint(diagnostics: &[Diagnostic]) -> Option<String> {
+    use crate::diagnostic::Applicability;
+    let count = |a: Applicability| {
+        diagnostics
+            .iter()
+            .filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == a))
+            .count()
+    };
+    let (safe, unsafe_) = (count(Applicability::Safe), count(Applicability::Unsafe));
+    match (safe, unsafe_) {
+        (0, 0) => None,
+        (0, u) => Some(format!("{u} fixable with `--fix --unsafe-fixes`.")),
+        (s, 0) => Some(format!("{s} fixable with `--fix`.")),
+        (s, u) => Some(format!(
+            "{s} fixable with `--fix` ({u} more with `--fix --unsafe-fixes`)."
+        )),
+    }
 }
 
 fn level(severity: Severity) -> Level<'static> {
@@ -115,11 +143,12 @@ fn render_one(renderer: &Renderer, sources: &SourceMap, d: &Diagnostic) -> Strin
 }
 
 /// "Found 2 errors and 1 warning." / "No problems found."
-pub fn summary(diagnostics: &[Diagnostic]) -> String {
-    if diagnostics.is_empty() {
+pub fn summary<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> String {
+    let severities: Vec<Severity> = diagnostics.into_iter().map(|d| d.severity).collect();
+    if severities.is_empty() {
         return "No problems found.".to_string();
     }
-    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+    let count = |s: Severity| severities.iter().filter(|&&x| x == s).count();
     let parts: Vec<String> = [
         (Severity::Error, "error"),
         (Severity::Warning, "warning"),
@@ -145,5 +174,19 @@ fn join_words(parts: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        assert!(colour_for(true, None));
+        assert!(colour_for(true, Some(OsStr::new(""))));
+        assert!(!colour_for(true, Some(OsStr::new("1"))));
+        assert!(!colour_for(false, None));
     }
 }

@@ -1,6 +1,7 @@
 //! Persistent identifiers: recognising and normalising DOIs, arXiv ids, PMIDs,
 //! PMCIDs and ISBNs, in running text and in URLs.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -8,21 +9,21 @@ use regex::Regex;
 use crate::model::{IdScheme, Span};
 
 static DOI_IN_TEXT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)\b10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
+    LazyLock::new(|| Regex::new(r#"(?i)(?-u:\b)10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
 static ARXIV_NEW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:arxiv:\s?|arxiv\.org/(?:abs|pdf|html)/)(\d{4}\.\d{4,5})(v\d+)?")
+    Regex::new(r"(?i)(?-u:\b)(?:arxiv:\s?|arxiv\.org/(?:abs|pdf|html)/)(\d{4}\.\d{4,5})(v\d+)?")
         .expect("arXiv regex")
 });
 static ARXIV_OLD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:arxiv:\s?|arxiv\.org/(?:abs|pdf)/)?((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|comp-gas|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|bayes-an|plasm-ph|supr-con|mtrl-th|ao-sci|acc-phys)(?:\.[A-Z]{2})?/\d{7})(v\d+)?")
+    Regex::new(r"(?i)(?-u:\b)(?:arxiv:\s?|arxiv\.org/(?:abs|pdf)/)?((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|comp-gas|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|bayes-an|plasm-ph|supr-con|mtrl-th|ao-sci|acc-phys)(?:\.[A-Z]{2})?/\d{7})(v\d+)?")
         .expect("old arXiv regex")
 });
 static ARXIV_BARE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d{4}\.\d{4,5})(v\d+)?$").expect("bare arXiv regex"));
 static PMID_IN_TEXT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\bPMID:?\s*(\d{1,9})\b").expect("PMID regex"));
+    LazyLock::new(|| Regex::new(r"(?i)(?-u:\b)PMID:?\s*(\d{1,9})(?-u:\b)").expect("PMID regex"));
 static PMCID_IN_TEXT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(PMC\d{4,9})\b").expect("PMCID regex"));
+    LazyLock::new(|| Regex::new(r"(?i)(?-u:\b)(PMC\d{4,9})(?-u:\b)").expect("PMCID regex"));
 
 /// Strip what commonly trails a DOI in prose or markup: punctuation, closing brackets
 /// that are not balanced inside the DOI, HTML/Markdown residue.
@@ -46,18 +47,24 @@ fn trim_doi_tail(doi: &str) -> &str {
 /// percent-decoded, without trailing punctuation. `None` if it is not a DOI.
 pub fn normalize_doi(raw: &str) -> Option<String> {
     let mut s = raw.trim();
-    for prefix in [
-        "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi.org/",
-        "dx.doi.org/",
-        "doi:",
-        "doi ",
-        "DOI:",
-        "DOI ",
-    ] {
+    // Most DOIs come bare: no prefix starts with a digit.
+    let prefixes: &[&str] = if s.starts_with("10.") {
+        &[]
+    } else {
+        &[
+            "https://doi.org/",
+            "http://doi.org/",
+            "https://dx.doi.org/",
+            "http://dx.doi.org/",
+            "doi.org/",
+            "dx.doi.org/",
+            "doi:",
+            "doi ",
+            "DOI:",
+            "DOI ",
+        ]
+    };
+    for prefix in prefixes {
         if s.get(..prefix.len())
             .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
         {
@@ -65,13 +72,56 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
             break;
         }
     }
-    let decoded = percent_encoding::percent_decode_str(s).decode_utf8_lossy();
-    let m = DOI_IN_TEXT.find(&decoded)?;
-    if m.start() != 0 {
+    let decoded = if s.contains('%') {
+        percent_encoding::percent_decode_str(s).decode_utf8_lossy()
+    } else {
+        Cow::Borrowed(s)
+    };
+    let len = if decoded.is_ascii() {
+        leading_doi_len(decoded.as_bytes())?
+    } else {
+        // Unicode digits and spaces: leave them to the regex.
+        let m = DOI_IN_TEXT.find(&decoded)?;
+        if m.start() != 0 {
+            return None;
+        }
+        m.end()
+    };
+    let doi = trim_doi_tail(&decoded[..len]);
+    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| lowercase(doi))
+}
+
+/// `s` in lowercase, without the Unicode tables when it is ASCII.
+fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_ascii_lowercase()
+    } else {
+        s.to_lowercase()
+    }
+}
+
+/// The length of the match of [`DOI_IN_TEXT`] at the start of ASCII `s`, if there
+/// is one there: `10.`, four to nine digits, `/`, then anything but whitespace,
+/// quotes and angle brackets.
+fn leading_doi_len(s: &[u8]) -> Option<usize> {
+    let digits = s
+        .get(3..)?
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if !s.starts_with(b"10.") || !(4..=9).contains(&digits) || s.get(3 + digits) != Some(&b'/') {
         return None;
     }
-    let doi = trim_doi_tail(m.as_str());
-    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| doi.to_lowercase())
+    let tail = s[4 + digits..]
+        .iter()
+        .take_while(|&&b| {
+            !matches!(
+                b,
+                b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | b'"' | b'<' | b'>'
+            )
+        })
+        .count();
+    (tail > 0).then_some(4 + digits + tail)
 }
 
 /// Every DOI in a text, with its byte span (trailing punctuation excluded).
@@ -264,13 +314,14 @@ pub fn identifier_from_url(url: &str) -> Option<(IdScheme, String)> {
 /// `arxiv:1706.03762`, `pmid:123`, `pmcid:PMC123`, `isbn:…`, `url:https://…`.
 pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
     let (prefix, value) = raw.split_once(':')?;
-    match prefix.to_ascii_lowercase().as_str() {
-        "doi" => normalize_doi(value).map(|v| (IdScheme::Doi, v)),
-        "arxiv" => normalize_arxiv(value).map(|v| (IdScheme::Arxiv, v)),
-        "pmid" | "pubmed" => normalize_pmid(value).map(|v| (IdScheme::Pmid, v)),
-        "pmcid" | "pmc" => normalize_pmcid(value).map(|v| (IdScheme::Pmcid, v)),
-        "isbn" => normalize_isbn(value).map(|v| (IdScheme::Isbn, v)),
-        "url" | "http" | "https" => {
+    let is = |name: &str| prefix.eq_ignore_ascii_case(name);
+    match () {
+        _ if is("doi") => normalize_doi(value).map(|v| (IdScheme::Doi, v)),
+        _ if is("arxiv") => normalize_arxiv(value).map(|v| (IdScheme::Arxiv, v)),
+        _ if is("pmid") || is("pubmed") => normalize_pmid(value).map(|v| (IdScheme::Pmid, v)),
+        _ if is("pmcid") || is("pmc") => normalize_pmcid(value).map(|v| (IdScheme::Pmcid, v)),
+        _ if is("isbn") => normalize_isbn(value).map(|v| (IdScheme::Isbn, v)),
+        _ if is("url") || is("http") || is("https") => {
             let url = if prefix.eq_ignore_ascii_case("url") {
                 value.to_string()
             } else {

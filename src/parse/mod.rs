@@ -4,20 +4,27 @@
 
 pub mod answer;
 pub mod bibtex;
+pub mod collect;
+pub mod comments;
 pub mod csljson;
 pub mod ids;
+pub mod inline;
 pub mod latex;
 pub mod markdown;
+pub mod reflist;
 pub mod refstring;
 pub mod sentence;
 
 use crate::diagnostic::Diagnostic;
 use crate::model::{BibliographyRequest, Citation, Claim, Reference, Span, Suppression};
 
-/// LaTeX citation commands recognised by default (natbib and biblatex); capitalised
-/// and starred forms are accepted for each.
+/// LaTeX citation commands recognised by default (natbib, biblatex, and the `cite`
+/// and apacite packages' extras); capitalised and starred forms are accepted for each.
 pub const DEFAULT_CITE_COMMANDS: &[&str] = &[
     "cite",
+    "citen",
+    "citeA",
+    "citeNP",
     "citep",
     "citet",
     "citealp",
@@ -87,4 +94,7 @@ pub struct Parsed {
     pub bibliographies: Vec<BibliographyRequest>,
     pub includes: Vec<IncludeRequest>,
     pub problems: Vec<Diagnostic>,
+    /// LaTeX citation commands the file defines as wrappers of configured ones
+    /// (`\newcommand{\mycite}[1]{\citep{#1}}`); files it includes use them too.
+    pub cite_commands: Vec<String>,
 }

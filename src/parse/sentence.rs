@@ -39,6 +39,18 @@ impl Prose {
         self.text.trim().is_empty() && self.citations.is_empty()
     }
 
+    /// Whether a citation marker has been pushed.
+    pub fn has_citations(&self) -> bool {
+        !self.citations.is_empty()
+    }
+
+    /// Empty the prose, keeping its allocations for the next paragraph.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.segments.clear();
+        self.citations.clear();
+    }
+
     /// Append text copied verbatim from the source, starting at `src_start`.
     pub fn push_source(&mut self, text: &str, src_start: usize) {
         self.push(text, src_start, true);
@@ -142,6 +154,7 @@ const ABBREVIATIONS: &[&str] = &[
     "corp", "jr", "sr", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
     "nov", "dec", "u.s", "u.k", "e.u", "ca", "c", "incl", "def", "thm", "lem", "prop", "cor",
     "suppl", "supp", "est", "dept", "univ", "ibid", "op", "cit", "n.b", "a.k.a", "mt", "sp", "spp",
+    "sect", "sects", "para", "paras", "fn", "n.d", "appx", "ex",
 ];
 
 fn is_closing(c: char) -> bool {
@@ -153,12 +166,20 @@ fn is_closing(c: char) -> bool {
 
 /// The word (letters, digits and inner periods) that ends just before byte `dot`.
 fn word_before(text: &str, dot: usize) -> &str {
-    let start = text[..dot]
-        .char_indices()
-        .rev()
-        .take_while(|&(_, c)| c.is_alphanumeric() || c == '.')
-        .last()
-        .map_or(dot, |(i, _)| i);
+    let bytes = text.as_bytes();
+    let mut start = dot;
+    while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'.') {
+        start -= 1;
+    }
+    if start > 0 && !bytes[start - 1].is_ascii() {
+        // A non-ASCII letter may continue the word: read it by characters.
+        start = text[..start]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| c.is_alphanumeric() || c == '.')
+            .last()
+            .map_or(start, |(i, _)| i);
+    }
     &text[start..dot]
 }
 
@@ -171,74 +192,173 @@ fn is_abbreviation(word: &str) -> bool {
     if let (Some(first), None) = (chars.next(), chars.next()) {
         return first.is_uppercase();
     }
-    if word.split('.').all(|part| {
+    if word.is_ascii() {
+        // `J.R`: single capitals separated by periods.
+        let initials = word.bytes().enumerate().all(|(i, b)| {
+            if i % 2 == 0 {
+                b.is_ascii_uppercase()
+            } else {
+                b == b'.'
+            }
+        });
+        if initials && word.len() % 2 == 1 {
+            return true;
+        }
+    } else if word.split('.').all(|part| {
         let mut cs = part.chars();
         matches!((cs.next(), cs.next()), (Some(c), None) if c.is_uppercase())
     }) {
         return true;
     }
-    let lower = word.to_lowercase();
-    ABBREVIATIONS.contains(&lower.as_str())
+    // Listed words are short ASCII: compare them as integers, without allocating.
+    static LISTED: std::sync::LazyLock<Vec<u64>> = std::sync::LazyLock::new(|| {
+        let mut listed: Vec<u64> = ABBREVIATIONS.iter().filter_map(|a| packed(a)).collect();
+        listed.sort_unstable();
+        listed
+    });
+    packed(word).is_some_and(|key| LISTED.binary_search(&key).is_ok())
 }
+
+/// An ASCII word of at most eight bytes as one lowercase integer.
+fn packed(word: &str) -> Option<u64> {
+    if word.len() > 8 || !word.is_ascii() {
+        return None;
+    }
+    let mut buf = [0u8; 8];
+    for (b, w) in buf.iter_mut().zip(word.bytes()) {
+        *b = w.to_ascii_lowercase();
+    }
+    Some(u64::from_be_bytes(buf))
+}
+
+/// Longest stretch (bytes) a bracket may keep a sentence open.
+const MAX_PARENTHETICAL: usize = 600;
 
 /// Byte ranges of the sentences of `text`, trimmed of surrounding whitespace.
 pub fn sentences(text: &str) -> Vec<Range<usize>> {
+    split(text, usize::MAX)
+}
+
+/// The sentences of `text` up to the first one that starts after byte `last` and
+/// holds a letter or digit (after it, no sentence joins one that reaches `last`).
+fn split(text: &str, last: usize) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    // Brackets opened in the current sentence: "(see Sect. 2. for details)" is one
+    // sentence. Bounded, so that a stray `(` cannot swallow a paragraph.
+    let mut depth = 0i32;
+    let ideographic = memchr::memchr(0xE3, bytes).is_some() && text.contains('。');
     let mut i = 0;
-    while i < chars.len() {
-        let (at, c) = chars[i];
-        if matches!(c, '.' | '?' | '!' | '。') {
-            // Swallow repeated terminators and closing quotes/brackets.
-            let mut j = i + 1;
-            while j < chars.len()
-                && (matches!(chars[j].1, '.' | '?' | '!') || is_closing(chars[j].1))
-            {
-                j += 1;
-            }
-            // Citation markers right after the terminator belong to this sentence.
-            let mut k = j;
-            loop {
-                let mut m = k;
-                while m < chars.len() && chars[m].1.is_whitespace() && chars[m].1 != '\n' {
-                    m += 1;
-                }
-                if m < chars.len() && chars[m].1 == CITATION_PLACEHOLDER {
-                    k = m + 1;
-                    while k < chars.len()
-                        && (is_closing(chars[k].1) || matches!(chars[k].1, '.' | ',' | ';'))
-                    {
-                        k += 1;
-                    }
-                } else {
-                    break;
-                }
-            }
-            let end_ws = k < chars.len() && chars[k].1.is_whitespace();
-            if (k >= chars.len() || end_ws) && ends_sentence(text, at, c, &chars, k) {
-                let end = chars.get(k).map_or(text.len(), |&(b, _)| b);
-                push_trimmed(text, start..end, &mut out);
-                start = end;
-                i = k;
-                continue;
-            }
-            i = j;
+    while let Some(at) = next_terminator(text, i, ideographic) {
+        // Only the brackets between here and the terminator change the depth.
+        depth += bracket_balance(&bytes[i..at]);
+        i = at;
+        let c = char_at(text, i).unwrap_or('.');
+        if depth > 0 && i - start < MAX_PARENTHETICAL {
+            i += c.len_utf8();
             continue;
         }
-        i += 1;
+        // Swallow repeated terminators and closing quotes/brackets.
+        let j = skip_while(text, i + c.len_utf8(), |d| {
+            matches!(d, '.' | '?' | '!') || is_closing(d)
+        });
+        // Citation markers right after the terminator belong to this sentence.
+        let mut k = j;
+        loop {
+            let m = skip_while(text, k, |d| d.is_whitespace() && d != '\n');
+            if char_at(text, m) != Some(CITATION_PLACEHOLDER) {
+                break;
+            }
+            k = skip_while(text, m + CITATION_PLACEHOLDER.len_utf8(), |d| {
+                is_closing(d) || matches!(d, '.' | ',' | ';')
+            });
+        }
+        let at_end = k >= text.len();
+        let end_ws = char_at(text, k).is_some_and(char::is_whitespace);
+        if (at_end || end_ws) && ends_sentence(text, i, c, k) {
+            push_trimmed(text, start..k, &mut out);
+            if out
+                .last()
+                .is_some_and(|r| r.start > last && has_word(&text[r.clone()]))
+            {
+                return out;
+            }
+            start = k;
+            depth = 0;
+            i = k;
+            continue;
+        }
+        i = j;
     }
     push_trimmed(text, start..text.len(), &mut out);
     out
 }
 
+/// The next `.`, `?`, `!` or `。` at or after byte `from`.
+fn next_terminator(text: &str, from: usize, ideographic: bool) -> Option<usize> {
+    let rest = text.as_bytes().get(from..)?;
+    let ascii = memchr::memchr3(b'.', b'?', b'!', rest);
+    let wide = if ideographic {
+        text[from..].find('。')
+    } else {
+        None
+    };
+    match (ascii, wide) {
+        (Some(a), Some(w)) => Some(from + a.min(w)),
+        (a, w) => a.or(w).map(|x| from + x),
+    }
+}
+
+/// Brackets opened minus brackets closed in `bytes`.
+fn bracket_balance(bytes: &[u8]) -> i32 {
+    // Byte-wide sums over short chunks cannot overflow and compile to SIMD code.
+    bytes
+        .chunks(64)
+        .map(|chunk| {
+            let sum = chunk.iter().fold(0i8, |acc, &b| {
+                acc + i8::from(b == b'(' || b == b'[') - i8::from(b == b')' || b == b']')
+            });
+            i32::from(sum)
+        })
+        .sum()
+}
+
+/// Whether `text` holds a letter or digit (citation placeholders are neither).
+fn has_word(text: &str) -> bool {
+    text.chars().any(char::is_alphanumeric)
+}
+
+fn char_at(text: &str, at: usize) -> Option<char> {
+    text.get(at..)?.chars().next()
+}
+
+/// The first byte at or after `from` whose character does not satisfy `keep`.
+fn skip_while(text: &str, from: usize, keep: impl Fn(char) -> bool) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while i < bytes.len() {
+        let c = match bytes[i] {
+            b if b.is_ascii() => b as char,
+            _ => match text.get(i..).and_then(|rest| rest.chars().next()) {
+                Some(c) => c,
+                None => return text.len(),
+            },
+        };
+        if !keep(c) {
+            return i;
+        }
+        i += c.len_utf8();
+    }
+    text.len()
+}
+
 /// Decide whether the terminator `c` at byte `at` ends a sentence, given that the
-/// next non-space text starts after char index `next`.
-fn ends_sentence(text: &str, at: usize, c: char, chars: &[(usize, char)], next: usize) -> bool {
-    let following = chars[next.min(chars.len())..]
-        .iter()
-        .map(|&(_, c)| c)
-        .find(|c| !c.is_whitespace());
+/// next text starts at byte `next`.
+fn ends_sentence(text: &str, at: usize, c: char, next: usize) -> bool {
+    let following = text
+        .get(next..)
+        .and_then(|rest| rest.chars().find(|c| !c.is_whitespace()));
     let Some(following) = following else {
         return true;
     };
@@ -250,11 +370,24 @@ fn ends_sentence(text: &str, at: usize, c: char, chars: &[(usize, char)], next: 
 }
 
 fn push_trimmed(text: &str, range: Range<usize>, out: &mut Vec<Range<usize>>) {
-    let slice = &text[range.clone()];
-    let lead = slice.len() - slice.trim_start().len();
-    let trail = slice.len() - slice.trim_end().len();
-    if lead + trail < slice.len() {
-        out.push(range.start + lead..range.end - trail);
+    let bytes = text.as_bytes();
+    let blank = |b: u8| b.is_ascii() && (b as char).is_whitespace();
+    let (mut start, mut end) = (range.start, range.end);
+    while start < end && blank(bytes[start]) {
+        start += 1;
+    }
+    if start < end && !bytes[start].is_ascii() {
+        // Maybe Unicode whitespace.
+        start = end - text[start..end].trim_start().len();
+    }
+    while end > start && blank(bytes[end - 1]) {
+        end -= 1;
+    }
+    if end > start && !bytes[end - 1].is_ascii() {
+        end = start + text[start..end].trim_end().len();
+    }
+    if start < end {
+        out.push(start..end);
     }
 }
 
@@ -267,25 +400,24 @@ pub fn attach_claims(
     citations: &mut [Citation],
     claims: &mut Vec<Claim>,
 ) {
-    let mut ranges = sentences(&prose.text);
+    // Sentences after the last citation make no claim.
+    let last = prose.citations.last().map_or(0, |c| c.0);
+    let mut ranges = split(&prose.text, last);
     // Merge marker-only sentences into their predecessor.
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
     for range in ranges.drain(..) {
-        let only_markers = prose.text[range.clone()]
-            .chars()
-            .all(|c| c == CITATION_PLACEHOLDER || !c.is_alphanumeric());
+        let only_markers = !has_word(&prose.text[range.clone()]);
         match merged.last_mut() {
             Some(prev) if only_markers => prev.end = range.end,
             _ => merged.push(range),
         }
     }
+    // Citations are in text order, and so are the sentences.
+    let mut next = 0;
     for range in merged {
-        let cited: Vec<usize> = prose
-            .citations
-            .iter()
-            .filter(|(at, _, _)| range.contains(at))
-            .map(|&(_, _, index)| index)
-            .collect();
+        let first = next + prose.citations[next..].partition_point(|c| c.0 < range.start);
+        next = first + prose.citations[first..].partition_point(|c| c.0 < range.end);
+        let cited = &prose.citations[first..next];
         if cited.is_empty() {
             continue;
         }
@@ -296,7 +428,7 @@ pub fn attach_claims(
             span: prose.source_span(range),
             text,
         });
-        for index in cited {
+        for &(_, _, index) in cited {
             if let Some(citation) = citations.get_mut(index) {
                 citation.claim = Some(claim);
             }
@@ -307,20 +439,98 @@ pub fn attach_claims(
 /// Sentence text with placeholders removed, whitespace collapsed and the space that
 /// a removed marker leaves before punctuation dropped.
 pub fn claim_text(sentence: &str) -> String {
-    static EMPTY_BRACKETS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\(\s*[;,]?\s*\)|\[\s*[;,]?\s*\]").expect("bracket regex")
-    });
-    let without_markers = sentence.replace(CITATION_PLACEHOLDER, " ");
-    let without_brackets = EMPTY_BRACKETS.replace_all(&without_markers, " ");
+    // One pass: markers and the brackets they leave empty (`( ; )`, `[ ]`) count as
+    // spaces; runs of spaces collapse to one, and none is kept before punctuation.
+    let bytes = sentence.as_bytes();
     let mut out = String::with_capacity(sentence.len());
-    for word in without_brackets.split_whitespace() {
-        let glue = word.starts_with(['.', ',', ';', ':', '!', '?', ')']);
-        if !out.is_empty() && !glue {
+    let mut space = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (c, len) = if b < 0x80 {
+            (b as char, 1)
+        } else {
+            let c = sentence[i..].chars().next().expect("char at boundary");
+            (c, c.len_utf8())
+        };
+        if c.is_whitespace() || c == CITATION_PLACEHOLDER {
+            space = true;
+            i += len;
+            continue;
+        }
+        if matches!(c, '(' | '[')
+            && let Some(n) = empty_bracket_len(&sentence[i..])
+        {
+            space = true;
+            i += n;
+            continue;
+        }
+        if space && !out.is_empty() && !is_tight_punct(b) {
             out.push(' ');
         }
-        out.push_str(word);
+        space = false;
+        // Copy the rest of the ASCII words at once, with the single spaces between
+        // them (which the steps above would copy as they are).
+        let mut run = i + len;
+        loop {
+            while run < bytes.len() && !ENDS_WORD[bytes[run] as usize] {
+                run += 1;
+            }
+            match bytes.get(run + 1) {
+                Some(&next) if bytes[run] == b' ' && starts_plain_word(next) => run += 2,
+                _ => break,
+            }
+        }
+        out.push_str(&sentence[i..run]);
+        i = run;
     }
     out
+}
+
+/// Bytes at which [`claim_text`] stops copying a word: non-ASCII, ASCII whitespace
+/// and the brackets a marker may leave empty.
+static ENDS_WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        table[b] = true;
+        b += 1;
+    }
+    let stops = b" \t\n\x0C\r([";
+    let mut k = 0;
+    while k < stops.len() {
+        table[stops[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
+
+/// Punctuation written without a space before it.
+fn is_tight_punct(b: u8) -> bool {
+    matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b')')
+}
+
+/// A byte after a single space that [`claim_text`] copies together with the space:
+/// the start of a word that is neither whitespace, a bracket, nor tight punctuation.
+fn starts_plain_word(b: u8) -> bool {
+    !ENDS_WORD[b as usize] && b != 0x0B && !is_tight_punct(b)
+}
+
+/// Length of a bracket at the start of `s` that holds nothing but spaces, markers
+/// and at most one `;` or `,`.
+fn empty_bracket_len(s: &str) -> Option<usize> {
+    let close = if s.starts_with('(') { ')' } else { ']' };
+    let mut separators = 0;
+    for (i, c) in s.char_indices().skip(1) {
+        match c {
+            _ if c == close => return Some(i + 1),
+            ';' | ',' if separators == 0 => separators += 1,
+            CITATION_PLACEHOLDER => {}
+            _ if c.is_whitespace() => {}
+            _ => return None,
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -343,6 +553,28 @@ mod tests {
                 "A second sentence follows!",
             ]
         );
+    }
+
+    #[test]
+    fn brackets_keep_a_sentence_open_and_more_abbreviations() {
+        let text = "Their work (see Sect. 2. Also Fig. 3) is fine. Sect. 4 has more. \
+                    Values fell (p < 0.05). Why? Because.";
+        assert_eq!(
+            split(text),
+            vec![
+                "Their work (see Sect. 2. Also Fig. 3) is fine.",
+                "Sect. 4 has more.",
+                "Values fell (p < 0.05).",
+                "Why?",
+                "Because.",
+            ]
+        );
+        // An unclosed bracket does not swallow the rest of a long paragraph.
+        let long = format!(
+            "An (unclosed aside. {} End here. Next one.",
+            "word ".repeat(150)
+        );
+        assert!(split(&long).len() >= 2);
     }
 
     #[test]

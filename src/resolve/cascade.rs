@@ -93,6 +93,17 @@ impl Resolver {
         &self.options
     }
 
+    /// The HTTP client, whose per-source limiters later stages (verification's
+    /// full-text fetches) share, so a service's rate limit holds for the whole run.
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+
+    /// The source clients, on [`Self::net`].
+    pub fn sources(&self) -> &Sources {
+        &self.lookups.sources
+    }
+
     /// Requests sent upstream so far, per source.
     pub fn stats(&self) -> Vec<SourceStats> {
         self.net.stats()

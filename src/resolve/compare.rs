@@ -28,6 +28,21 @@ pub enum Field {
     Pmid,
 }
 
+impl Field {
+    /// The name used in reports and in the world schema (`title`, `authors`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Title => "title",
+            Field::Authors => "authors",
+            Field::Year => "year",
+            Field::Venue => "venue",
+            Field::Doi => "doi",
+            Field::Arxiv => "arxiv",
+            Field::Pmid => "pmid",
+        }
+    }
+}
+
 /// What kind of error a mismatch is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -1,7 +1,7 @@
 //! LaTeX and HTML/XML markup in titles, names and venues, decoded to plain Unicode
 //! text: what BibTeX entries and publisher records wrap around the words.
 
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 /// Decode LaTeX markup into Unicode text: accent commands (`{\"u}`, `\c{c}`, `\v s`),
 /// special letters (`\ss`, `\o`, `\ae`), Greek letter commands (`$\alpha$` → `α`),
@@ -10,7 +10,11 @@ use unicode_normalization::UnicodeNormalization;
 /// unchanged apart from NFC composition.
 pub fn decode_latex(s: &str) -> String {
     if !s.contains(['\\', '{', '}', '$', '~', '-']) {
-        return s.nfc().collect();
+        return nfc(s.to_string());
+    }
+    if !s.contains(['\\', '$', '~']) && !s.contains("--") {
+        // Only protective braces (the common case in titles): drop them.
+        return nfc(s.chars().filter(|c| !matches!(c, '{' | '}')).collect());
     }
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
@@ -45,7 +49,24 @@ pub fn decode_latex(s: &str) -> String {
             }
         }
     }
-    out.nfc().collect()
+    nfc(out)
+}
+
+/// NFC composition, skipped for text that is already composed (ASCII always is).
+fn nfc(s: String) -> String {
+    if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes {
+        s
+    } else {
+        s.nfc().collect()
+    }
+}
+
+/// The text a LaTeX command without arguments stands for (`\ss` → `ß`, `\alpha` →
+/// `α`, `\TeX` → `TeX`); `None` for commands that are not text (`\emph`, `\label`).
+pub fn command_text(name: &str) -> Option<String> {
+    special_letter(name)
+        .map(str::to_string)
+        .or_else(|| greek_letter(name).map(String::from))
 }
 
 /// The combining mark a LaTeX accent command stands for.
@@ -92,6 +113,9 @@ fn special_letter(command: &str) -> Option<&'static str> {
         "ldots" | "dots" | "textellipsis" => "…",
         "textquoteright" | "textquoteleft" => "'",
         "textregistered" | "texttrademark" | "textcopyright" => "",
+        "TeX" => "TeX",
+        "LaTeX" => "LaTeX",
+        "BibTeX" => "BibTeX",
         _ => return None,
     })
 }

@@ -123,8 +123,26 @@ impl Lookups {
         if pending.is_empty() {
             return answers;
         }
+        let mut results = self.fetch_ids(source, scheme, &pending).await;
+        let garbled: Vec<String> = results
+            .iter()
+            .filter(|(_, r)| is_garbled(r))
+            .map(|(id, _)| id.clone())
+            .collect();
+        if !garbled.is_empty() {
+            let again: HashMap<String, LookupResult> = self
+                .fetch_ids(source, scheme, &garbled)
+                .await
+                .into_iter()
+                .collect();
+            for (id, result) in &mut results {
+                if let Some(retried) = again.get(id) {
+                    *result = retried.clone();
+                }
+            }
+        }
         let mut store = Vec::new();
-        for (id, result) in self.fetch_ids(source, scheme, &pending).await {
+        for (id, result) in results {
             let answer = match result {
                 Ok(Lookup::Found(work)) => {
                     let value = serde_json::to_value(&work).unwrap_or_default();
@@ -220,21 +238,10 @@ impl Lookups {
             None if self.offline => return Answer::Offline,
             None => {}
         }
-        let s = &self.sources;
-        let result = match source {
-            SourceName::Crossref => s.crossref.search(&query, SEARCH_ROWS).await,
-            SourceName::OpenAlex => s.openalex.search(&query, SEARCH_ROWS).await,
-            SourceName::S2 if key.starts_with("match:") => {
-                s.s2.match_title(&query)
-                    .await
-                    .map(|l| l.found().into_iter().collect())
-            }
-            SourceName::S2 => s.s2.search(&query, SEARCH_ROWS).await,
-            SourceName::Pubmed => s.pubmed.search_title(&query, SEARCH_ROWS).await,
-            SourceName::EuropePmc => s.europepmc.search_title(&query, SEARCH_ROWS).await,
-            SourceName::Arxiv => s.arxiv.search_title(&query, SEARCH_ROWS).await,
-            other => Err(SourceError::Config(format!("{other} has no search"))),
-        };
+        let mut result = self.fetch_search(source, &key, &query).await;
+        if matches!(result, Err(SourceError::Malformed(_))) {
+            result = self.fetch_search(source, &key, &query).await;
+        }
         match result {
             Ok(works) if works.is_empty() => {
                 self.store(ns, vec![(key, false, serde_json::Value::Null)]);
@@ -248,6 +255,35 @@ impl Lookups {
             Err(e) => Answer::Failed(failure(&e)),
         }
     }
+
+    async fn fetch_search(
+        &self,
+        source: SourceName,
+        key: &str,
+        query: &str,
+    ) -> Result<Vec<Work>, SourceError> {
+        let s = &self.sources;
+        match source {
+            SourceName::Crossref => s.crossref.search(query, SEARCH_ROWS).await,
+            SourceName::OpenAlex => s.openalex.search(query, SEARCH_ROWS).await,
+            SourceName::S2 if key.starts_with("match:") => {
+                s.s2.match_title(query)
+                    .await
+                    .map(|l| l.found().into_iter().collect())
+            }
+            SourceName::S2 => s.s2.search(query, SEARCH_ROWS).await,
+            SourceName::Pubmed => s.pubmed.search_title(query, SEARCH_ROWS).await,
+            SourceName::EuropePmc => s.europepmc.search_title(query, SEARCH_ROWS).await,
+            SourceName::Arxiv => s.arxiv.search_title(query, SEARCH_ROWS).await,
+            other => Err(SourceError::Config(format!("{other} has no search"))),
+        }
+    }
+}
+
+/// An answer that arrived but could not be read (an HTML error page with status 200,
+/// an empty or cut-off body): worth one more try, unlike a refusal.
+fn is_garbled(result: &LookupResult) -> bool {
+    matches!(result, Err(SourceError::Malformed(_)))
 }
 
 /// One request per id, all at once (the source's limiter spaces them).

@@ -99,45 +99,24 @@ impl RefQuery {
             }
         };
         let url_id = f.url.as_deref().and_then(identifier_from_url);
-        let doi = f
-            .doi
-            .as_deref()
-            .and_then(normalize_doi)
-            .or_else(|| match &url_id {
-                Some((IdScheme::Doi, d)) => Some(d.clone()),
+        // A field as cited, else the same identifier hidden in the URL.
+        let cited = |value: Option<&String>, normalize: fn(&str) -> Option<String>, scheme| {
+            value.and_then(|v| normalize(v)).or_else(|| match &url_id {
+                Some((s, v)) if *s == scheme => Some(v.clone()),
                 _ => None,
-            });
+            })
+        };
+        let doi = cited(f.doi.as_ref(), normalize_doi, IdScheme::Doi);
         match doi.as_deref().map(|d| (d, arxiv_of_doi(d))) {
             Some((_, Some(x))) => push(IdScheme::Arxiv, Some(x), Field::Doi),
             Some((d, None)) => push(IdScheme::Doi, Some(d.to_string()), Field::Doi),
             None => {}
         }
-        let arxiv = f
-            .arxiv
-            .as_deref()
-            .and_then(normalize_arxiv)
-            .or_else(|| match &url_id {
-                Some((IdScheme::Arxiv, a)) => Some(a.clone()),
-                _ => None,
-            });
+        let arxiv = cited(f.arxiv.as_ref(), normalize_arxiv, IdScheme::Arxiv);
         push(IdScheme::Arxiv, arxiv, Field::Arxiv);
-        let pmid = f
-            .pmid
-            .as_deref()
-            .and_then(normalize_pmid)
-            .or_else(|| match &url_id {
-                Some((IdScheme::Pmid, p)) => Some(p.clone()),
-                _ => None,
-            });
+        let pmid = cited(f.pmid.as_ref(), normalize_pmid, IdScheme::Pmid);
         push(IdScheme::Pmid, pmid, Field::Pmid);
-        let pmcid = f
-            .pmcid
-            .as_deref()
-            .and_then(normalize_pmcid)
-            .or_else(|| match &url_id {
-                Some((IdScheme::Pmcid, p)) => Some(p.clone()),
-                _ => None,
-            });
+        let pmcid = cited(f.pmcid.as_ref(), normalize_pmcid, IdScheme::Pmcid);
         push(IdScheme::Pmcid, pmcid, Field::Pmid);
         out
     }

@@ -5,12 +5,19 @@
 //! must answer before absence can be concluded. PubMed, Europe PMC and arXiv are
 //! specialists: asked when the reference cites one of their identifiers, or to rescue
 //! a search in which a general source failed.
+//!
+//! One exception: a reference whose cited identifier does not exist claims a registered
+//! work, and every registered DOI is in Crossref or OpenAlex (which indexes DataCite
+//! too). Semantic Scholar — the one place for works without any identifier, and the
+//! slowest source at one request per second — is not asked for it. Should such a
+//! reference describe a real work without an identifier, it is reported not found with
+//! its dead identifier: wrong either way, just named differently.
 
 use futures::future::join_all;
 
 use crate::model::IdScheme;
 use crate::resolve::compare::CompareOptions;
-use crate::resolve::evidence::Evidence;
+use crate::resolve::evidence::{Evidence, IdConclusion};
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::lookup::{Lookups, searches};
 use crate::resolve::options::SourcePlan;
@@ -24,6 +31,15 @@ pub fn is_general(source: SourceName) -> bool {
         source,
         SourceName::Crossref | SourceName::OpenAlex | SourceName::S2
     )
+}
+
+/// Whether a source must answer before absence can be concluded.
+fn needed(source: SourceName, q: &RefQuery, dead_identifier: bool) -> bool {
+    match source {
+        SourceName::S2 => !dead_identifier,
+        s if is_general(s) => true,
+        s => relevant(s, q),
+    }
 }
 
 /// Whether a specialist source is relevant to this reference on its own account.
@@ -48,11 +64,15 @@ pub async fn run(
 ) {
     let mut complete = true;
     let mut general_failed = false;
+    let dead_identifier = ev
+        .ids
+        .iter()
+        .any(|i| i.conclusion == IdConclusion::NotFound);
     for tier in &plan.search {
         let asked: Vec<SourceName> = tier
             .iter()
             .copied()
-            .filter(|&s| searches(s) && (is_general(s) || relevant(s, q) || general_failed))
+            .filter(|&s| searches(s) && (needed(s, q, dead_identifier) || general_failed))
             .collect();
         if asked.is_empty() {
             continue;
@@ -62,7 +82,7 @@ pub async fn run(
             let (_, answered) = ev.add_hits(q, source.as_str(), answer, t);
             if !answered {
                 // A rescue source failing changes nothing: coverage is already lost.
-                complete &= !(is_general(source) || relevant(source, q));
+                complete &= !needed(source, q, dead_identifier);
                 general_failed |= is_general(source);
             }
         }

@@ -7,7 +7,7 @@ use crate::resolve::compare::{CompareOptions, Comparison, Field, Mismatch, Misma
 use crate::resolve::evidence::{Evidence, IdConclusion, Via};
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::identifiers::identifier_conflation;
-use crate::resolve::outcome::{self, Coverage, Matched};
+use crate::resolve::outcome::{self, Coverage, Matched, Status};
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::Resolution;
 
@@ -24,8 +24,8 @@ fn comparison_of(
 
 /// The accepted candidate to report: the one with the fewest disagreements (a
 /// preprint and its published version may both pass the gate; the one the reference
-/// describes is the one it agrees with), then by how it was found, then by title
-/// similarity.
+/// describes is the one it agrees with), then the fewest benign differences (a
+/// preprint's year), then by how it was found, then by title similarity.
 pub fn choose(
     q: &RefQuery,
     ev: &Evidence,
@@ -37,15 +37,11 @@ pub fn choose(
         .enumerate()
         .filter(|(_, c)| c.decision.accepted)
         .map(|(i, c)| {
-            let wrong = comparison_of(q, ev, i, t, options).mismatches.len();
-            (i, wrong, c.via, c.decision.similarity)
+            let comparison = comparison_of(q, ev, i, t, options);
+            let key = (comparison.mismatches.len(), comparison.notes.len(), c.via);
+            (i, key, c.decision.similarity)
         })
-        .min_by(|a, b| {
-            a.1.cmp(&b.1)
-                .then(a.2.cmp(&b.2))
-                .then(b.3.total_cmp(&a.3))
-                .then(a.0.cmp(&b.0))
-        })
+        .min_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)))
         .map(|(i, ..)| i)
 }
 
@@ -143,12 +139,28 @@ pub fn decide(
         }),
         Coverage::Complete,
     );
+    let covered = ev.search_complete != Some(false) && ev.ids_settled();
     let mut notes = comparison.notes;
     notes.extend(ev.notes);
+    // A record found by search that disagrees with the reference is only conclusive
+    // when every source that could hold a better-agreeing version answered.
+    let authoritative = matches!(chosen.via, Via::Identifier(_) | Via::Corpus);
+    let (status, fields_wrong, mismatches) =
+        if decided.status == Status::Miscited && !authoritative && !covered {
+            let fields: Vec<&str> = decided.fields_wrong.iter().map(|f| f.as_str()).collect();
+            notes.push(format!(
+                "the closest record, \"{}\", differs in {}, but a source failed: not concluded",
+                chosen.work.title,
+                fields.join(", ")
+            ));
+            (Status::Unverified, Vec::new(), Vec::new())
+        } else {
+            (decided.status, decided.fields_wrong, comparison.mismatches)
+        };
     Resolution {
-        status: decided.status,
-        fields_wrong: decided.fields_wrong,
-        mismatches: comparison.mismatches,
+        status,
+        fields_wrong,
+        mismatches,
         notes,
         work: Some(chosen.work.clone()),
         gate: Some(chosen.decision),

@@ -63,15 +63,19 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
         }
         let at = reference.key_span.unwrap_or(reference.span);
         match reference.origin {
-            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson => out.push(
-                Diagnostic::new(
+            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson => {
+                let d = Diagnostic::new(
                     &UNUSED_ENTRY,
                     reference.file,
                     at,
                     format!("bibliography entry `{}` is never cited", reference.key),
                 )
-                .with_key(&reference.key),
-            ),
+                .with_key(&reference.key);
+                out.push(match entry_removal(sources, reference) {
+                    Some(fix) => d.with_fix(fix),
+                    None => d,
+                });
+            }
             ReferenceOrigin::ReferenceList | ReferenceOrigin::BibItem => out.push(
                 Diagnostic::new(
                     &UNCITED_REFERENCE,
@@ -104,6 +108,19 @@ fn cited_references(doc: &Document) -> Vec<bool> {
             cited[r] = true;
         }
     }
+    // A second entry under a cited key is reported as a duplicate key, not as unused.
+    let cited_keys: std::collections::HashSet<&str> = doc
+        .references
+        .iter()
+        .zip(&cited)
+        .filter(|(_, cited)| **cited)
+        .map(|(r, _)| r.key.as_str())
+        .collect();
+    for (i, reference) in doc.references.iter().enumerate() {
+        if cited_keys.contains(reference.key.as_str()) {
+            cited[i] = true;
+        }
+    }
     if cite_all {
         for (i, reference) in doc.references.iter().enumerate() {
             if matches!(
@@ -122,10 +139,15 @@ fn duplicates(doc: &Document, out: &mut Vec<Diagnostic>) {
     let mut keys: HashMap<(bool, &str), &Reference> = HashMap::new();
     let mut dois: HashMap<&str, &Reference> = HashMap::new();
     let mut titles: HashMap<String, &Reference> = HashMap::new();
-    for reference in doc
+    let folded = crate::link::folded_keys(&doc.references);
+    // A tag definition that stands for a bibliography entry is that entry, not a
+    // second copy of it.
+    let is_alias = |i: usize| crate::link::alias_target(&doc.references, i, &folded).is_some();
+    for (_, reference) in doc
         .references
         .iter()
-        .filter(|r| r.origin != ReferenceOrigin::Inline)
+        .enumerate()
+        .filter(|&(i, r)| r.origin != ReferenceOrigin::Inline && !is_alias(i))
     {
         let at = reference.key_span.unwrap_or(reference.span);
         // Reference-list numbers and bibliography keys live in separate namespaces.
@@ -159,7 +181,10 @@ fn duplicates(doc: &Document, out: &mut Vec<Diagnostic>) {
             .as_deref()
             .map(title_key)
             .filter(|t| t.len() >= 12);
-        let by_title = title_key.as_ref().and_then(|t| titles.get(t).copied());
+        let by_title = title_key
+            .as_ref()
+            .and_then(|t| titles.get(t).copied())
+            .filter(|first| same_year_and_first_author(first, reference));
         if let Some((first, why)) = by_doi
             .map(|f| (f, "the same DOI"))
             .or(by_title.map(|f| (f, "the same title")))
@@ -190,6 +215,22 @@ fn duplicates(doc: &Document, out: &mut Vec<Diagnostic>) {
             titles.insert(title, reference);
         }
     }
+}
+
+/// Two entries with one title are one work only if their years and first authors
+/// do not disagree: "Deep learning" (Nature 2015) and "Deep Learning" (MIT Press
+/// 2016) are two works.
+fn same_year_and_first_author(a: &Reference, b: &Reference) -> bool {
+    let years_agree = match (a.fields.year, b.fields.year) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
+    let first_family = |r: &Reference| r.fields.authors.first().map(|p| title_key(&p.family));
+    let authors_agree = match (first_family(a), first_family(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
+    years_agree && authors_agree
 }
 
 /// Lowercase alphanumeric words of a title, for duplicate detection.
@@ -240,6 +281,52 @@ fn missing_fields(reference: &Reference, out: &mut Vec<Diagnostic>) {
         )
         .with_key(&reference.key),
     );
+}
+
+/// The unsafe fix of an unused BibTeX entry: remove it with the blank space of its
+/// lines, so that the entries around it stay as they were.
+fn entry_removal(sources: &SourceMap, reference: &Reference) -> Option<Fix> {
+    if reference.origin != ReferenceOrigin::BibEntry {
+        return None;
+    }
+    let text = &sources.get(reference.file).text;
+    let span = reference.span;
+    if span.is_empty() || span.end > text.len() {
+        return None;
+    }
+    let before = &text[..span.start];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let start = if before[line_start..].trim().is_empty() {
+        line_start
+    } else {
+        span.start
+    };
+    let after = &text[span.end..];
+    let rest = after.find('\n').map_or(after.len(), |i| i + 1);
+    let end = if after[..rest].trim().is_empty() {
+        span.end + rest
+    } else {
+        span.end
+    };
+    // Entries are usually separated by one blank line: take the one before along,
+    // unless the entry is glued to the next one.
+    let start = if start == line_start
+        && text[..start].ends_with("\n\n")
+        && (end == text.len() || text[end..].starts_with('\n'))
+    {
+        start - 1
+    } else {
+        start
+    };
+    Some(Fix {
+        applicability: Applicability::Unsafe,
+        description: format!("remove the entry `{}`", reference.key),
+        edits: vec![Edit {
+            file: reference.file,
+            span: crate::model::Span::new(start, end),
+            replacement: String::new(),
+        }],
+    })
 }
 
 /// `url = {https://doi.org/…}` without a `doi` field (CP108), with a safe fix.

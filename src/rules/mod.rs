@@ -86,7 +86,8 @@ Example:\n\n    As shown by [@smith2020].   <- no @…{smith2020, in references.
     UNUSED_ENTRY = "CP102" "unused-entry" Links Hint
         "A bibliography entry is never cited."
         "An entry of a bibliography file that the document uses is never cited. Harmless for \
-most styles, but often a sign of a citation that was deleted or mistyped.\n\n\
+most styles, but often a sign of a citation that was deleted or mistyped. The unsafe fix \
+(`--fix --unsafe-fixes`) removes a BibTeX entry.\n\n\
 Example:\n\n    @article{lee2021, …}   <- no [@lee2021] or \\cite{lee2021} anywhere";
     DUPLICATE_KEY = "CP103" "duplicate-key" Links Error
         "The same key is defined twice."
@@ -112,7 +113,7 @@ most styles print it incompletely.\n\nExample:\n\n    @article{smith2020, title 
     DOI_AS_URL = "CP108" "doi-as-url" Links Hint
         "A DOI is written as a doi.org URL instead of a DOI field."
         "`url = {https://doi.org/10.1/x}` carries a DOI that tools can only use once it is a DOI. \
-The safe fix adds `doi = {10.1/x}`.\n\nExample:\n\n    url = {https://doi.org/10.1038/nature14539}";
+The safe fix replaces the field with `doi = {10.1/x}`.\n\nExample:\n\n    url = {https://doi.org/10.1038/nature14539}";
     REFERENCE_NOT_FOUND = "CP201" "reference-not-found" Resolution Error
         "No scholarly source has the cited work: the reference is likely fabricated."
         "Every source that could have the work (Crossref, OpenAlex, Semantic Scholar, and the \

@@ -54,6 +54,49 @@ pub fn describe(work: &Work) -> String {
     }
 }
 
+/// What a resolution found beyond its status, in short phrases: the wrong fields
+/// with the record's values, an expression of concern, the work a cited identifier
+/// names, identifiers that do not resolve, which sources were asked for a work none
+/// has, and why sources failed for an unverified one.
+pub fn explain(r: &Resolution) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for m in &r.mismatches {
+        let record = if m.record.is_empty() {
+            "none"
+        } else {
+            &m.record
+        };
+        parts.push(format!(
+            "{}: cited \"{}\", record \"{record}\"",
+            m.field.as_str(),
+            m.cited
+        ));
+    }
+    if r.expression_of_concern {
+        parts.push("expression of concern".into());
+    }
+    if let Some(other) = &r.identifier_work {
+        parts.push(format!("its identifier names {}", describe(other)));
+    }
+    for (field, value) in &r.unresolved {
+        parts.push(format!("{} {value} does not resolve", field.as_str()));
+    }
+    if r.status == Status::NotFound {
+        let mut asked: Vec<&str> = Vec::new();
+        for t in &r.sources_tried {
+            if !asked.contains(&t.source.as_str()) {
+                asked.push(&t.source);
+            }
+        }
+        parts.push(format!("no source has it (asked {})", asked.join(", ")));
+    }
+    if r.status == Status::Unverified {
+        parts.extend(r.failures.iter().take(3).cloned());
+        parts.extend(r.notes.iter().take(1).cloned());
+    }
+    parts
+}
+
 /// `DOI 10.1/x`, `arXiv:1706.03762`, `PMID 123`.
 pub fn identifier(field: Field, value: &str) -> String {
     match field {
@@ -127,7 +170,7 @@ fn reference_diagnostics(
                 format!("`{key}` cites a retracted work: {work}"),
             ));
         }
-        Status::Unverified if res.gate.is_none() && !res.sources_tried.is_empty() => {
+        Status::Unverified if !res.sources_tried.is_empty() => {
             out.push(place.at(&REFERENCE_UNVERIFIED, None, unverified_message(key, res)));
             if let Some(other) = &res.identifier_work {
                 let id = cited_identifier(reference, res);
@@ -239,14 +282,22 @@ fn unverified_message(key: &str, res: &Resolution) -> String {
         }
     }
     reasons.truncate(3);
-    format!(
+    let mut message = format!(
         "`{key}` could not be verified ({}); nothing is concluded, rerun later",
         if reasons.is_empty() {
             "a source did not answer".to_string()
         } else {
             reasons.join("; ")
         }
-    )
+    );
+    if let Some(closest) = res
+        .notes
+        .iter()
+        .find(|n| n.starts_with("the closest record"))
+    {
+        message.push_str(&format!(" ({closest})"));
+    }
+    message
 }
 
 fn mismatch(place: &Place<'_>, res: &Resolution, work: &Work, m: &Mismatch) -> Diagnostic {

@@ -28,7 +28,7 @@ pub fn field_span(reference: &Reference, field: Field) -> Option<&FieldSpan> {
 }
 
 /// Text safe inside a braced BibTeX value: braces dropped (they could unbalance the
-/// entry), TeX specials escaped, double quotes made TeX quotes.
+/// entry), TeX specials escaped (a backslash too), double quotes made TeX quotes.
 fn bib_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -39,6 +39,7 @@ fn bib_text(text: &str) -> String {
                 out.push(c);
             }
             '"' => out.push_str("''"),
+            '\\' => out.push_str("\\textbackslash{}"),
             _ => out.push(c),
         }
     }

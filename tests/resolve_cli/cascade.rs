@@ -3,7 +3,10 @@
 //! expressions of concern, arXiv DOIs, fabricated identifiers, disabled sources and
 //! the URL fallback.
 
-use crate::helpers::{citeproof, decoded, line, refs, requests_with, write_jsonl, write_lines};
+use crate::helpers::{
+    citeproof, decoded, line, refs, requests_with, resolve_jsonl, resolve_text, tried, write_jsonl,
+    write_lines,
+};
 use crate::support::{MockConfig, MockWorld, Source};
 
 #[test]
@@ -21,16 +24,7 @@ fn identifiers_are_batched_across_the_run_before_any_search() {
             ("entropy", refs::ENTROPY_TITLE),
         ],
     );
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.statuses(), vec!["verified"; 6], "{}", run.stdout);
     let batches = requests_with(&world, Source::Crossref, "filter=doi");
@@ -57,43 +51,19 @@ fn search_stops_at_the_first_tier_with_an_accepted_record() {
     let world = MockWorld::start(MockConfig::fixtures());
     let dir = tempfile::tempdir().unwrap();
     let input = write_jsonl(dir.path(), &[("conscious", refs::CONSCIOUS_TITLE)]);
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &[]);
     assert_eq!(run.statuses(), vec!["verified"]);
     assert_eq!(world.request_count(Source::S2), 0, "S2 is the second tier");
     assert_eq!(world.request_count(Source::Pubmed), 0);
     // A work only Semantic Scholar has is found in the second tier.
     world.clear_requests();
     let input = write_jsonl(dir.path(), &[("turing", refs::TURING_TITLE)]);
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &[]);
     let lines = run.lines();
     assert_eq!(lines[0]["status"], "verified", "{}", run.stdout);
     assert_eq!(lines[0]["match"]["source"], "s2");
     assert!(world.request_count(Source::S2) >= 1);
-    let tried: Vec<&str> = lines[0]["sources_tried"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["source"].as_str().unwrap())
-        .collect();
-    assert_eq!(tried, ["crossref", "openalex", "s2"]);
+    assert_eq!(tried(&lines[0], "source"), ["crossref", "openalex", "s2"]);
 }
 
 #[test]
@@ -107,25 +77,11 @@ fn the_gate_rejects_a_near_title_of_another_work() {
             "Smith J, Brown T. Deep residual learning for image segmentation. Pattern Recognition Letters. 2019.",
         )],
     );
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &[]);
     let lines = run.lines();
     assert_eq!(lines[0]["status"], "not_found", "{}", run.stdout);
     assert!(lines[0]["match"].is_null());
-    let outcomes: Vec<&str> = lines[0]["sources_tried"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["outcome"].as_str().unwrap())
-        .collect();
+    let outcomes = tried(&lines[0], "outcome");
     assert!(outcomes.contains(&"rejected"), "{outcomes:?}");
 }
 
@@ -135,28 +91,13 @@ fn an_identifier_of_another_work_is_a_conflation_naming_both() {
     let dir = tempfile::tempdir().unwrap();
     let conflated = "Boettiger C, Ross N, Hastings A. Early warning signals: the charted and uncharted territories. Theoretical Ecology. 2013. doi:10.1093/brain/awm336";
     let input = write_jsonl(dir.path(), &[("ews", conflated)]);
-    let args = |format: &'static str| {
-        vec![
-            "resolve".to_string(),
-            input.to_str().unwrap().to_string(),
-            "--format".into(),
-            format.into(),
-            "--no-cache".into(),
-        ]
-    };
-    let run = citeproof(
-        Some(&world),
-        &args("jsonl").iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    let run = resolve_jsonl(Some(&world), &input, &[]);
     let l = &run.lines()[0];
     assert_eq!(l["status"], "miscited", "{}", run.stdout);
     assert_eq!(l["fields_wrong"], serde_json::json!(["doi"]));
     assert_eq!(l["expected"]["doi"], "10.1007/s12080-013-0192-6");
     assert_eq!(l["match"]["doi"], "10.1007/s12080-013-0192-6");
-    let text = citeproof(
-        Some(&world),
-        &args("text").iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    let text = resolve_text(Some(&world), &input, &[]);
     assert!(
         text.stdout.contains("its identifier names \"11C PiB"),
         "{}",
@@ -177,16 +118,7 @@ fn retractions_and_expressions_of_concern() {
             ("concern", refs::CONCERN_TITLE),
         ],
     );
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &[]);
     let lines = run.lines();
     assert_eq!(
         line(&lines, "retracted")["status"],
@@ -206,10 +138,7 @@ fn retractions_and_expressions_of_concern() {
         "{}",
         run.stdout
     );
-    let text = citeproof(
-        Some(&world),
-        &["resolve", input.to_str().unwrap(), "--no-cache"],
-    );
+    let text = resolve_text(Some(&world), &input, &[]);
     let concern_line = text
         .stdout
         .lines()
@@ -226,16 +155,7 @@ fn arxiv_datacite_doi_goes_through_the_arxiv_chain() {
     let world = MockWorld::start(MockConfig::fixtures());
     let dir = tempfile::tempdir().unwrap();
     let input = write_lines(dir.path(), "refs.txt", &[refs::ARXIV_DOI]);
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &[]);
     let l = &run.lines()[0];
     assert_eq!(l["status"], "verified", "{}", run.stdout);
     assert_eq!(l["match"]["arxiv"], "2412.07825");
@@ -254,23 +174,11 @@ fn a_fabricated_reference_with_a_fabricated_doi_is_not_found() {
             ("fake_doi", refs::FABRICATED_DOI),
         ],
     );
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &[]);
     assert_eq!(run.statuses(), ["not_found", "not_found"], "{}", run.stdout);
     // The DOI's registry was asked: its "no" is what settles that the DOI is made up.
     assert!(!requests_with(&world, Source::Doi, "9876543").is_empty());
-    let text = citeproof(
-        Some(&world),
-        &["resolve", input.to_str().unwrap(), "--no-cache"],
-    );
+    let text = resolve_text(Some(&world), &input, &[]);
     assert!(text.stdout.contains("does not resolve"), "{}", text.stdout);
     assert!(text.stdout.contains("2 not found"), "{}", text.stdout);
 }
@@ -283,19 +191,10 @@ fn disabled_sources_are_never_asked() {
         dir.path(),
         &[("fake", refs::FABRICATED), ("turing", refs::TURING_TITLE)],
     );
-    let run = citeproof(
+    let run = resolve_jsonl(
         Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-            "--disable-source",
-            "s2",
-            "--disable-source",
-            "openalex",
-        ],
+        &input,
+        &["--disable-source", "s2", "--disable-source", "openalex"],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(world.request_count(Source::S2), 0);

@@ -1,7 +1,7 @@
 //! Failing sources: whatever cannot be decided is `unverified`, never `not_found`, and
 //! failures are not cached.
 
-use crate::helpers::{citeproof, line, refs, write_jsonl};
+use crate::helpers::{citeproof, line, refs, resolve_jsonl, resolve_text, write_jsonl};
 use crate::support::{FaultKind, FaultRule, MockConfig, MockWorld, Source, Trigger};
 
 fn mixed_refs(dir: &std::path::Path) -> std::path::PathBuf {
@@ -31,30 +31,10 @@ fn every_source_failing_gives_unverified_never_not_found() {
     let world = MockWorld::start(config);
     let dir = tempfile::tempdir().unwrap();
     let input = mixed_refs(dir.path());
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-            "--retries",
-            "0",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &["--retries", "0"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.statuses(), vec!["unverified"; 4], "{}", run.stdout);
-    let text = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--no-cache",
-            "--retries",
-            "0",
-        ],
-    );
+    let text = resolve_text(Some(&world), &input, &["--retries", "0"]);
     assert!(text.stdout.contains("4 unverified"), "{}", text.stdout);
 }
 
@@ -67,32 +47,16 @@ fn timeouts_give_unverified_and_the_run_finishes() {
     let world = MockWorld::start(config);
     let dir = tempfile::tempdir().unwrap();
     let input = mixed_refs(dir.path());
-    let run = citeproof(
+    let run = resolve_jsonl(
         Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-            "--timeout",
-            "0.3",
-            "--retries",
-            "0",
-        ],
+        &input,
+        &["--timeout", "0.3", "--retries", "0"],
     );
     assert_eq!(run.statuses(), vec!["unverified"; 4], "{}", run.stdout);
-    let text = citeproof(
+    let text = resolve_text(
         Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--no-cache",
-            "--timeout",
-            "0.3",
-            "--retries",
-            "0",
-        ],
+        &input,
+        &["--timeout", "0.3", "--retries", "0"],
     );
     assert!(text.stdout.contains("timed out"), "{}", text.stdout);
 }
@@ -107,18 +71,7 @@ fn one_failing_source_is_covered_by_the_next_in_the_chain() {
     let world = MockWorld::start(config);
     let dir = tempfile::tempdir().unwrap();
     let input = mixed_refs(dir.path());
-    let run = citeproof(
-        Some(&world),
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--no-cache",
-            "--retries",
-            "0",
-        ],
-    );
+    let run = resolve_jsonl(Some(&world), &input, &["--retries", "0"]);
     let lines = run.lines();
     assert_eq!(
         line(&lines, "resnet")["status"],
@@ -178,4 +131,23 @@ fn failures_are_not_cached_and_a_rerun_asks_again() {
     let run = citeproof(Some(&world), &args);
     assert_eq!(run.statuses(), ["verified"], "{}", run.stdout);
     assert!(world.request_count(Source::Crossref) >= 1);
+}
+
+#[test]
+fn an_unreadable_answer_is_asked_again_once() {
+    // The first Crossref answer is an HTML maintenance page with status 200.
+    let config = MockConfig::fixtures().fault(
+        Source::Crossref,
+        FaultRule::new(Trigger::Nth(1), FaultKind::HtmlErrorPage),
+    );
+    let world = MockWorld::start(config);
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_jsonl(dir.path(), &[("resnet", refs::RESNET_DOI)]);
+    let run = resolve_jsonl(Some(&world), &input, &["--retries", "0"]);
+    let l = &run.lines()[0];
+    assert_eq!(l["status"], "verified", "{}", run.stdout);
+    assert_eq!(l["match"]["source"], "crossref");
+    let crossref = world.requests(Source::Crossref);
+    assert_eq!(crossref.len(), 2, "{crossref:?}");
+    assert!(crossref[0].outcome.is_some() && crossref[1].outcome.is_none());
 }

@@ -2,10 +2,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
+use crate::bin_support;
 use crate::support::{LoggedRequest, MockWorld, Source};
 
 /// What a run printed and how it ended.
@@ -38,31 +39,36 @@ impl Run {
 /// Run `citeproof args…` with the world's base URLs, its rate limits lifted and a short
 /// request timeout (each test passes its own cache choice).
 pub fn citeproof(world: Option<&MockWorld>, args: &[&str]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_citeproof"));
-    for (name, _) in std::env::vars() {
-        if name.starts_with("CITEPROOF_") {
-            command.env_remove(name);
-        }
-    }
-    if let Some(world) = world {
-        command.envs(world.env());
-        for source in Source::ALL {
-            if let Some(name) = source.env_name() {
-                command.env(format!("CITEPROOF_{name}_RATE"), "1000");
-            }
-        }
-    }
-    command
-        .env("CITEPROOF_TIMEOUT", "5")
-        .env("CITEPROOF_RETRIES", "1")
-        .args(args)
-        .stdin(Stdio::null());
+    // Without a world, every source points at a closed port: a test that forgot to
+    // go offline fails at once instead of reaching the network.
+    let env = match world {
+        Some(world) => world.env(),
+        None => closed_world(),
+    };
+    let mut command = bin_support::citeproof_in_world(env);
+    command.args(args).stdin(Stdio::null());
     let output = command.output().expect("run citeproof");
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+/// Every source's `CITEPROOF_<NAME>_URL` on the discard port of 127.0.0.1, where
+/// nothing listens.
+fn closed_world() -> Vec<(String, String)> {
+    Source::ALL
+        .iter()
+        .filter_map(|s| s.env_name())
+        .map(|name| {
+            let path = name.to_ascii_lowercase();
+            (
+                format!("CITEPROOF_{name}_URL"),
+                format!("http://127.0.0.1:9/{path}"),
+            )
+        })
+        .collect()
 }
 
 /// Write `lines` to `dir/name`, one per line.
@@ -136,4 +142,34 @@ pub mod refs {
     pub const CONCERN_TITLE: &str = "Bibby S, Jung J, Low YS, et al. A single residue in the yellow fever virus envelope protein modulates virion architecture and antigenicity. Nature Communications. 2025.";
     /// w000018: its only DOI is an arXiv DataCite DOI.
     pub const ARXIV_DOI: &str = "Ma W, Chen H, Zhang G, et al. 3DSRBench: A comprehensive 3D spatial reasoning benchmark. arXiv. 2024. doi:10.48550/arXiv.2412.07825";
+}
+
+/// `citeproof resolve INPUT --format jsonl --no-cache EXTRA…`.
+pub fn resolve_jsonl(world: Option<&MockWorld>, input: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "resolve",
+        input.to_str().unwrap(),
+        "--format",
+        "jsonl",
+        "--no-cache",
+    ];
+    args.extend_from_slice(extra);
+    citeproof(world, &args)
+}
+
+/// `citeproof resolve INPUT --no-cache EXTRA…` (the text format).
+pub fn resolve_text(world: Option<&MockWorld>, input: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["resolve", input.to_str().unwrap(), "--no-cache"];
+    args.extend_from_slice(extra);
+    citeproof(world, &args)
+}
+
+/// One field (`source` or `outcome`) of every entry of a line's `sources_tried`.
+pub fn tried<'a>(line: &'a Value, field: &str) -> Vec<&'a str> {
+    line["sources_tried"]
+        .as_array()
+        .expect("sources_tried")
+        .iter()
+        .map(|t| t[field].as_str().unwrap_or("?"))
+        .collect()
 }

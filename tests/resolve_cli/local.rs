@@ -1,6 +1,8 @@
 //! The cache (warm reruns, `cache stats`, `cache clear`), `--offline`, and local corpora.
 
-use crate::helpers::{citeproof, line, refs, write_jsonl, write_lines};
+use crate::helpers::{
+    citeproof, line, refs, resolve_jsonl, resolve_text, write_jsonl, write_lines,
+};
 use crate::support::{MockConfig, MockWorld};
 
 #[test]
@@ -123,55 +125,20 @@ fn offline_uses_only_the_cache_and_the_corpora() {
             ("conscious", refs::CONSCIOUS_TITLE),
         ],
     );
-    let input = input.to_str().unwrap();
     // No world at all: any request would fail, and offline none is made.
-    let bare = citeproof(
-        None,
-        &[
-            "resolve",
-            input,
-            "--format",
-            "jsonl",
-            "--offline",
-            "--no-cache",
-        ],
-    );
+    let bare = resolve_jsonl(None, &input, &["--offline"]);
     assert_eq!(bare.statuses(), vec!["unverified"; 4], "{}", bare.stdout);
-    let text = citeproof(None, &["resolve", input, "--offline", "--no-cache"]);
+    let text = resolve_text(None, &input, &["--offline"]);
     assert!(text.stdout.contains("4 unverified"), "{}", text.stdout);
     let corpus = corpus.to_str().unwrap();
-    let with_corpus = citeproof(
-        None,
-        &[
-            "resolve",
-            input,
-            "--format",
-            "jsonl",
-            "--offline",
-            "--no-cache",
-            "--corpus",
-            corpus,
-        ],
-    );
+    let with_corpus = resolve_jsonl(None, &input, &["--offline", "--corpus", corpus]);
     let lines = with_corpus.lines();
     assert_eq!(line(&lines, "resnet")["status"], "verified");
     assert_eq!(line(&lines, "resnet")["match"]["source"], "corpus");
     assert_eq!(line(&lines, "retracted")["status"], "retracted");
     // Not in an ordinary corpus: unknown, not fabricated.
     assert_eq!(line(&lines, "fake")["status"], "unverified");
-    let complete = citeproof(
-        None,
-        &[
-            "resolve",
-            input,
-            "--format",
-            "jsonl",
-            "--no-cache",
-            "--corpus",
-            corpus,
-            "--corpus-complete",
-        ],
-    );
+    let complete = resolve_jsonl(None, &input, &["--corpus", corpus, "--corpus-complete"]);
     let lines = complete.lines();
     assert_eq!(line(&lines, "fake")["status"], "not_found");
     assert_eq!(line(&lines, "conscious")["status"], "not_found");
@@ -191,18 +158,10 @@ fn a_csl_json_corpus_is_read() {
     )
     .unwrap();
     let input = write_jsonl(dir.path(), &[("conscious", refs::CONSCIOUS_TITLE)]);
-    let run = citeproof(
+    let run = resolve_jsonl(
         None,
-        &[
-            "resolve",
-            input.to_str().unwrap(),
-            "--format",
-            "jsonl",
-            "--offline",
-            "--no-cache",
-            "--corpus",
-            csl.to_str().unwrap(),
-        ],
+        &input,
+        &["--offline", "--corpus", csl.to_str().unwrap()],
     );
     let l = &run.lines()[0];
     assert_eq!(l["status"], "verified", "{}", run.stdout);

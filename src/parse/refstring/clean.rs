@@ -14,12 +14,15 @@ static MD_LINK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\[([^\]]{1,300})\]\((https?://[^)\s]+)\)").expect("link regex"));
 /// `doi: 10. 1038/x`, `DOI 10.1093/ molbev`: the PDF text layer's stray spaces.
 static DOI_SPACES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(doi)\s*:\s*10\s*\.\s*(\d{4,9})\s*/\s*|\b10\s*\.\s*(\d{4,9})\s*/\s*")
-        .expect("doi spacing regex")
+    Regex::new(
+        r"(?i)(?-u:\b)(doi)\s*:\s*10\s*\.\s*(\d{4,9})\s*/\s*|(?-u:\b)10\s*\.\s*(\d{4,9})\s*/\s*",
+    )
+    .expect("doi spacing regex")
 });
 /// `arXiv :1611 .09748v4`, `arXiv: 1611.09748`.
 static ARXIV_SPACES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\barxiv\s*:\s*(\d{4})\s*\.\s*(\d{4,5})(\s*v\s*\d+)?").expect("arXiv spacing")
+    Regex::new(r"(?i)(?-u:\b)arxiv\s*:\s*(\d{4})\s*\.\s*(\d{4,5})(\s*v\s*\d+)?")
+        .expect("arXiv spacing")
 });
 /// `[12]`, `12.`, `(12)`, `12)`, `[Smi99]`, bullets.
 static LABEL: LazyLock<Regex> = LazyLock::new(|| {
@@ -30,7 +33,7 @@ static LABEL: LazyLock<Regex> = LazyLock::new(|| {
 /// Normalise the characters and spacing of a reference string.
 pub fn clean(raw: &str) -> String {
     let mut s: Cow<str> = Cow::Borrowed(raw);
-    if !s.is_ascii() {
+    if !s.is_ascii() && needs_normalising(&s) {
         // NFKC turns ligatures (ﬁ ﬂ) and full-width forms into plain letters.
         s = Cow::Owned(
             s.chars()
@@ -41,7 +44,7 @@ pub fn clean(raw: &str) -> String {
                 .replace('↵', "ff"),
         );
     }
-    if s.contains('&') {
+    if has_entity(&s) {
         s = Cow::Owned(
             s.replace("&amp;", "&")
                 .replace("&lt;", "<")
@@ -64,14 +67,14 @@ pub fn clean(raw: &str) -> String {
         // (`A, B, … Z` in APA lists).
         out = out.replace(" ...", " …");
     }
-    if out.contains("- ") {
+    if has_pair(&out, b"- ") {
         out = join_hyphenation(&out);
     }
-    if out.contains("10")
-        && (out.contains(". ")
-            || out.contains(" .")
-            || out.contains(" /")
-            || out.contains("/ ")
+    if has_pair(&out, b"10")
+        && (has_pair(&out, b". ")
+            || has_pair(&out, b" .")
+            || has_pair(&out, b" /")
+            || has_pair(&out, b"/ ")
             || out.contains(": 10"))
     {
         out = DOI_SPACES
@@ -100,26 +103,65 @@ pub fn clean(raw: &str) -> String {
     out
 }
 
+/// Whether NFKC, or removing soft hyphens, zero-width spaces and `↵`, would change
+/// `s`: most accented letters, dashes and quotes are already in NFKC.
+fn needs_normalising(s: &str) -> bool {
+    s.contains(['\u{ad}', '\u{200b}', '↵'])
+        || unicode_normalization::is_nfkc_quick(s.chars())
+            != unicode_normalization::IsNormalized::Yes
+}
+
 pub fn contains_ignore_case(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    let mut from = 0;
+    while let Some(i) = memchr::memchr2(
+        first.to_ascii_lowercase(),
+        first.to_ascii_uppercase(),
+        &hay[from..],
+    ) {
+        let at = from + i;
+        if hay
+            .get(at..at + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+        {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
+
+/// Whether `s` holds one of the HTML entities [`clean`] decodes.
+fn has_entity(s: &str) -> bool {
+    const ENTITIES: [&str; 7] = [
+        "&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&apos;", "&nbsp;",
+    ];
+    memchr::memchr_iter(b'&', s.as_bytes())
+        .any(|at| ENTITIES.iter().any(|e| s[at..].starts_with(e)))
+}
+
+/// Whether `s` holds the two bytes `pair` one after the other.
+fn has_pair(s: &str, pair: &[u8; 2]) -> bool {
+    let bytes = s.as_bytes();
+    memchr::memchr_iter(pair[0], bytes).any(|at| bytes.get(at + 1) == Some(&pair[1]))
 }
 
 /// Every run of whitespace (line breaks, no-break spaces) becomes one space.
 fn collapse_spaces(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut pending = false;
-    for c in s.chars() {
-        if c.is_whitespace() {
-            pending = true;
-        } else {
-            if pending && !out.is_empty() {
+    let mut rest = s;
+    while !rest.is_empty() {
+        let word = rest.len() - rest.trim_start_matches(|c: char| !c.is_whitespace()).len();
+        if word > 0 {
+            if !out.is_empty() {
                 out.push(' ');
             }
-            pending = false;
-            out.push(c);
+            out.push_str(&rest[..word]);
         }
+        rest = rest[word..].trim_start();
     }
     out
 }

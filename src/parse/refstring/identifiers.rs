@@ -10,37 +10,42 @@ use crate::model::{IdScheme, RefFields};
 use crate::parse::ids;
 
 static DOI: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)\b10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
+    LazyLock::new(|| Regex::new(r#"(?i)(?-u:\b)10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
 /// A DOI label or resolver prefix right before the DOI.
 static DOI_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:\b(?:doi|DOI)\s*[:.]?\s*|(?:https?://)?(?:dx\.)?doi\.org/\s*|https?://doi\.wiley\.com/)$")
+    Regex::new(r"(?i)(?:(?-u:\b)(?:doi|DOI)\s*[:.]?\s*|(?:https?://)?(?:dx\.)?doi\.org/\s*|https?://doi\.wiley\.com/)$")
         .expect("DOI label regex")
 });
 static ARXIV_NEW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:\barxiv(?:\s+preprint)?(?:\s+arxiv)?\s*[:.]?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf|html)/|\[)(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?\]?")
+    Regex::new(r"(?i)(?:(?-u:\b)arxiv(?:\s+preprint)?(?:\s+arxiv)?\s*[:.]?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf|html)/|\[)(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?\]?")
         .expect("arXiv regex")
 });
-static ARXIV_BARE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(\d{2})(\d{2})\.(\d{5})(?:v\d+)?\b").expect("bare arXiv"));
+static ARXIV_BARE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(\d{2})(\d{2})\.(\d{5})(?:v\d+)?(?-u:\b)").expect("bare arXiv")
+});
 static ARXIV_OLD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:\barxiv\s*[:.]?\s*|arxiv\.org/(?:abs|pdf)/)?\b((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|supr-con|mtrl-th|acc-phys)(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?")
+    Regex::new(r"(?i)(?:(?-u:\b)arxiv\s*[:.]?\s*|arxiv\.org/(?:abs|pdf)/)?(?-u:\b)((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat|chao-dyn|solv-int|patt-sol|adap-org|cmp-lg|alg-geom|dg-ga|funct-an|q-alg|chem-ph|atom-ph|supr-con|mtrl-th|acc-phys)(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?")
         .expect("old arXiv regex")
 });
 static PMID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:PMID|PubMed\s+ID|PubMed)\s*:?\s*(\d{1,9})\b").expect("PMID regex")
+    Regex::new(r"(?i)(?-u:\b)(?:PMID|PubMed\s+ID|PubMed)\s*:?\s*(\d{1,9})(?-u:\b)")
+        .expect("PMID regex")
 });
 static PMCID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:PMCID\s*:?\s*)?(PMC)\s?(\d{4,9})\b").expect("PMCID regex")
+    Regex::new(r"(?i)(?-u:\b)(?:PMCID\s*:?\s*)?(PMC)\s?(\d{4,9})(?-u:\b)").expect("PMCID regex")
 });
 static ISBN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bISBN(?:-1[03])?\s*:?\s*((?:97[89][\s-]?)?(?:\d[\s-]?){9}[\dX])\b")
-        .expect("ISBN regex")
+    Regex::new(
+        r"(?i)(?-u:\b)ISBN(?:-1[03])?\s*:?\s*((?:97[89][\s-]?)?(?:\d[\s-]?){9}[\dX])(?-u:\b)",
+    )
+    .expect("ISBN regex")
 });
-static URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)<?\b(?:https?://|www\.)[^\s<>"]+>?"#).expect("URL regex"));
+static URL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)<?(?-u:\b)(?:https?://|www\.)[^\s<>"]+>?"#).expect("URL regex")
+});
 /// Labels and notes that only introduce an identifier or an access date.
 static NOISE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\[(?:online|internet|pubmed|google scholar|crossref|cross ref|pmc free article|ref list|medline|web of science|scopus|abstract)\]\.?|\b(?:retrieved|accessed|last accessed|viewed|consulted)\b(?:\s+(?:on|from))?[^.;\[\]()]{0,40}?\d{4}\b\.?|\((?:accessed|retrieved|viewed|consulted)[^)]{0,60}\)|\b(?:retrieved|available|accessible)(?:\s+online)?\s*(?:(?:from|at|on|via)\b\s*:?|:)|\bpreprint\s+at\b|\bavailable\s*:|\burl\s*:|\bonline\s*:|\bepub\s+ahead\s+of\s+print\b\.?|\barxiv\s*(?:\[preprint\]|preprint|e-prints?)\.?|\bepub\s+\d{4}[^.]{0,20}\.")
+    Regex::new(r"(?i)\[(?:online|internet|pubmed|google scholar|crossref|cross ref|pmc free article|ref list|medline|web of science|scopus|abstract)\]\.?|(?-u:\b)(?:retrieved|accessed|last accessed|viewed|consulted)(?-u:\b)(?:\s+(?:on|from))?[^.;\[\]()]{0,40}?\d{4}(?-u:\b)\.?|\((?:accessed|retrieved|viewed|consulted)[^)]{0,60}\)|(?-u:\b)(?:retrieved|available|accessible)(?:\s+online)?\s*(?:(?:from|at|on|via)(?-u:\b)\s*:?|:)|(?-u:\b)preprint\s+at(?-u:\b)|(?-u:\b)available\s*:|(?-u:\b)url\s*:|(?-u:\b)online\s*:|(?-u:\b)epub\s+ahead\s+of\s+print(?-u:\b)\.?|(?-u:\b)arxiv\s*(?:\[preprint\]|preprint|e-prints?)\.?|(?-u:\b)epub\s+\d{4}[^.]{0,20}\.")
         .expect("noise regex")
 });
 

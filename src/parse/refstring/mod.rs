@@ -20,6 +20,7 @@ mod venue;
 mod year;
 
 use crate::model::RefFields;
+use tokens::Tokenized;
 
 /// Longest input read; a reference is never this long, and the cap bounds the work.
 const MAX_LEN: usize = 4096;
@@ -62,6 +63,7 @@ fn truncate(s: &str, max: usize) -> &str {
 const SEPARATORS: &[char] = &[' ', ',', '.', ':', ';', '-', '–', '—'];
 
 fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut RefFields) {
+    let tokens = Tokenized::new(s);
     let mut pos = 0;
     let mut comma_style = false;
     let mut title_done = false;
@@ -72,7 +74,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
     let list = if no_names {
         names::NameList::empty()
     } else {
-        names::scan(s)
+        names::scan(&tokens, s)
     };
     if no_names {
         // The year may follow the dashes (`———. 1836. Title`); the title comes next.
@@ -85,14 +87,14 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
         pos = list.end;
         comma_style = list.stop == names::Stop::Comma;
         take_names(f, list);
-    } else if let Some((org, end)) = persons::organisation(s) {
+    } else if let Some((org, end)) = persons::organisation(&tokens, s) {
         f.authors.push(org);
         pos = end;
     } else if !title_done {
         // Title first, then the names (`Title. Smith J, Lee K. Venue …`).
-        let (te, next) = title::title_end(s, false);
+        let (te, next) = title::title_end(&tokens, s, false);
         let after = &s[next..];
-        let list = names::scan(after);
+        let list = names::scan(&tokens, after);
         if !list.persons.is_empty() && list.stop == names::Stop::Period && next < s.len() {
             f.title = tidy_title(&s[..te]);
             title_done = true;
@@ -117,14 +119,14 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
             f.title = tidy_title(title);
             pos += after;
         } else {
-            let (te, next) = title::title_end(rest, comma_style);
+            let (te, next) = title::title_end(&tokens, rest, comma_style);
             let seg = &rest[..te];
             // `Nucl. Phys. B 195, 503`: a journal with its volume where a title would be.
             let first = rest.find(',').unwrap_or(rest.len());
             let journal_first =
                 comma_style && title::looks_like_journal(&rest[..first], &rest[first..]);
             if !journal_first && !title::looks_like_journal(seg, &rest[te..]) {
-                let (te, next) = match (comma_style, title::book_subtitle(&rest[next..])) {
+                let (te, next) = match (comma_style, title::book_subtitle(&tokens, &rest[next..])) {
                     (false, Some((e2, n2))) => (next + e2, next + n2),
                     _ => (te, next),
                 };
@@ -143,7 +145,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
         }
         rest = &rest[end..];
     }
-    read_venue(rest.trim_start_matches(SEPARATORS), f);
+    read_venue(&tokens, rest.trim_start_matches(SEPARATORS), f);
     if f.year.is_none() && !year_first {
         f.year = year::best_year(rest).or_else(|| year::best_year(s));
     }
@@ -226,7 +228,7 @@ fn tidy_title(t: &str) -> Option<String> {
 }
 
 /// Venue, editors, volume, issue, pages and publisher from the text after the title.
-fn read_venue(rest: &str, f: &mut RefFields) {
+fn read_venue<'a>(tokens: &Tokenized<'a>, rest: &'a str, f: &mut RefFields) {
     let mut rest = rest;
     for prefix in [
         "In: ", "in: ", "In ", "in ", "In:", "// ", "Dans ", "dans ", "En: ", "Em: ", "In. ",
@@ -240,13 +242,13 @@ fn read_venue(rest: &str, f: &mut RefFields) {
     let edited = ["edited by ", "Edited by ", "Ed. by ", "ed. by "]
         .iter()
         .find_map(|p| rest.strip_prefix(p));
-    let list = names::scan(edited.unwrap_or(rest));
+    let list = names::scan(tokens, edited.unwrap_or(rest));
     if !list.persons.is_empty() && (list.editors || edited.is_some()) {
         let base = edited.unwrap_or(rest);
         f.editors = list.persons;
         rest = base[list.end..].trim_start_matches(SEPARATORS);
     }
-    let end = venue::venue_end(rest);
+    let end = venue::venue_end(tokens, rest);
     let venue = rest[..end].trim();
     let after = &rest[end..];
     let publisher_like = venue.split_whitespace().any(|w| {

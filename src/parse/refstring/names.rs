@@ -7,7 +7,7 @@
 use super::lexicon::{is_given_name, is_org_word, is_particle, is_stopword, is_suffix};
 use super::markers::{editor_marker, et_al, initials_in_parens, is_roman_suffix, role_marker};
 use super::persons::{direct, pair, single, vancouver};
-use super::tokens::{Kind, Tok, tokenize};
+use super::tokens::{Kind, Tok, Tokenized};
 use crate::model::Person;
 
 /// What ended the list.
@@ -82,8 +82,8 @@ impl NameList {
 }
 
 /// Read the name list at the start of `s`.
-pub fn scan(s: &str) -> NameList {
-    let toks = tokenize(s);
+pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
+    let toks = tokens.of(s);
     let mut list = NameList {
         persons: Vec::new(),
         end: 0,
@@ -452,7 +452,8 @@ fn shape_of(toks: &[Tok]) -> Option<Shape> {
     let mut last_is_initial = false;
     let mut saw_word = false;
     for (k, t) in toks.iter().enumerate() {
-        let l = t.lower();
+        let lower = t.lower();
+        let l = lower.as_str();
         let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
         if initial {
             initials += 1;
@@ -460,14 +461,14 @@ fn shape_of(toks: &[Tok]) -> Option<Shape> {
             last_is_initial = true;
             continue;
         }
-        if is_suffix(&l) && k > 0 {
+        if is_suffix(l) && k > 0 {
             continue;
         }
-        if is_particle(&l) {
+        if is_particle(l) {
             last_is_initial = false;
             continue;
         }
-        if is_stopword(&l) || is_org_word(&l) || !t.capitalised() || t.text.chars().count() < 2 {
+        if is_stopword(l) || is_org_word(l) || !t.capitalised() || t.text.chars().count() < 2 {
             return None;
         }
         words += 1;

@@ -3,7 +3,7 @@
 
 use super::lexicon::{is_org_word, is_particle, is_suffix};
 use super::names::Chunk;
-use super::tokens::{Kind, Tok, tokenize};
+use super::tokens::{Kind, Tok, Tokenized};
 use crate::model::Person;
 
 /// The source text of tokens `from..to`, without a closing period after a word.
@@ -96,8 +96,8 @@ impl RangeFind for std::ops::Range<usize> {
 
 /// An organisation as author: the text up to the first period, parenthesis or colon
 /// when it holds an organisation word (`World Health Organization. Title …`).
-pub fn organisation(s: &str) -> Option<(Person, usize)> {
-    let toks = tokenize(s);
+pub fn organisation<'a>(tokens: &Tokenized<'a>, s: &'a str) -> Option<(Person, usize)> {
+    let toks = tokens.of(s);
     let mut org = false;
     let mut end = 0;
     let mut stop = toks.len();

@@ -2,13 +2,13 @@
 //! question marks, a comma before a venue, a year, a parenthesised note.
 
 use super::lexicon::{self, is_abbreviation, is_publisher_word};
-use super::tokens::{Kind, Tok, tokenize};
+use super::tokens::{Kind, Tok, Tokenized, tokenize};
 use super::year::{YEAR, leading_year};
 
 /// Where the title that starts `s` ends: (end of the title, start of what follows).
 /// `comma_style`: the name list ended with a comma, so a comma may end the title.
-pub fn title_end(s: &str, comma_style: bool) -> (usize, usize) {
-    let toks = tokenize(s);
+pub fn title_end<'a>(tokens: &Tokenized<'a>, s: &'a str, comma_style: bool) -> (usize, usize) {
+    let toks = tokens.of(s);
     let mut depth = 0i32;
     let mut first_comma: Option<(usize, usize)> = None;
     let found = title_end_at(s, &toks, comma_style, &mut depth, &mut first_comma);
@@ -131,7 +131,7 @@ fn bare_year_between(toks: &[Tok], k: usize) -> bool {
 /// A book title of two sentences (`The authentic heart. An eightfold path to midlife
 /// love. New York: Wiley.`): a second sentence that is neither a venue, an edition nor
 /// a note, followed by `Place: Publisher`. Returns (end, next) of the second sentence.
-pub fn book_subtitle(s: &str) -> Option<(usize, usize)> {
+pub fn book_subtitle<'a>(tokens: &Tokenized<'a>, s: &'a str) -> Option<(usize, usize)> {
     static PLACE_PUBLISHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"^\s*\p{Lu}[\p{L} .,'-]{1,40}:\s*\p{Lu}")
             .expect("place: publisher regex")
@@ -183,7 +183,7 @@ pub fn book_subtitle(s: &str) -> Option<(usize, usize)> {
     if starts_field || !s_trim.starts_with(char::is_uppercase) {
         return None;
     }
-    let (e, n) = title_end(s_trim, false);
+    let (e, n) = title_end(tokens, s_trim, false);
     let sentence = &s_trim[..e];
     let words = sentence.split_whitespace().count();
     let closed_by_period = s_trim[e..].starts_with('.');
@@ -268,9 +268,10 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
     if t.kind != Kind::Word {
         return false;
     }
-    let l = t.lower();
+    let lower = t.lower();
+    let l = lower.as_str();
     let starts = matches!(
-        l.as_str(),
+        l,
         "proc"
             | "proceedings"
             | "journal"
@@ -366,8 +367,9 @@ fn continues_title(toks: &[Tok], k: usize) -> bool {
 
 fn period_ends_title(toks: &[Tok], k: usize) -> bool {
     let t = &toks[k];
-    let l = t.lower();
-    if is_abbreviation(&l)
+    let lower = t.lower();
+    let l = lower.as_str();
+    if is_abbreviation(l)
         || t.is_initial() && t.text.chars().count() <= 2 && k > 0 && toks[k - 1].is_initial()
     {
         return false;

@@ -28,8 +28,9 @@ impl Tok<'_> {
         self.kind == Kind::Punct && self.text.starts_with(c)
     }
 
-    pub fn lower(&self) -> String {
-        self.text.to_lowercase()
+    /// The text in lowercase (short ASCII words without allocating).
+    pub fn lower(&self) -> Lower {
+        Lower::of(self.text)
     }
 
     pub fn capitalised(&self) -> bool {
@@ -41,26 +42,30 @@ impl Tok<'_> {
         if self.kind != Kind::Word {
             return false;
         }
-        let letters: Vec<char> = self.text.chars().filter(|c| c.is_alphabetic()).collect();
-        let Some(first) = letters.first() else {
+        let mut letters = self.text.chars().filter(|c| c.is_alphabetic());
+        let Some(first) = letters.next() else {
             return false;
         };
         if !first.is_uppercase() {
             return false;
         }
-        if letters.len() == 1 {
+        let Some(second) = letters.next() else {
             return true;
+        };
+        let mut count = 2;
+        let mut all_upper = second.is_uppercase();
+        for c in letters {
+            count += 1;
+            all_upper &= c.is_uppercase();
         }
         // Compact initials: every letter uppercase and separated by `.` or `-`.
-        if (self.text.contains('.') || (self.text.contains('-') && letters.len() <= 3))
-            && letters.iter().all(|c| c.is_uppercase())
-        {
+        if (self.text.contains('.') || (self.text.contains('-') && count <= 3)) && all_upper {
             return true;
         }
         // `Ch.`, `Th.`, `Wm.`: abbreviated given names.
         self.dot
-            && letters.len() == 2
-            && letters[1].is_lowercase()
+            && count == 2
+            && second.is_lowercase()
             && matches!(
                 self.text,
                 "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo"
@@ -76,17 +81,101 @@ impl Tok<'_> {
     }
 }
 
+/// A word in lowercase: short ASCII words stay on the stack, the word lists are
+/// consulted for every token.
+pub enum Lower {
+    Inline { buf: [u8; 24], len: u8 },
+    Heap(String),
+}
+
+impl Lower {
+    pub fn of(text: &str) -> Lower {
+        if text.len() <= 24 && text.is_ascii() {
+            let mut buf = [0u8; 24];
+            for (b, t) in buf.iter_mut().zip(text.bytes()) {
+                *b = t.to_ascii_lowercase();
+            }
+            Lower::Inline {
+                buf,
+                len: text.len() as u8,
+            }
+        } else {
+            Lower::Heap(text.to_lowercase())
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            Lower::Inline { buf, len } => {
+                std::str::from_utf8(&buf[..usize::from(*len)]).unwrap_or("")
+            }
+            Lower::Heap(s) => s,
+        }
+    }
+}
+
+impl std::ops::Deref for Lower {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
 fn word_char(c: char) -> bool {
     c.is_alphabetic()
+}
+
+/// A reference's tokens, shared by the rules that read what is left of it one part
+/// after the other (the names, then the title, then the venue): the tokens of a rest
+/// that starts where a token starts are the whole text's tokens from there on,
+/// because a token depends only on the text after its start.
+pub struct Tokenized<'a> {
+    text: &'a str,
+    toks: Vec<Tok<'a>>,
+}
+
+impl<'a> Tokenized<'a> {
+    pub fn new(text: &'a str) -> Tokenized<'a> {
+        Tokenized {
+            text,
+            toks: tokenize(text),
+        }
+    }
+
+    /// The tokens of `rest` (positions relative to it); `rest` is usually the end of
+    /// the text, otherwise it is tokenized on its own.
+    pub fn of(&self, rest: &'a str) -> Vec<Tok<'a>> {
+        // The same bytes in memory: `rest` lies inside the text and ends where it ends.
+        let offset = (rest.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        let is_end = offset
+            .checked_add(rest.len())
+            .is_some_and(|end| end == self.text.len());
+        if is_end {
+            let first = self.toks.partition_point(|t| t.start < offset);
+            if first == 0 || self.toks[first - 1].end <= offset {
+                return self.toks[first..]
+                    .iter()
+                    .map(|t| Tok {
+                        start: t.start - offset,
+                        end: t.end - offset,
+                        ..*t
+                    })
+                    .collect();
+            }
+        }
+        tokenize(rest)
+    }
 }
 
 /// Split `s` into tokens.
 pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
     let mut out = Vec::with_capacity(s.len() / 4);
     let bytes = s.as_bytes();
-    let mut it = s.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
+    let mut i = 0;
+    while let Some(c) = char_at(s, i) {
         if c.is_whitespace() {
+            i += c.len_utf8();
             continue;
         }
         if word_char(c) {
@@ -94,25 +183,20 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
             // Letters since the last inner period: `U.S`, `Ph.D` and `J.-P` keep theirs,
             // `glance.J` (a missing space) does not.
             let mut run = 1;
-            while let Some(&(j, d)) = it.peek() {
+            while let Some(d) = char_at(s, end) {
+                let after = end + d.len_utf8();
                 let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
                     && (d != '.' || run <= 2)
-                    && s[j + d.len_utf8()..]
-                        .chars()
-                        .next()
+                    && char_at(s, after)
                         .is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
-                if word_char(d) || inner || (d == '-' && s[j + 1..].starts_with('.')) {
+                if word_char(d) || inner || (d == '-' && bytes.get(after) == Some(&b'.')) {
                     run = if d == '.' { 0 } else { run + 1 };
-                    end = j + d.len_utf8();
-                    it.next();
+                    end = after;
                 } else {
                     break;
                 }
             }
             let dot = bytes.get(end) == Some(&b'.');
-            if dot {
-                it.next();
-            }
             out.push(Tok {
                 text: &s[i..end],
                 kind: Kind::Word,
@@ -120,20 +204,17 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
                 end: end + dot as usize,
                 dot,
             });
+            i = end + dot as usize;
         } else if c.is_ascii_digit() {
             let mut end = i + 1;
-            while let Some(&(j, d)) = it.peek() {
-                if d.is_ascii_digit() {
-                    end = j + 1;
-                    it.next();
-                } else {
-                    // `1991a`: one letter suffix, not the start of a word.
-                    if d.is_ascii_lowercase() && !s[j + 1..].starts_with(char::is_alphabetic) {
-                        end = j + 1;
-                        it.next();
-                    }
-                    break;
-                }
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+            // `1991a`: one letter suffix, not the start of a word.
+            if bytes.get(end).is_some_and(u8::is_ascii_lowercase)
+                && !char_at(s, end + 1).is_some_and(char::is_alphabetic)
+            {
+                end += 1;
             }
             out.push(Tok {
                 text: &s[i..end],
@@ -142,17 +223,28 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
                 end,
                 dot: false,
             });
+            i = end;
         } else {
+            let end = i + c.len_utf8();
             out.push(Tok {
-                text: &s[i..i + c.len_utf8()],
+                text: &s[i..end],
                 kind: Kind::Punct,
                 start: i,
-                end: i + c.len_utf8(),
+                end,
                 dot: false,
             });
+            i = end;
         }
     }
     out
+}
+
+/// The character at byte `i` of `s` (none at the end or inside a character).
+fn char_at(s: &str, i: usize) -> Option<char> {
+    match *s.as_bytes().get(i)? {
+        b if b.is_ascii() => Some(b as char),
+        _ => s.get(i..)?.chars().next(),
+    }
 }
 
 #[cfg(test)]

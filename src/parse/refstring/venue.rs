@@ -6,25 +6,25 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexicon::is_publisher_word;
-use super::tokens::{Kind, Tok, tokenize};
+use super::tokens::{Kind, Tok, Tokenized};
 use super::year::YEAR;
 
 static VOLUME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:vol(?:ume)?s?|bd|tome|t|v)\.?\s*(\d+[A-Za-z]?|[IVXLC]+\b)")
+    Regex::new(r"(?i)(?-u:\b)(?:vol(?:ume)?s?|bd|tome|t|v)\.?\s*(\d+[A-Za-z]?|[IVXLC]+(?-u:\b))")
         .expect("volume regex")
 });
 static ISSUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?:\b(?:no|nr|num|issue|iss|heft|h)\.?|n°|№)\s*(\d+[A-Za-z]?(?:\s*[-–/]\s*\d+)?)",
+        r"(?i)(?:(?-u:\b)(?:no|nr|num|issue|iss|heft|h)\.?|n°|№)\s*(\d+[A-Za-z]?(?:\s*[-–/]\s*\d+)?)",
     )
     .expect("issue regex")
 });
 static PAGES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:pp?|pages?|s|págs?)\.?\s*([A-Za-z]?\d+\s*(?:[-–—]+|to)\s*[A-Za-z]?\d+|[A-Za-z]?\d+)\b").expect("pages regex")
+    Regex::new(r"(?i)(?-u:\b)(?:pp?|pages?|s|págs?)\.?\s*([A-Za-z]?\d+\s*(?:[-–—]+|to)\s*[A-Za-z]?\d+|[A-Za-z]?\d+)(?-u:\b)").expect("pages regex")
 });
 /// `6(1):166-170`, `106, 4894–4899`, `97:633-641`, `341:239`, `8(3), 27–38`.
 static VOL_ISSUE_PAGES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(\d{1,5}[A-Z]?)\s*(?:\(\s*([\w/–-]{1,12})\s*\))?\s*(?:[:,]\s*(?:pp?\.\s*)?([A-Za-z]?\d+(?:\s*[-–—]+\s*[A-Za-z]?\d+)?))?")
+    Regex::new(r"(?-u:\b)(\d{1,5}[A-Z]?)\s*(?:\(\s*([\w/–-]{1,12})\s*\))?\s*(?:[:,]\s*(?:pp?\.\s*)?([A-Za-z]?\d+(?:\s*[-–—]+\s*[A-Za-z]?\d+)?))?")
         .expect("vol(issue):pages regex")
 });
 static PUBLISHER_AFTER_PLACE: LazyLock<Regex> = LazyLock::new(|| {
@@ -41,8 +41,8 @@ pub struct Tail {
     pub publisher: Option<String>,
 }
 
-pub fn venue_end(s: &str) -> usize {
-    let toks = tokenize(s);
+pub fn venue_end<'a>(tokens: &Tokenized<'a>, s: &'a str) -> usize {
+    let toks = tokens.of(s);
     for (k, t) in toks.iter().enumerate() {
         let next = toks.get(k + 1);
         match t.kind {
@@ -89,13 +89,14 @@ fn trim_sep_end(s: &str, end: usize) -> usize {
 }
 
 fn is_field_word(t: &Tok) -> bool {
-    let l = t.lower();
+    let lower = t.lower();
+    let l = lower.as_str();
     (matches!(
-        l.as_str(),
+        l,
         "vol" | "volume" | "no" | "pp" | "p" | "pages" | "issue" | "nr" | "bd" | "v" | "s"
     ) && (t.dot || l.len() > 2))
         || matches!(
-            l.as_str(),
+            l,
             "retrieved"
                 | "available"
                 | "accessed"

@@ -17,7 +17,7 @@ static LEADING_NO_DATE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("no-date regex")
 });
 pub(super) static YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"((?:1[5-9]|20)\d\d)[a-z]?\b").expect("year regex"));
+    LazyLock::new(|| Regex::new(r"((?:1[5-9]|20)\d\d)[a-z]?(?-u:\b)").expect("year regex"));
 /// The year written right at the start of `s`, and where what follows it begins.
 /// `Some((None, end))` for `(n.d.)`, `(in press)`.
 pub fn leading_year(s: &str) -> Option<(Option<i32>, usize)> {

@@ -1,0 +1,341 @@
+//! The `check` command's run: configuration (files, environment, flags), then for
+//! each pass load → [`pipeline::run`] (local findings, resolution, verification,
+//! suppressions) → configured severities, changed lines, baseline → fixes or the
+//! report in the chosen format → the exit policy. `check.rs` stays a thin shell.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+
+use citeproof::baseline::Baseline;
+use citeproof::changed::ChangedLines;
+use citeproof::config::file::{CommandName, ConfigFile, FailOnValue, Size};
+use citeproof::config::{ConfigSet, Layer, Origin, Overrides};
+use citeproof::diagnostic::{Applicability, Diagnostic};
+use citeproof::load::{self, LoadOptions, Project};
+use citeproof::output::{self, Format, Report};
+use citeproof::pipeline::{self, Checked, Stages};
+use citeproof::policy::FailOn;
+use citeproof::resolve::outcome::Status;
+use citeproof::{fix, output::text};
+
+use super::InputArgs;
+use super::resolve::{resolve_options, summary, with_progress};
+use super::stage_args::StageArgs;
+use super::verify_flags::report_usage;
+
+/// Most passes of fix, re-check, fix again.
+const MAX_FIX_PASSES: usize = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour text output on a terminal unless NO_COLOR is set.
+    Auto,
+    Always,
+    Never,
+}
+
+/// Reporting, configuration and exit options of `check`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Output format: text, json, jsonl, sarif, github, junit, gitlab or html.
+    #[arg(long, short = 'f', value_name = "FORMAT", default_value = "text")]
+    pub format: Format,
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// When to colour text output.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+    /// Findings that make the run exit with 1: a severity (error, warning, info, hint)
+    /// and/or rule codes or names, comma-separated or repeated [default: error, or
+    /// `fail-on` from the configuration].
+    #[arg(long, value_name = "SEVERITY|RULES")]
+    pub fail_on: Vec<String>,
+    /// Exit with 0 whatever is found (2 is still used for usage and config errors).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Apply safe fixes to the files, then report what is left.
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix, apply unsafe fixes too (they change what the document says).
+    #[arg(long, requires = "fix")]
+    pub unsafe_fixes: bool,
+    /// Use this configuration file for every path (no discovery).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Report only findings that are not in this baseline file.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record the current findings in FILE as the baseline and exit with 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Report only findings on lines changed since this git revision.
+    #[arg(long, value_name = "GIT_REF")]
+    pub changed_since: Option<String>,
+}
+
+/// A configured run of `check`.
+pub struct Session<'a> {
+    input: &'a InputArgs,
+    args: &'a ReportArgs,
+    configs: Arc<ConfigSet>,
+    load: LoadOptions,
+    fail_on: FailOn,
+    changed: Option<ChangedLines>,
+    baseline: Option<Baseline>,
+}
+
+/// The command-line flags that are also configuration keys, as a layer.
+fn cli_layers(input: &InputArgs, args: &ReportArgs) -> anyhow::Result<Vec<Layer>> {
+    let mut layers = Vec::new();
+    let mut push = |flag: &str, config: ConfigFile| {
+        layers.push(Layer {
+            origin: Origin::Cli(flag.to_string()),
+            config,
+        })
+    };
+    if !args.fail_on.is_empty() {
+        let value = FailOn::parse_items(args.fail_on.iter().map(String::as_str))
+            .map_err(|e| anyhow::anyhow!("--fail-on: {e}"))?;
+        push(
+            "--fail-on",
+            ConfigFile {
+                fail_on: Some(FailOnValue {
+                    written: value.to_string(),
+                    value,
+                }),
+                ..ConfigFile::default()
+            },
+        );
+    }
+    if !input.cite_commands.is_empty() {
+        let commands = input
+            .cite_commands
+            .iter()
+            .map(|c| CommandName {
+                written: c.clone(),
+                value: c.trim_start_matches('\\').to_string(),
+            })
+            .collect();
+        push(
+            "--cite-command",
+            ConfigFile {
+                cite_commands: Some(commands),
+                ..ConfigFile::default()
+            },
+        );
+    }
+    if let Some(size) = input.max_file_size {
+        push(
+            "--max-file-size",
+            ConfigFile {
+                max_file_size: Some(Size {
+                    written: size.to_string(),
+                    value: size,
+                }),
+                ..ConfigFile::default()
+            },
+        );
+    }
+    Ok(layers)
+}
+
+impl<'a> Session<'a> {
+    pub fn new(
+        input: &'a InputArgs,
+        args: &'a ReportArgs,
+        stages: &StageArgs,
+    ) -> anyhow::Result<Session<'a>> {
+        let mut overrides = Overrides::from_process_env();
+        overrides.config_file = args.config.clone();
+        overrides.cli = cli_layers(input, args)?;
+        overrides.cli.extend(stages.layers()?);
+        let configs = Arc::new(ConfigSet::load(
+            input.paths.first().map(PathBuf::as_path),
+            overrides,
+        )?);
+        let run = configs.run();
+        let load = LoadOptions {
+            parse: run.parse_options(),
+            bibliographies: input.bibliographies.clone(),
+            filter: configs.path_filter(),
+        };
+        let fail_on = run.fail_on();
+        let changed = match &args.changed_since {
+            Some(reference) => {
+                let cwd = std::env::current_dir()?;
+                Some(ChangedLines::since(&cwd, reference)?)
+            }
+            None => None,
+        };
+        let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
+        Ok(Session {
+            input,
+            args,
+            configs,
+            load,
+            fail_on,
+            changed,
+            baseline,
+        })
+    }
+
+    fn load(&self) -> anyhow::Result<Project> {
+        let project = load::load(&self.input.paths, &self.load);
+        self.configs.check_all(&project.sources)?;
+        Ok(project)
+    }
+
+    /// Configured severities, changed lines and baseline applied; returns the
+    /// findings and how many the baseline held back.
+    fn select(
+        &self,
+        project: &Project,
+        diagnostics: Vec<Diagnostic>,
+    ) -> anyhow::Result<(Vec<Diagnostic>, usize)> {
+        let mut diagnostics = self
+            .configs
+            .apply_rule_levels(&project.sources, diagnostics)?;
+        if let Some(changed) = &self.changed {
+            diagnostics = changed.filter(&project.sources, diagnostics);
+        }
+        Ok(match &self.baseline {
+            Some(baseline) => baseline.filter(&project.sources, diagnostics),
+            None => (diagnostics, 0),
+        })
+    }
+
+    /// The network stages the configuration asks for: resolution unless it is off
+    /// (`--no-resolve`, `[resolve] enabled = false`), verification when it is on
+    /// (`--verify`, `[verify] enabled = true`) and resolution runs.
+    fn stages(&self) -> anyhow::Result<Stages> {
+        let run = self.configs.run();
+        if !run.resolve_enabled() {
+            if run.verify_enabled() {
+                eprintln!("citeproof: claims are not verified: resolution is off");
+            }
+            return Ok(Stages::default());
+        }
+        let verify = if run.verify_enabled() {
+            Some(run.verify_settings()?)
+        } else {
+            None
+        };
+        Ok(Stages {
+            resolve: Some(resolve_options(run)?),
+            verify,
+        })
+    }
+
+    /// One pass of the pipeline, with a progress bar while resolving; `summarise`
+    /// prints what resolution and verification did on stderr.
+    fn check(
+        &self,
+        project: &mut Project,
+        stages: &Stages,
+        summarise: bool,
+    ) -> anyhow::Result<Checked> {
+        let mut stages = stages.clone();
+        let bar = stages.resolve.take().map(|options| {
+            let (options, bar) = with_progress(options);
+            stages.resolve = Some(options);
+            bar
+        });
+        let checked = pipeline::run(project, &stages);
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let checked = checked?;
+        if summarise {
+            if let Some(resolution) = &checked.resolution {
+                let statuses: Vec<Status> = resolution
+                    .entries
+                    .iter()
+                    .map(|e| e.resolution.status)
+                    .collect();
+                if !statuses.is_empty() {
+                    eprintln!("resolved {}", summary(&statuses));
+                }
+            }
+            if let Some(verification) = &checked.verification {
+                eprintln!("verified {} claim–citation pair(s)", verification.pairs);
+                report_usage(verification.usage.as_ref());
+            }
+        }
+        Ok(checked)
+    }
+
+    /// Load, check, fix when asked, report and decide the exit code.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let stages = self.stages()?;
+        let mut fixed = 0;
+        if self.args.fix {
+            let wanted = if self.args.unsafe_fixes {
+                Applicability::Unsafe
+            } else {
+                Applicability::Safe
+            };
+            for _ in 0..MAX_FIX_PASSES {
+                let mut project = self.load()?;
+                let checked = self.check(&mut project, &stages, false)?;
+                let (diagnostics, _) = self.select(&project, checked.diagnostics)?;
+                let plan = fix::plan(&project.sources, &diagnostics, wanted);
+                if plan.is_empty() {
+                    break;
+                }
+                for (_, path, text) in fix::fixed_texts(&project.sources, &plan) {
+                    std::fs::write(&path, text).map_err(|e| {
+                        anyhow::anyhow!("cannot write fixes to `{}`: {e}", path.display())
+                    })?;
+                }
+                fixed += plan.fixed;
+            }
+        }
+        let mut project = self.load()?;
+        let Checked {
+            diagnostics, facts, ..
+        } = self.check(&mut project, &stages, true)?;
+        let (diagnostics, held_back) = self.select(&project, diagnostics)?;
+        if let Some(path) = &self.args.write_baseline {
+            Baseline::from_diagnostics(&project.sources, &diagnostics).write(path)?;
+            eprintln!(
+                "citeproof: wrote {} finding(s) to the baseline `{}`",
+                diagnostics.len(),
+                path.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        let mut report = Report::new(&project, &diagnostics, &facts, &self.fail_on);
+        report.colour = match self.args.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                self.args.output.is_none()
+                    && self.args.format == Format::Text
+                    && text::use_colour(std::io::stdout().is_terminal())
+            }
+        };
+        let rendered = output::render(self.args.format, &report);
+        match &self.args.output {
+            Some(path) => std::fs::write(path, rendered)
+                .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", path.display()))?,
+            None => std::io::stdout().lock().write_all(rendered.as_bytes())?,
+        }
+        if fixed > 0 {
+            eprintln!("citeproof: fixed {fixed} finding(s)");
+        }
+        if held_back > 0 {
+            eprintln!("citeproof: {held_back} finding(s) in the baseline were not reported");
+        }
+        let failing = diagnostics.iter().any(|d| self.fail_on.fails(d));
+        Ok(if failing && !self.args.exit_zero {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
+    }
+}

@@ -1,0 +1,319 @@
+//! From the merged configuration to the settings of the network stages: source
+//! clients ([`SourcesSettings`]), the title gate ([`GateThresholds`]), a whole
+//! resolution run ([`ResolveOptions`]: offline, corpora, cache, search order) and
+//! verification ([`VerifySettings`], with the model's [`VerifyConfig`]).
+//!
+//! `check`, `resolve` and `verify` all build their settings here, so a key set in a
+//! file, the environment or on the command line means the same to each.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Resolved;
+use super::file::{SourceSection, SourcesSection};
+use super::layers::Origin;
+use crate::cache::Cache;
+use crate::resolve::corpus::Corpus;
+use crate::resolve::gate::GateThresholds;
+use crate::resolve::options::{ResolveOptions, SourcePlan};
+use crate::resolve::sources::{SourceName, SourcesSettings};
+use crate::verify::backend::VerifySettings;
+use crate::verify::escalate::VerifyConfig;
+use crate::verify::fulltext::{DEFAULT_ARXIV_WEB, FullTextConfig};
+use crate::verify::llm::ModelConfig;
+
+/// Resolution options and what the reader should be told about them (a corpus
+/// record that could not be read, a cache that had to be recreated or is missing).
+#[derive(Debug)]
+pub struct ResolveSetup {
+    pub options: ResolveOptions,
+    pub warnings: Vec<String>,
+}
+
+impl Resolved {
+    /// Whether `check` resolves cited works (`[resolve] enabled`, `--no-resolve`).
+    pub fn resolve_enabled(&self) -> bool {
+        self.resolve_section().enabled.unwrap_or(true)
+    }
+
+    /// Whether `check` verifies claims (`[verify] enabled`, `--verify`).
+    pub fn verify_enabled(&self) -> bool {
+        self.verify_section().enabled.unwrap_or(false)
+    }
+
+    /// Where a path-valued key points: relative to the folder of the file that set
+    /// it, or to the current folder when the environment or a flag set it.
+    pub fn path_value(&self, key: &str, value: &str) -> PathBuf {
+        let path = PathBuf::from(value);
+        if path.is_absolute() {
+            return path;
+        }
+        match self.origin(key) {
+            Some(Origin::File(file)) => file.parent().map(|p| p.join(&path)).unwrap_or(path),
+            _ => std::env::current_dir()
+                .map(|d| d.join(&path))
+                .unwrap_or(path),
+        }
+    }
+
+    /// The cache directory, `None` when the cache is off or the platform has none.
+    pub fn cache_dir(&self) -> Option<PathBuf> {
+        let cache = self.config.cache.clone().unwrap_or_default();
+        if !cache.enabled.unwrap_or(true) {
+            return None;
+        }
+        let dir = cache.dir.filter(|d| !d.trim().is_empty())?;
+        Some(self.path_value("cache.dir", &dir))
+    }
+
+    /// The local corpora, as paths.
+    pub fn corpora(&self) -> Vec<PathBuf> {
+        self.resolve_section()
+            .corpora
+            .unwrap_or_default()
+            .iter()
+            .map(|c| self.path_value("resolve.corpora", c))
+            .collect()
+    }
+
+    pub fn gate_thresholds(&self) -> GateThresholds {
+        let mut gate = GateThresholds::default();
+        let resolve = self.resolve_section();
+        if let Some(v) = resolve.title_similarity {
+            gate.accept = v.0;
+        }
+        if let Some(v) = resolve.corroborated_title_similarity {
+            gate.corroborated = v.0;
+        }
+        if let Some(v) = resolve.raw_max_missing_words {
+            gate.raw_max_missing = v as usize;
+        }
+        gate
+    }
+
+    /// The settings of every source client. API keys are read from the environment
+    /// variables the configuration names.
+    pub fn sources_settings(&self) -> SourcesSettings {
+        let mut settings = SourcesSettings::default();
+        let sources = self.config.sources.clone().unwrap_or_default();
+        for name in SourceName::ALL {
+            let section = source_section(&sources, name).unwrap_or_default();
+            let s = settings.get_mut(name);
+            if let Some(url) = &section.url {
+                s.base_url = url.value.clone();
+            }
+            let key_var = section
+                .api_key_env
+                .as_ref()
+                .map(|v| v.value.clone())
+                .unwrap_or_else(|| format!("CITEPROOF_{}_API_KEY", name.env_name()));
+            s.api_key = self.env_value(&key_var);
+            s.mailto = section
+                .mailto
+                .clone()
+                .or_else(|| sources.mailto.clone())
+                .filter(|m| !m.trim().is_empty());
+            s.rate = section.rate_limit.as_ref().map(|r| r.value);
+            s.max_concurrency = section.max_concurrency.map(|n| n.max(1) as usize);
+            if let Some(timeout) = &section.timeout {
+                s.timeout = timeout.value;
+            }
+            if let Some(retries) = section.retries {
+                s.retry.max_retries = retries;
+            }
+            s.enabled = !section.disabled.unwrap_or(false);
+        }
+        settings
+    }
+
+    /// Everything a resolution run needs: sources, search order, offline, corpora,
+    /// cache and the gate. A corpus that cannot be read is an error; a cache that
+    /// cannot be opened is a warning (a run without a cache is slower, not wrong).
+    pub fn resolve_options(&self) -> anyhow::Result<ResolveSetup> {
+        let resolve = self.resolve_section();
+        let mut warnings = Vec::new();
+        let corpora = self.corpora();
+        let corpus = if corpora.is_empty() {
+            None
+        } else {
+            let (corpus, more) = Corpus::load(&corpora)?;
+            warnings.extend(more);
+            Some(Arc::new(corpus))
+        };
+        let corpus_complete = resolve.corpus_complete.unwrap_or(false);
+        if corpus_complete && corpus.is_none() {
+            anyhow::bail!(
+                "`resolve.corpus-complete` ({}) needs a corpus (`--corpus FILE` or \
+                 `[resolve] corpora`)",
+                self.origin("resolve.corpus-complete")
+                    .map_or("default".to_string(), Origin::to_string)
+            );
+        }
+        let cache = match self.cache_dir() {
+            Some(dir) => match Cache::open(&dir) {
+                Ok(cache) => {
+                    warnings.extend(cache.warnings().iter().cloned());
+                    Some(cache)
+                }
+                Err(e) => {
+                    warnings.push(format!("running without a cache: {e}"));
+                    None
+                }
+            },
+            None => None,
+        };
+        let mut plan = SourcePlan::default();
+        if let Some(order) = &resolve.search_order {
+            plan.search = order.value.0.clone();
+        }
+        Ok(ResolveSetup {
+            options: ResolveOptions {
+                sources: self.sources_settings(),
+                plan,
+                offline: resolve.offline.unwrap_or(false),
+                corpus,
+                corpus_complete,
+                cache,
+                gate: self.gate_thresholds(),
+                allow_private_urls: resolve.allow_private_urls.unwrap_or(false),
+                ..ResolveOptions::default()
+            },
+            warnings,
+        })
+    }
+
+    /// The model verification, when one is configured (`[verify] url` and `model`,
+    /// or `CITEPROOF_LLM_URL` and `CITEPROOF_LLM_MODEL`).
+    pub fn verify_config(&self) -> Option<VerifyConfig> {
+        let v = self.verify_section();
+        let url = v.url.as_ref()?.value.clone();
+        let model_name = v.model.clone().filter(|m| !m.trim().is_empty())?;
+        let model = |base: &str, name: &str| {
+            let mut m = ModelConfig::new(base, name);
+            if let Some(var) = &v.api_key_env {
+                m.api_key_env = Some(var.value.clone());
+            }
+            if let Some(t) = &v.timeout {
+                m.timeout = t.value;
+            }
+            if let Some(n) = v.max_tokens {
+                m.max_tokens = n;
+            }
+            if v.max_requests_per_minute.is_some() || v.max_tokens_per_minute.is_some() {
+                m.limits.window = Duration::from_secs(60);
+                m.limits.max_requests = v.max_requests_per_minute;
+                m.limits.max_tokens = v.max_tokens_per_minute;
+            }
+            if let Some(n) = v.max_concurrency {
+                m.limits.max_concurrency = n.max(1) as usize;
+            }
+            m
+        };
+        let mut config = VerifyConfig::new(model(&url, &model_name));
+        let stage2_url = v
+            .stage2_url
+            .as_ref()
+            .map_or(url.clone(), |u| u.value.clone());
+        config.stage2 = v
+            .stage2_model
+            .as_deref()
+            .filter(|m| !m.trim().is_empty())
+            .map(|m| model(&stage2_url, m));
+        config.embeddings = v
+            .embeddings_model
+            .as_deref()
+            .filter(|m| !m.trim().is_empty())
+            .map(|m| model(&url, m));
+        config.escalate_below_confidence = v.escalate_below_confidence.map(|f| f.0);
+        if let Some(full_text) = v.full_text {
+            config.full_text = full_text;
+        }
+        if let Some(n) = v.max_invalid_retries {
+            config.max_invalid_retries = n;
+        }
+        if let Some(n) = v.parallel {
+            config.parallel = n.max(1) as usize;
+        }
+        config.fulltext = self.fulltext_config();
+        Some(config)
+    }
+
+    /// Verification settings: the model path when a model is configured (and the
+    /// embedded backend is not asked for), the embedded backend otherwise. A server
+    /// without a model, or a model without a server, is an error naming both keys.
+    pub fn verify_settings(&self) -> anyhow::Result<VerifySettings> {
+        let v = self.verify_section();
+        let mut s = VerifySettings::new(self.fulltext_config());
+        s.embedding_model = v
+            .local_embedding_model
+            .as_deref()
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| self.path_value("verify.local-embedding-model", p));
+        s.scoring = v.scoring.as_ref().map(|m| m.value);
+        s.full_text = v.full_text.unwrap_or(true);
+        if let Some(n) = v.parallel {
+            s.parallel = n.max(1) as usize;
+        }
+        if v.embedded.unwrap_or(false) {
+            return Ok(s);
+        }
+        let named = |key: &str| {
+            self.origin(key)
+                .map_or("default".to_string(), Origin::to_string)
+        };
+        let has_model = v.model.as_deref().is_some_and(|m| !m.trim().is_empty());
+        match (v.url.is_some(), has_model) {
+            (true, false) => anyhow::bail!(
+                "a model server is configured (`verify.url`, {}) but no model \
+                 (`verify.model`, `--model` or CITEPROOF_LLM_MODEL)",
+                named("verify.url")
+            ),
+            (false, true) => anyhow::bail!(
+                "a model is named (`verify.model`, {}) but no server (`verify.url`, \
+                 `--llm-url` or CITEPROOF_LLM_URL)",
+                named("verify.model")
+            ),
+            _ => {}
+        }
+        s.llm = self.verify_config();
+        Ok(s)
+    }
+
+    /// The full-text cascade: the configured sources and arXiv's web site.
+    fn fulltext_config(&self) -> FullTextConfig {
+        let v = self.verify_section();
+        let arxiv_web = v
+            .arxiv_web_url
+            .as_ref()
+            .map_or(DEFAULT_ARXIV_WEB.to_string(), |u| u.value.clone());
+        let mut config = FullTextConfig::for_sources(&self.sources_settings(), &arxiv_web);
+        if let Some(f) = v.fulltext_title_similarity {
+            config.min_title_similarity = f.0;
+        }
+        config
+    }
+
+    fn resolve_section(&self) -> super::file::ResolveSection {
+        self.config.resolve.clone().unwrap_or_default()
+    }
+
+    fn verify_section(&self) -> super::file::VerifySection {
+        self.config.verify.clone().unwrap_or_default()
+    }
+}
+
+fn source_section(sources: &SourcesSection, name: SourceName) -> Option<SourceSection> {
+    let section = match name {
+        SourceName::Crossref => &sources.crossref,
+        SourceName::OpenAlex => &sources.openalex,
+        SourceName::S2 => &sources.s2,
+        SourceName::Arxiv => &sources.arxiv,
+        SourceName::Pubmed => &sources.pubmed,
+        SourceName::EuropePmc => &sources.europepmc,
+        SourceName::Doi => &sources.doi,
+        SourceName::DataCite => &sources.datacite,
+        SourceName::Unpaywall => &sources.unpaywall,
+    };
+    section.clone()
+}

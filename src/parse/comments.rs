@@ -1,0 +1,59 @@
+//! HTML comments: skipped as text, but `<!-- citeproof: … -->` suppression
+//! directives are read from them.
+
+use crate::model::{FileId, Span, Suppression};
+use crate::parse::Parsed;
+use crate::rules::input;
+use crate::suppress::parse_directive;
+
+/// Read the suppression directives of the HTML comments in `text[span]`; an
+/// unterminated comment is reported.
+pub fn read(file: FileId, text: &str, span: Span, out: &mut Parsed) {
+    let region = &text[span.start..span.end];
+    let mut from = 0;
+    while let Some(open) = memchr::memmem::find(&region.as_bytes()[from..], b"<!--") {
+        let start = from + open;
+        let body_start = start + 4;
+        let Some(close) = memchr::memmem::find(&region.as_bytes()[body_start..], b"-->") else {
+            out.problems.push(input::unterminated(
+                file,
+                Span::new(span.start + start, span.start + body_start),
+                "HTML comment (no `-->`)",
+            ));
+            return;
+        };
+        let body_end = body_start + close;
+        let end = body_end + 3;
+        if let Some((kind, rules)) = parse_directive(&region[body_start..body_end]) {
+            out.suppressions.push(Suppression {
+                file,
+                span: Span::new(span.start + start, span.start + end),
+                kind,
+                rules,
+            });
+        }
+        from = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::SuppressionKind;
+
+    #[test]
+    fn directives_and_unterminated_comments() {
+        let text = "a <!-- plain --> b <!-- citeproof: ignore[CP101] --> c <!-- open";
+        let mut out = Parsed::default();
+        read(FileId(0), text, Span::new(0, text.len()), &mut out);
+        assert_eq!(out.suppressions.len(), 1);
+        let s = &out.suppressions[0];
+        assert_eq!(s.kind, SuppressionKind::Ignore);
+        assert_eq!(
+            &text[s.span.start..s.span.end],
+            "<!-- citeproof: ignore[CP101] -->"
+        );
+        assert_eq!(out.problems.len(), 1);
+        assert_eq!(out.problems[0].rule.code, "CP003");
+    }
+}

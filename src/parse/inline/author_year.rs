@@ -1,0 +1,242 @@
+//! Author–year citations: parenthetical `(Smith et al., 2020)`,
+//! `(see Smith & Jones 2019; Lee 2021, p. 4)` and narrative `Smith et al. (2020)`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Found, Item};
+use crate::model::{CitationKind, Span};
+
+const NAME: &str = r"(?:(?:van|von|de|der|den|del|della|di|da|du|dos|das|le|la|ten|ter|St\.?)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*[\p{L}\p{M}]";
+const YEAR: &str = r"(?:(?:1[6-9]\d\d|20\d\d)[a-z]?|n\.d\.|in\s+press|forthcoming)";
+
+/// `NAME et al.`, `NAME and NAME`, `NAME, NAME, & NAME`, `NAME`.
+fn names() -> String {
+    format!(r"{NAME}(?:\s+et\s+al\.?|(?:,\s*{NAME})*,?\s+(?:and|&)\s+{NAME})?")
+}
+
+/// One part of a parenthetical: optional prefix, names, years, optional locator.
+static ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    let names = names();
+    Regex::new(&format!(
+        r"^\s*(?:(?i:see\s+also|see|e\.g\.,?|cf\.|i\.e\.,?|also|reviewed\s+in|as\s+in)\s+)?(?P<key>{names},?\s+{YEAR}(?:,\s*{YEAR})*)(?:,\s*[^;()\[\]]{{0,60}})?\s*$"
+    ))
+    .expect("author-year item regex")
+});
+
+/// Parenthetical content of a narrative citation: years and an optional locator.
+static YEARS_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^\s*{YEAR}(?:,\s*{YEAR})*(?:,\s*[^;()\[\]]{{0,40}})?\s*$"
+    ))
+    .expect("years regex")
+});
+
+/// Names that end right before a narrative `(2020)`: only forms with `et al.` or
+/// two or more authors, so that `in Europe (2020)` is not taken for a citation.
+static NARRATIVE_NAMES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?:{NAME}\s+et\s+al\.?|{NAME}(?:,\s*{NAME})*,?\s+(?:and|&)\s+{NAME})\s*$"
+    ))
+    .expect("narrative names regex")
+});
+
+/// Capitalised words that are not authors although a year follows them.
+const NOT_AUTHORS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Sept",
+    "Oct",
+    "Nov",
+    "Dec",
+    "Spring",
+    "Summer",
+    "Fall",
+    "Autumn",
+    "Winter",
+    "Since",
+    "In",
+    "From",
+    "Until",
+    "Before",
+    "After",
+    "Circa",
+    "Updated",
+    "Published",
+    "Accessed",
+    "Retrieved",
+    "Released",
+    "Version",
+    "Figure",
+    "Fig",
+    "Table",
+    "Year",
+    "Years",
+    "Est",
+    "Founded",
+    "Born",
+    "Died",
+    "Copyright",
+    "The",
+    "As",
+    "By",
+    "And",
+    "Or",
+    "To",
+    "For",
+    "Between",
+    "During",
+    "Around",
+    "About",
+    "Approx",
+    "Through",
+    "Early",
+    "Late",
+    "Mid",
+    "Q",
+    "Rev",
+    "Edition",
+];
+
+/// Longest parenthetical considered.
+const MAX_LEN: usize = 400;
+
+/// An author–year construct around the `(` at byte `open`.
+pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
+    let bytes = text.as_bytes();
+    let end = bytes.len().min(open + MAX_LEN);
+    let close = (open + 1..end).find(|&j| matches!(bytes[j], b')' | b'(' | b'\n'))?;
+    if bytes[close] != b')' {
+        return None;
+    }
+    let content = &text[open + 1..close];
+    // Cheap rejection: every citation holds a year (or "n.d." / "in press").
+    if !content.bytes().any(|b| b.is_ascii_digit()) && !content.contains("n.d") {
+        return None;
+    }
+    if YEARS_ONLY.is_match(content) {
+        return narrative(text, open, close);
+    }
+    let mut items = Vec::new();
+    let mut pos = 0;
+    for part in content.split(';') {
+        let base = open + 1 + pos;
+        pos += part.len() + 1;
+        let caps = ITEM.captures(part)?;
+        let key = caps.name("key")?;
+        if is_not_author(key.as_str()) {
+            return None;
+        }
+        items.push(item(
+            key.as_str(),
+            Span::new(base + key.start(), base + key.end()),
+            false,
+        ));
+    }
+    Some(Found {
+        group: Span::new(open, close + 1),
+        items,
+    })
+}
+
+/// `Smith et al. (2020)`: names right before the parenthesis.
+fn narrative(text: &str, open: usize, close: usize) -> Option<Found> {
+    let mut from = open.saturating_sub(150);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = &text[from..open];
+    let m = NARRATIVE_NAMES.find(window)?;
+    let start = from + m.start();
+    if is_not_author(m.as_str()) {
+        return None;
+    }
+    let span = Span::new(start, close + 1);
+    Some(Found {
+        group: span,
+        items: vec![item(&text[span.start..span.end], span, true)],
+    })
+}
+
+fn is_not_author(names: &str) -> bool {
+    let first = names
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    NOT_AUTHORS.contains(&first)
+}
+
+fn item(key: &str, span: Span, narrative: bool) -> Item {
+    Item {
+        key: key.to_string(),
+        kind: CitationKind::AuthorYear,
+        span,
+        id: None,
+        narrative,
+        command: "author-year",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(text: &str) -> Vec<String> {
+        let open = text.find('(').unwrap();
+        parenthetical(text, open)
+            .map(|f| f.items.into_iter().map(|i| i.key).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn parenthetical_forms() {
+        assert_eq!(keys("x (Smith et al., 2020)."), vec!["Smith et al., 2020"]);
+        assert_eq!(
+            keys("x (Smith & Jones 2019; Lee 2021)"),
+            vec!["Smith & Jones 2019", "Lee 2021"]
+        );
+        assert_eq!(
+            keys("x (see van der Berg, 2018a, p. 4)"),
+            vec!["van der Berg, 2018a"]
+        );
+        assert_eq!(
+            keys("x (Müller, Ørsted, and Żak 2001)"),
+            vec!["Müller, Ørsted, and Żak 2001"]
+        );
+        assert!(keys("x (March 2020)").is_empty());
+        assert!(keys("x (n = 2020)").is_empty());
+        assert!(keys("x (Smith 2020; see the appendix)").is_empty());
+    }
+
+    #[test]
+    fn narrative_forms_need_et_al_or_two_names() {
+        assert_eq!(
+            keys("As Smith et al. (2020) show"),
+            vec!["Smith et al. (2020)"]
+        );
+        assert_eq!(
+            keys("Lee and Kim (2019a) show"),
+            vec!["Lee and Kim (2019a)"]
+        );
+        assert!(keys("in Europe (2020)").is_empty());
+    }
+}

@@ -1,0 +1,289 @@
+//! Citation markers inside one run of prose text, shared by the Markdown and the
+//! plain-text (LLM answer) parsers: pandoc/Manubot `[@key]` groups and narrative
+//! `@key`, numbered `[1, 3-5]` and footnote `[^1]` markers, author–year
+//! parentheticals, links to scholarly pages and bare identifiers.
+//!
+//! The scanner works on source text directly, so every span it returns is a byte
+//! range of the original file. It allocates only for what it finds.
+
+mod author_year;
+mod numeric;
+mod pandoc;
+pub mod web;
+
+use crate::model::{CitationKind, IdScheme, Span};
+
+/// Which citation syntaxes a run of text may contain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Syntax {
+    /// `[@key]`, `[@a; @b, p. 3]`, `[-@key]`, `[@doi:…]`, `[@tag:x]`.
+    pub pandoc: bool,
+    /// In-text `@key`.
+    pub narrative_keys: bool,
+    /// `[1]`, `[1, 3]`, `[1-4]`.
+    pub numeric: bool,
+    /// `[^1]` written as text (an undefined footnote).
+    pub footnotes: bool,
+    /// `(Smith et al., 2020)`, `Smith and Jones (2019)`.
+    pub author_year: bool,
+    /// Bare URLs and identifiers (DOIs, `arXiv:` ids, PMIDs, PMCIDs).
+    pub identifiers: bool,
+    /// Every bare URL is a citation (LLM answers), not only scholarly ones.
+    pub all_urls: bool,
+}
+
+impl Syntax {
+    /// Markdown prose: everything but arbitrary URLs.
+    pub const MARKDOWN: Syntax = Syntax {
+        pandoc: true,
+        narrative_keys: true,
+        numeric: true,
+        footnotes: true,
+        author_year: true,
+        identifiers: true,
+        all_urls: false,
+    };
+    /// Footnote text and other places where only explicit keys count.
+    pub const KEYS_ONLY: Syntax = Syntax {
+        pandoc: true,
+        narrative_keys: true,
+        numeric: false,
+        footnotes: false,
+        author_year: false,
+        identifiers: false,
+        all_urls: false,
+    };
+    /// LLM answers and plain text: no narrative `@handles`, every URL is a source.
+    pub const ANSWER: Syntax = Syntax {
+        pandoc: true,
+        narrative_keys: false,
+        numeric: true,
+        footnotes: true,
+        author_year: true,
+        identifiers: true,
+        all_urls: true,
+    };
+}
+
+/// One citation inside a construct.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// The key, marker or identifier as written (`smith2020`, `3`, `doi:10.1/x`).
+    pub key: String,
+    pub kind: CitationKind,
+    /// Bytes of the key or marker (for `[1-4]` the range text).
+    pub span: Span,
+    pub id: Option<(IdScheme, String)>,
+    pub narrative: bool,
+    /// How it was written: `pandoc`, `numeric`, `footnote`, `author-year`, `url` …
+    pub command: &'static str,
+}
+
+/// One citation construct: a bracket group, a marker, a parenthetical, a URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// Bytes of the whole construct.
+    pub group: Span,
+    pub items: Vec<Item>,
+}
+
+/// Every citation construct in `text`, which starts at byte `base` of the file, in
+/// order and without overlaps. `before` is the character written just before
+/// `text` (a `\\` escapes a leading `[`; a letter makes a leading `@` an e-mail).
+pub fn scan(text: &str, base: usize, syntax: Syntax, before: Option<char>) -> Vec<Found> {
+    let mut found = Vec::new();
+    // URLs and identifiers first: they are the places where `@`, `[` and `(` are
+    // not citation syntax.
+    let web = web::find(text);
+    let mut zones = web.iter().map(|w| w.zone).peekable();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(offset) = memchr::memchr3(b'[', b'@', b'(', &bytes[at..]) {
+        let i = at + offset;
+        at = i + 1;
+        while zones.peek().is_some_and(|z| z.end <= i) {
+            zones.next();
+        }
+        if zones.peek().is_some_and(|z| z.start <= i) {
+            continue;
+        }
+        let construct = match bytes[i] {
+            b'[' if i > 0 && bytes[i - 1] == b'\\' => None,
+            b'[' if i == 0 && before == Some('\\') => None,
+            b'[' => bracket(text, i, syntax).map(|found| linked_marker(text, found, &web, syntax)),
+            b'@' if syntax.narrative_keys => pandoc::narrative(text, i, before),
+            b'(' if syntax.author_year => author_year::parenthetical(text, i),
+            _ => None,
+        };
+        if let Some(construct) = construct {
+            // A narrative author–year citation starts before its `(`; never let it
+            // reach back into the construct before it.
+            if found
+                .last()
+                .is_some_and(|f: &Found| f.group.end > construct.group.start)
+            {
+                continue;
+            }
+            at = construct.group.end;
+            found.push(construct);
+        }
+    }
+    merge_web(text, &mut found, &web, syntax);
+    drop_mentions(text, &mut found);
+    for construct in &mut found {
+        construct.group = construct.group.offset(base);
+        for item in &mut construct.items {
+            item.span = item.span.offset(base);
+        }
+    }
+    found
+}
+
+/// A `[` … `]` construct starting at byte `i`.
+fn bracket(text: &str, i: usize, syntax: Syntax) -> Option<Found> {
+    let bytes = text.as_bytes();
+    if bytes.get(i + 1) == Some(&b'^') {
+        return syntax
+            .footnotes
+            .then(|| numeric::footnote(text, i))
+            .flatten();
+    }
+    let close = closing_bracket(bytes, i)?;
+    let content = &text[i + 1..close];
+    let group = Span::new(i, close + 1);
+    if syntax.pandoc && content.contains('@') {
+        return pandoc::group(content, i + 1).map(|items| Found { group, items });
+    }
+    if syntax.numeric {
+        return numeric::markers(content, i + 1).map(|items| Found { group, items });
+    }
+    None
+}
+
+/// `[1](https://…)`: a numbered marker that links its source is a citation of
+/// that URL (when it is one), not of a reference-list entry.
+fn linked_marker(text: &str, found: Found, web: &[web::WebMatch], syntax: Syntax) -> Found {
+    let numeric = found
+        .items
+        .first()
+        .is_some_and(|i| i.kind == CitationKind::Numeric);
+    let after = found.group.end;
+    if !numeric || text.as_bytes().get(after) != Some(&b'(') {
+        return found;
+    }
+    let Some(link) = web.iter().find(|w| w.zone.start == after + 1) else {
+        return found;
+    };
+    let Some(item) = web::item(text, link, syntax) else {
+        return found;
+    };
+    let end = link.zone.end + usize::from(text.as_bytes().get(link.zone.end) == Some(&b')'));
+    Found {
+        group: Span::new(found.group.start, end),
+        items: vec![item],
+    }
+}
+
+/// The `]` that closes the `[` at `open`: no nested `[`, no blank line, bounded length.
+fn closing_bracket(bytes: &[u8], open: usize) -> Option<usize> {
+    const MAX: usize = 2000;
+    let end = bytes.len().min(open + MAX);
+    let mut newline = false;
+    for (j, &b) in bytes.iter().enumerate().take(end).skip(open + 1) {
+        match b {
+            b']' => return Some(j),
+            b'[' => return None,
+            b'\n' if newline => return None,
+            b'\n' => newline = true,
+            b' ' | b'\t' | b'\r' => {}
+            _ => newline = false,
+        }
+    }
+    None
+}
+
+/// `Jensen et al. (2018) [@doi:…]` names the work that the bracket cites: the
+/// narrative author–year text is a mention, not a second citation.
+fn drop_mentions(text: &str, found: &mut Vec<Found>) {
+    let mut i = 0;
+    while i + 1 < found.len() {
+        let mention = found[i]
+            .items
+            .iter()
+            .all(|item| item.kind == CitationKind::AuthorYear && item.narrative);
+        let between = &text[found[i].group.end..found[i + 1].group.start];
+        if mention && between.trim().is_empty() {
+            found.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// Add the URL and identifier citations that no bracket or parenthetical covers.
+fn merge_web(text: &str, found: &mut Vec<Found>, web: &[web::WebMatch], syntax: Syntax) {
+    if web.is_empty() {
+        return;
+    }
+    let taken: Vec<Span> = found.iter().map(|f| f.group).collect();
+    let mut added = false;
+    for w in web {
+        let overlaps = taken
+            .iter()
+            .any(|t| t.start < w.zone.end && w.zone.start < t.end);
+        if overlaps {
+            continue;
+        }
+        if let Some(item) = web::item(text, w, syntax) {
+            found.push(Found {
+                group: item.span,
+                items: vec![item],
+            });
+            added = true;
+        }
+    }
+    if added {
+        found.sort_by_key(|f| f.group.start);
+    }
+}
+
+/// Characters pandoc allows inside (not at the end of) a citation key.
+pub(crate) fn is_key_inner_punct(c: char) -> bool {
+    matches!(
+        c,
+        ':' | '.' | '#' | '$' | '%' | '&' | '-' | '+' | '?' | '<' | '>' | '~' | '/'
+    )
+}
+
+/// Kind and identifier of a pandoc key: Manubot prefixes make identifiers and tags.
+/// `None` for pandoc-crossref labels (`fig:`, `tbl:` …), which are not citations.
+pub(crate) fn classify_key(key: &str) -> Option<(CitationKind, Option<(IdScheme, String)>)> {
+    // Prefixes are short ASCII words; lowercase them without allocating.
+    let mut buf = [0u8; 8];
+    let prefix = key
+        .split_once(':')
+        .map(|(p, _)| p)
+        .filter(|p| p.len() <= buf.len())
+        .map(|p| {
+            for (b, c) in buf.iter_mut().zip(p.bytes()) {
+                *b = c.to_ascii_lowercase();
+            }
+            std::str::from_utf8(&buf[..p.len()]).unwrap_or("")
+        });
+    match prefix {
+        Some("fig" | "tbl" | "eq" | "sec" | "lst" | "table" | "figure") => None,
+        Some("tag") => Some((CitationKind::Tag, None)),
+        Some(
+            "doi" | "arxiv" | "pmid" | "pubmed" | "pmcid" | "pmc" | "isbn" | "url" | "http"
+            | "https",
+        ) => match crate::parse::ids::parse_prefixed(key) {
+            Some(id) => Some((CitationKind::Identifier, Some(id))),
+            // A malformed identifier is reported as an undefined key.
+            None => Some((CitationKind::Key, None)),
+        },
+        _ => Some((CitationKind::Key, None)),
+    }
+}
+
+#[cfg(test)]
+mod tests;

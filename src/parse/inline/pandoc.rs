@@ -1,0 +1,156 @@
+//! Pandoc citation syntax (also used by Quarto and Manubot): bracketed groups
+//! `[see @a, p. 3; -@b]` and narrative `@key`.
+
+use super::{Found, Item, classify_key, is_key_inner_punct};
+use crate::model::Span;
+
+/// The items of a bracketed group whose content starts at byte `base`. Every
+/// `;`-separated part must hold one key, as pandoc requires; otherwise the bracket
+/// is not a citation.
+pub(super) fn group(content: &str, base: usize) -> Option<Vec<Item>> {
+    let mut items = Vec::new();
+    let mut pos = 0;
+    for part in content.split(';') {
+        let part_base = base + pos;
+        pos += part.len() + 1;
+        // `[@a;; @b]` occurs in real manuscripts; an empty part is no part.
+        if part.trim().is_empty() && !items.is_empty() {
+            continue;
+        }
+        let (at, suppress) = key_start(part)?;
+        let (key_start, key_end) = read_key(part, at + 1)?;
+        let key = &part[key_start..key_end];
+        let (kind, id) = classify_key(key)?;
+        items.push(Item {
+            key: key.to_string(),
+            kind,
+            span: Span::new(part_base + key_start, part_base + key_end),
+            id,
+            narrative: false,
+            command: if suppress {
+                "pandoc-suppress-author"
+            } else {
+                "pandoc"
+            },
+        });
+    }
+    Some(items)
+}
+
+/// The first `@` of a group part that starts a key (at the start, after a space, or
+/// as `-@`), and whether it is the author-suppressing `-@` form.
+fn key_start(part: &str) -> Option<(usize, bool)> {
+    let bytes = part.as_bytes();
+    let mut from = 0;
+    while let Some(offset) = memchr::memchr(b'@', &bytes[from..]) {
+        let at = from + offset;
+        from = at + 1;
+        let before = part[..at].chars().next_back();
+        match before {
+            None => return Some((at, false)),
+            Some(c) if c.is_whitespace() => return Some((at, false)),
+            Some('-') => {
+                let before_dash = part[..at - 1].chars().next_back();
+                if before_dash.is_none_or(char::is_whitespace) {
+                    return Some((at, true));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The key after an `@` at byte `from`: `(start, end)` of the key text. Plain keys
+/// start with a letter, digit or `_` and may hold internal punctuation; a trailing
+/// punctuation character is not part of the key. `@{…}` keys may hold anything but
+/// spaces and braces.
+fn read_key(text: &str, from: usize) -> Option<(usize, usize)> {
+    let rest = text.get(from..)?;
+    if let Some(braced) = rest.strip_prefix('{') {
+        let len = braced.find('}')?;
+        let key = &braced[..len];
+        let valid = !key.is_empty() && !key.contains(|c: char| c.is_whitespace() || c == '{');
+        return valid.then_some((from + 1, from + 1 + len));
+    }
+    let bytes = rest.as_bytes();
+    let mut last_word_end = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let (c, len) = match bytes[i] {
+            b if b.is_ascii() => (b as char, 1),
+            _ => {
+                let c = rest[i..].chars().next()?;
+                (c, c.len_utf8())
+            }
+        };
+        if c.is_alphanumeric() || c == '_' {
+            last_word_end = i + len;
+        } else if i == 0 || !is_key_inner_punct(c) {
+            // A key starts with a letter, digit or `_`.
+            break;
+        }
+        i += len;
+    }
+    (last_word_end > 0).then_some((from, from + last_word_end))
+}
+
+/// A narrative `@key` at byte `at` of `text`.
+pub(super) fn narrative(text: &str, at: usize, outside: Option<char>) -> Option<Found> {
+    let before = text[..at].chars().next_back().or(outside);
+    let allowed = before.is_none_or(|c| {
+        c.is_whitespace() || matches!(c, '(' | '"' | '\'' | '“' | '‘' | '*' | '_' | '~')
+    });
+    if !allowed {
+        return None;
+    }
+    let (start, end) = read_key(text, at + 1)?;
+    let key = &text[start..end];
+    let (kind, id) = classify_key(key)?;
+    let group_end = if text[end..].starts_with('}') {
+        end + 1
+    } else {
+        end
+    };
+    Some(Found {
+        group: Span::new(at, group_end),
+        items: vec![Item {
+            key: key.to_string(),
+            kind,
+            span: Span::new(start, end),
+            id,
+            narrative: true,
+            command: "pandoc",
+        }],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_stop_before_trailing_punctuation() {
+        let text = "@smith2020. and";
+        assert_eq!(read_key(text, 1), Some((1, 10)));
+        let text = "@url:http://a.org/x.html]";
+        assert_eq!(
+            &text[1..read_key(text, 1).unwrap().1],
+            "url:http://a.org/x.html"
+        );
+        assert_eq!(read_key("@{odd key}", 1), None);
+        assert_eq!(read_key("@{Smith:2020}", 1), Some((2, 12)));
+        assert_eq!(read_key("@-x", 1), None);
+    }
+
+    #[test]
+    fn groups_need_a_key_in_every_part() {
+        assert!(group("see the review; @b", 0).is_none());
+        let items = group("see @a, p. 3; -@b", 0).unwrap();
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].key, "a");
+        assert_eq!(items[1].command, "pandoc-suppress-author");
+        assert!(group("contact a@b.org", 0).is_none());
+        assert!(group("@fig:one", 0).is_none());
+    }
+}

@@ -1,0 +1,346 @@
+//! URLs and bare identifiers in running text, and which URLs cite a work: DOI,
+//! arXiv, PubMed and PMC links, and article pages of scholarly publishers.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Item, Syntax};
+use crate::model::{CitationKind, IdScheme, Span};
+use crate::parse::ids;
+
+static WEB: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        // ASCII word boundaries keep the fast DFA on non-ASCII text.
+        r#"(?xi)
+        (?-u:\b)https?://[^\s<>"`]+
+        |(?-u:\b)(?:doi:?\s?)?10\.\d{4,9}/[^\s"<>`]+
+        |(?-u:\b)arxiv:\s?(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?
+        |(?-u:\b)PMID:?\s?\d{1,9}(?-u:\b)
+        |(?-u:\b)PMC\d{4,9}(?-u:\b)
+        "#,
+    )
+    .expect("web regex")
+});
+
+/// What a [`WebMatch`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WebKind {
+    Url,
+    Doi,
+    Arxiv,
+    Pmid,
+    Pmcid,
+}
+
+/// One URL or identifier: the bytes it occupies, where `@`, `[` and `(` are not
+/// citation syntax. The citation it makes is only worked out by [`item`], for the
+/// matches that no bracket or parenthetical covers.
+#[derive(Debug, Clone)]
+pub struct WebMatch {
+    pub zone: Span,
+    pub kind: WebKind,
+}
+
+/// Every URL and identifier in `text` (spans relative to `text`).
+pub fn find(text: &str) -> Vec<WebMatch> {
+    // Fast exit: no URL, DOI, arXiv id or PMID/PMC can occur without these.
+    if memchr::memchr3(b':', b'/', b'P', text.as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for whole in WEB.find_iter(text) {
+        let mut head = [0u8; 5];
+        for (h, b) in head.iter_mut().zip(whole.as_str().bytes()) {
+            *h = b.to_ascii_lowercase();
+        }
+        let kind = match &head {
+            [b'h', b't', b't', b'p', _] => WebKind::Url,
+            [b'd', b'o', b'i', ..] | [b'1', b'0', b'.', ..] => WebKind::Doi,
+            [b'a', b'r', b'x', b'i', b'v'] => WebKind::Arxiv,
+            [b'p', b'm', b'i', b'd', _] => WebKind::Pmid,
+            _ => WebKind::Pmcid,
+        };
+        // URLs and DOIs lose what trails them in prose; the rest match exactly.
+        let len = match kind {
+            WebKind::Url | WebKind::Doi => trim_url(whole.as_str()).len(),
+            _ => whole.len(),
+        };
+        out.push(WebMatch {
+            zone: Span::new(whole.start(), whole.start() + len),
+            kind,
+        });
+    }
+    out
+}
+
+/// The citation a match makes under `syntax`: identifiers always (when
+/// `syntax.identifiers`), URLs when they cite a work or when `syntax.all_urls`.
+pub fn item(text: &str, m: &WebMatch, syntax: Syntax) -> Option<Item> {
+    let written = &text[m.zone.start..m.zone.end];
+    if m.kind == WebKind::Url {
+        let id = if syntax.all_urls {
+            Some(citable_url(written).unwrap_or((IdScheme::Url, written.to_string())))
+        } else if syntax.identifiers {
+            citable_url(written)
+        } else {
+            None
+        };
+        return id.map(|id| web_item(written, m.zone, id, "url"));
+    }
+    if !syntax.identifiers {
+        return None;
+    }
+    let (len, id) = match m.kind {
+        WebKind::Doi => {
+            let (span, doi) = ids::find_dois(written).into_iter().next()?;
+            (span.end, (IdScheme::Doi, doi))
+        }
+        WebKind::Arxiv => (
+            written.len(),
+            (IdScheme::Arxiv, ids::normalize_arxiv(written)?),
+        ),
+        WebKind::Pmid => {
+            let digits = written.trim_start_matches(|c: char| !c.is_ascii_digit());
+            (
+                written.len(),
+                (IdScheme::Pmid, ids::normalize_pmid(digits)?),
+            )
+        }
+        WebKind::Pmcid | WebKind::Url => (
+            written.len(),
+            (IdScheme::Pmcid, ids::normalize_pmcid(written)?),
+        ),
+    };
+    let span = Span::new(m.zone.start, m.zone.start + len);
+    Some(web_item(&written[..len], span, id, "bare"))
+}
+
+fn web_item(written: &str, span: Span, id: (IdScheme, String), command: &'static str) -> Item {
+    Item {
+        key: written.to_string(),
+        kind: CitationKind::Identifier,
+        span,
+        id: Some(id),
+        narrative: false,
+        command,
+    }
+}
+
+/// A URL without what trails it in prose or markup: punctuation, an unbalanced
+/// closing bracket, a Markdown link's `](`.
+pub fn trim_url(url: &str) -> &str {
+    let mut end = url.len();
+    let mut depth: i32 = 0;
+    for (i, c) in url.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => {
+                end = i;
+                break;
+            }
+            ')' => depth -= 1,
+            ']' | '[' => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    url[..end].trim_end_matches([
+        '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
+    ])
+}
+
+/// Hosts whose pages are scholarly works (publishers, preprint servers, indexes).
+const SCHOLARLY_HOSTS: &[&str] = &[
+    "nature.com",
+    "science.org",
+    "sciencemag.org",
+    "cell.com",
+    "thelancet.com",
+    "nejm.org",
+    "bmj.com",
+    "jamanetwork.com",
+    "pnas.org",
+    "plos.org",
+    "sciencedirect.com",
+    "springer.com",
+    "biomedcentral.com",
+    "wiley.com",
+    "tandfonline.com",
+    "sagepub.com",
+    "oup.com",
+    "cambridge.org",
+    "frontiersin.org",
+    "mdpi.com",
+    "elifesciences.org",
+    "biorxiv.org",
+    "medrxiv.org",
+    "arxiv.org",
+    "ssrn.com",
+    "researchgate.net",
+    "semanticscholar.org",
+    "ieee.org",
+    "acm.org",
+    "aclanthology.org",
+    "aclweb.org",
+    "openreview.net",
+    "neurips.cc",
+    "nips.cc",
+    "mlr.press",
+    "jmlr.org",
+    "jstor.org",
+    "annualreviews.org",
+    "iop.org",
+    "aps.org",
+    "acs.org",
+    "rsc.org",
+    "royalsocietypublishing.org",
+    "karger.com",
+    "hindawi.com",
+    "peerj.com",
+    "f1000research.com",
+    "europepmc.org",
+    "nih.gov",
+    "cochranelibrary.com",
+    "degruyter.com",
+    "emerald.com",
+    "elsevier.com",
+    "apa.org",
+    "ahajournals.org",
+    "ashpublications.org",
+    "aacrjournals.org",
+    "jneurosci.org",
+    "physiology.org",
+    "asm.org",
+    "biologists.com",
+    "embopress.org",
+    "rupress.org",
+    "genome.org",
+    "cshlp.org",
+    "scielo.org",
+    "osf.io",
+    "zenodo.org",
+    "hal.science",
+    "jbc.org",
+    "lww.com",
+    "liebertpub.com",
+    "aaai.org",
+    "ijcai.org",
+    "usenix.org",
+    "thecvf.com",
+    "ecva.net",
+    "biorxiv.org",
+    "chemrxiv.org",
+    "psyarxiv.com",
+];
+
+/// The identifier a URL cites: DOI/arXiv/PubMed/PMC links as such, a DOI written
+/// in a publisher's article path (`…/doi/10.1002/x`, `…/articles/10.3389/x/full`),
+/// other pages of scholarly hosts as URLs. `None` for other web pages.
+pub fn citable_url(url: &str) -> Option<(IdScheme, String)> {
+    if let Some(id) = ids::identifier_from_url(url) {
+        return Some(id);
+    }
+    let lower = url.to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.split(':').next()?;
+    let scholarly = SCHOLARLY_HOSTS.iter().any(|h| {
+        host == *h || (host.ends_with(h) && host.as_bytes()[host.len() - h.len() - 1] == b'.')
+    });
+    if !scholarly {
+        return None;
+    }
+    if let Some(doi) = doi_in_path(url) {
+        return Some((IdScheme::Doi, doi));
+    }
+    Some((IdScheme::Url, url.to_string()))
+}
+
+/// A DOI inside a publisher URL's path, without the page suffix after it.
+fn doi_in_path(url: &str) -> Option<String> {
+    let path = url.split(['?', '#']).next()?;
+    let (_, doi) = ids::find_dois(path).into_iter().next()?;
+    let mut doi = doi.as_str();
+    for suffix in [
+        "/full",
+        "/abstract",
+        "/pdf",
+        "/epdf",
+        "/fulltext",
+        "/html",
+        "/meta",
+        "/summary",
+        "/figures",
+        "/references",
+        "/full.pdf",
+        "/supplemental",
+    ] {
+        if let Some(stripped) = doi.strip_suffix(suffix) {
+            doi = stripped;
+        }
+    }
+    ids::normalize_doi(doi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn publisher_pages_carry_dois() {
+        assert_eq!(
+            citable_url("https://www.frontiersin.org/articles/10.3389/fpsyg.2019.00422/full"),
+            Some((IdScheme::Doi, "10.3389/fpsyg.2019.00422".into()))
+        );
+        assert_eq!(
+            citable_url("https://onlinelibrary.wiley.com/doi/10.1002/jcc.24764"),
+            Some((IdScheme::Doi, "10.1002/jcc.24764".into()))
+        );
+        assert_eq!(
+            citable_url("https://www.nature.com/articles/nature14539"),
+            Some((
+                IdScheme::Url,
+                "https://www.nature.com/articles/nature14539".into()
+            ))
+        );
+        assert_eq!(
+            citable_url("https://github.com/greenelab/deep-review"),
+            None
+        );
+        assert_eq!(citable_url("https://notnature.com/x"), None);
+    }
+
+    #[test]
+    fn urls_lose_trailing_markup() {
+        assert_eq!(trim_url("https://a.org/x)."), "https://a.org/x");
+        assert_eq!(
+            trim_url("https://en.wikipedia.org/wiki/A_(b)."),
+            "https://en.wikipedia.org/wiki/A_(b)"
+        );
+        assert_eq!(trim_url("https://a.org/x](y"), "https://a.org/x");
+    }
+
+    #[test]
+    fn identifiers_in_running_text() {
+        let text = "see doi:10.1038/nature14539, arXiv:1706.03762v5 and PMID: 12345 or PMC4425999.";
+        let found: Vec<(String, IdScheme)> = find(text)
+            .iter()
+            .filter_map(|m| item(text, m, Syntax::ANSWER))
+            .map(|i| (i.key, i.id.unwrap().0))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("doi:10.1038/nature14539".to_string(), IdScheme::Doi),
+                ("arXiv:1706.03762v5".to_string(), IdScheme::Arxiv),
+                ("PMID: 12345".to_string(), IdScheme::Pmid),
+                ("PMC4425999".to_string(), IdScheme::Pmcid),
+            ]
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! The whole `check` pipeline on a loaded project, as one library call (the CLI and,
+//! later, the language server call it): link citations to references, the local
+//! findings, resolution of the cited works, verification of the claims against the
+//! resolved works, then [`check::finish`] once over everything, so that suppressions
+//! see every rule and an unused suppression is reported exactly once.
+//!
+//! What the network stages learned is returned as [`Facts`] beside the findings, so a
+//! report can show every citation with its record and verdict, not only the ones
+//! that produced a finding.
+
+use std::collections::HashMap;
+
+use crate::check;
+use crate::diagnostic::Diagnostic;
+use crate::load::Project;
+use crate::model::{FileId, Span, Work};
+use crate::report::{CitationFacts, Facts, ReferenceFacts};
+use crate::resolve::cascade::{ResolveError, Resolver};
+use crate::resolve::options::ResolveOptions;
+use crate::resolve::outcome::Status;
+use crate::resolve::run::{ProjectResolution, resolve_project_with};
+use crate::rules::resolution::{diagnostics as resolution_diagnostics, explain};
+use crate::verify::backend::{Backend, BackendError, Judgement, VerifySettings};
+use crate::verify::project::{resolved_pairs, verify_pairs};
+use crate::verify::usage::UsageSummary;
+
+/// Which network stages run, and with what settings.
+#[derive(Debug, Clone, Default)]
+pub struct Stages {
+    /// Resolve the cited works (`None`: local checks only).
+    pub resolve: Option<ResolveOptions>,
+    /// Verify each claim against its resolved work (only when resolving).
+    pub verify: Option<VerifySettings>,
+}
+
+/// How verification went, for the summary at the end of a run.
+#[derive(Debug, Clone)]
+pub struct VerificationRun {
+    /// `llm` or `embedded`.
+    pub backend: &'static str,
+    /// Claim–citation pairs verified.
+    pub pairs: usize,
+    /// Model requests and tokens (the LLM backend only).
+    pub usage: Option<UsageSummary>,
+}
+
+/// The outcome of a run.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Every finding, suppressions applied, de-duplicated and sorted.
+    pub diagnostics: Vec<Diagnostic>,
+    pub facts: Facts,
+    pub resolution: Option<ProjectResolution>,
+    pub verification: Option<VerificationRun>,
+}
+
+/// Why a run could not be made (not a finding: the stages could not start).
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    #[error("resolution: {0}")]
+    Resolve(#[from] ResolveError),
+    #[error("verification: {0}")]
+    Verify(#[from] BackendError),
+}
+
+/// Run the pipeline on a loaded project.
+pub fn run(project: &mut Project, stages: &Stages) -> Result<Checked, PipelineError> {
+    check::link_all(project);
+    let project = &*project;
+    let mut found = check::local_findings(project);
+    let mut facts = Facts::new();
+    let Some(options) = &stages.resolve else {
+        return Ok(Checked {
+            diagnostics: check::finish(project, found),
+            facts,
+            resolution: None,
+            verification: None,
+        });
+    };
+    let runtime = crate::resolve::cascade::runtime()?;
+    let (resolution, verification) = runtime.block_on(async {
+        let resolver = Resolver::new(options.clone())?;
+        let resolution = resolve_project_with(&resolver, project).await;
+        found.extend(resolution_diagnostics(project, &resolution));
+        record_resolutions(project, &resolution, &mut facts);
+        let verification = match &stages.verify {
+            Some(settings) => {
+                let backend = Backend::build(
+                    resolver.net(),
+                    settings,
+                    Some(resolver.sources().clone()),
+                    options.cache.clone(),
+                )?;
+                Some(verify(project, &resolution, &backend, &mut found, &mut facts).await)
+            }
+            None => None,
+        };
+        Ok::<_, PipelineError>((resolution, verification))
+    })?;
+    Ok(Checked {
+        diagnostics: check::finish(project, found),
+        facts,
+        resolution: Some(resolution),
+        verification,
+    })
+}
+
+/// Each resolved reference's status, record and explanation as facts.
+pub fn record_resolutions(project: &Project, resolution: &ProjectResolution, facts: &mut Facts) {
+    for entry in &resolution.entries {
+        let reference = &project.documents[entry.document].references[entry.reference];
+        let r = &entry.resolution;
+        let note = explain(r).join("; ");
+        facts.set_reference(
+            reference,
+            ReferenceFacts {
+                status: r.status,
+                record: r.work.clone(),
+                note: Some(note).filter(|n| !n.is_empty()),
+            },
+        );
+    }
+}
+
+/// The work each reference resolved to, by where the reference is written (a
+/// bibliography shared by several documents is resolved once). Works not found or
+/// not decided are left out: there is nothing to verify the claim against.
+fn resolved_works<'a>(
+    project: &Project,
+    resolution: &'a ProjectResolution,
+) -> HashMap<(FileId, Span), &'a Work> {
+    let mut works = HashMap::new();
+    for entry in &resolution.entries {
+        let r = &entry.resolution;
+        if !matches!(
+            r.status,
+            Status::Verified | Status::Miscited | Status::Retracted
+        ) {
+            continue;
+        }
+        let Some(work) = &r.work else { continue };
+        let reference = &project.documents[entry.document].references[entry.reference];
+        works.insert((reference.file, reference.span), work);
+    }
+    works
+}
+
+/// Verify every claim–citation pair whose reference resolved; findings and facts
+/// are added to `found` and `facts`.
+async fn verify(
+    project: &Project,
+    resolution: &ProjectResolution,
+    backend: &Backend,
+    found: &mut Vec<Diagnostic>,
+    facts: &mut Facts,
+) -> VerificationRun {
+    let works = resolved_works(project, resolution);
+    let pairs = resolved_pairs(project, |d, r| {
+        let reference = project.documents.get(d)?.references.get(r)?;
+        works.get(&(reference.file, reference.span)).copied()
+    });
+    let judgements = verify_pairs(backend, &pairs).await;
+    for (pair, judgement) in pairs.iter().zip(&judgements) {
+        facts.set_citation(pair.citation, citation_facts(judgement));
+        found.extend(judgement.diagnostic(pair.citation, pair.claim, Some(pair.work)));
+    }
+    VerificationRun {
+        backend: backend.kind(),
+        pairs: pairs.len(),
+        usage: backend.usage(),
+    }
+}
+
+/// What a judgement says about a citation, as facts.
+pub fn citation_facts(judgement: &Judgement) -> CitationFacts {
+    match judgement {
+        Judgement::Llm(verdict) => CitationFacts {
+            verdict: Some(verdict.clone()),
+            relation: None,
+        },
+        Judgement::Embedded(offline) => CitationFacts {
+            verdict: None,
+            relation: Some(offline.relation),
+        },
+    }
+}
