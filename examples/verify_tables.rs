@@ -34,8 +34,8 @@ use citeproof::verify::background_works::{BackgroundWorks, PROBE};
 use citeproof::verify::calibration;
 use citeproof::verify::embedded::{Calibration, EmbeddedScorer, FEATURES};
 use citeproof::verify::hybrid::{
-    HYBRID_BACKGROUND_FEATURES, HYBRID_FEATURES, SEMANTIC_BACKGROUND_FEATURES,
-    SEMANTIC_FEATURES, evidence_vector, hybrid_features, mean_direction, measure_semantic,
+    HYBRID_BACKGROUND_FEATURES, HYBRID_FEATURES, SEMANTIC_BACKGROUND_FEATURES, SEMANTIC_FEATURES,
+    evidence_vector, hybrid_features, mean_direction, measure_semantic,
 };
 use citeproof::verify::sentence_model::{SentenceModel, dir_from_env};
 use citeproof::verify::text::terms;
@@ -364,8 +364,12 @@ fn pairs(
         out.hybrid.1.push(hybrid_features(&g, &ss.to_array()));
         out.semantic_bg.0.push(so.with_background());
         out.semantic_bg.1.push(ss.with_background());
-        out.hybrid_bg.0.push(hybrid_features(&f, &so.with_background()));
-        out.hybrid_bg.1.push(hybrid_features(&g, &ss.with_background()));
+        out.hybrid_bg
+            .0
+            .push(hybrid_features(&f, &so.with_background()));
+        out.hybrid_bg
+            .1
+            .push(hybrid_features(&g, &ss.with_background()));
     }
     out
 }

@@ -15,10 +15,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::Relation;
 use super::background_works::{BACKGROUND_FEATURES, BackgroundSimilarity, BackgroundWorks};
 use super::calibration;
 use super::embedded::{Assessment, Calibration, EmbeddedScorer, FEATURES};
-use super::Relation;
 use super::sentence_model::{SentenceModel, SentenceModelError, similarity};
 use crate::parse::sentence::sentences;
 
@@ -203,8 +203,7 @@ impl Scorer {
         let mut s = Scorer::lexical();
         if mode != ScoringMode::Lexical {
             s.mode = mode;
-            s.background =
-                BackgroundWorks::embedded().filter(|b| b.fits(&model).unwrap_or(false));
+            s.background = BackgroundWorks::embedded().filter(|b| b.fits(&model).unwrap_or(false));
             s.model = Some(model);
         }
         s
