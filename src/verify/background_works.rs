@@ -260,12 +260,13 @@ mod tests {
 
     #[test]
     fn similarity_summarises_the_closest_works() {
+        // Rows are f32, so sums agree to f32 rounding.
         let s = bank().similarity(&[1.0, 0.0, 0.0]);
-        assert!((s.best - 1.0).abs() < 1e-9);
-        assert!((s.third - 0.0).abs() < 1e-9);
-        assert!((s.mean - 0.4).abs() < 1e-9);
+        assert!((s.best - 1.0).abs() < 1e-6);
+        assert!((s.third - 0.0).abs() < 1e-6);
+        assert!((s.mean - 0.4).abs() < 1e-6);
         let without = bank().similarity_without(&[1.0, 0.0, 0.0], |i| i == 0);
-        assert!((without.best - 0.6).abs() < 1e-9);
+        assert!((without.best - 0.6).abs() < 1e-6);
         assert_eq!(
             bank().similarity_without(&[1.0, 0.0, 0.0], |_| true),
             BackgroundSimilarity::default()
