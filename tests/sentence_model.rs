@@ -98,10 +98,20 @@ fn the_scorer_with_a_model_tells_own_evidence_from_a_swap() {
         "We resolved the structure of the yellow fever virus by cryo-electron microscopy and \
          found a single envelope residue that modulates antigenicity.",
     ];
-    for mode in [ScoringMode::Embeddings, ScoringMode::Hybrid] {
+    // The bundled background works were embedded with this model, so they take part;
+    // without them the calibrations fitted without them must tell the pairs apart too.
+    let scorers = [ScoringMode::Embeddings, ScoringMode::Hybrid].map(|mode| {
         let scorer = Scorer::with_model(model.clone(), mode);
-        assert_eq!(scorer.mode(), mode);
+        assert!(scorer.uses_background(), "{mode:?}");
+        [scorer.clone().without_background(), scorer]
+    });
+    for scorer in scorers.into_iter().flatten() {
+        let mode = scorer.mode();
         let a = scorer.assess(claim, &own).unwrap();
+        assert_eq!(
+            a.semantic.unwrap().background.is_some(),
+            scorer.uses_background()
+        );
         let b = scorer.assess(claim, &swap).unwrap();
         let (sa, sb) = (a.semantic.unwrap(), b.semantic.unwrap());
         assert!(
@@ -113,6 +123,8 @@ fn the_scorer_with_a_model_tells_own_evidence_from_a_swap() {
         assert_eq!(b.relation, Relation::Unrelated, "{mode:?}");
     }
     let default = Scorer::for_model(Some(model.clone()));
+    assert_eq!(default.mode(), ScoringMode::Hybrid);
+    assert!(default.uses_background());
     assert!(
         default.name().starts_with(model.name()),
         "{}",

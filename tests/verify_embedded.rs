@@ -167,16 +167,19 @@ fn dev_swap_test_and_retrieval_hold_their_floors() {
         ),
     ];
     for (name, items, swaps_floor, originals_ceiling, recall_floor) in floors {
-        let partners = verify_data::swap_partners(&items, 0x5EED_E7A1);
+        // The swap test as verify_eval runs it: each distinct claim–document pair once,
+        // swapped with evidence of another cited work.
+        let pairs = verify_data::distinct_pairs(&items);
+        let partners = verify_data::swap_partners(&pairs, 0x5EED_E7A1);
         let (mut swaps, mut originals) = (0, 0);
-        for (item, &partner) in items.iter().zip(&partners) {
+        for (item, &partner) in pairs.iter().zip(&partners) {
             let unrelated = |evidence: &[String]| {
                 scorer.assess(&item.claim, evidence).relation == Relation::Unrelated
             };
-            swaps += usize::from(unrelated(&items[partner].work_text()));
+            swaps += usize::from(unrelated(&pairs[partner].work_text()));
             originals += usize::from(unrelated(&item.work_text()));
         }
-        let n = items.len() as f64;
+        let n = pairs.len() as f64;
         let (swaps, originals) = (swaps as f64 / n, originals as f64 / n);
         eprintln!("{name} dev: swaps flagged {swaps:.3}, originals flagged {originals:.3}");
         assert!(
@@ -206,11 +209,11 @@ fn dev_swap_test_and_retrieval_hold_their_floors() {
     }
 }
 
-// Measured on dev: citation_integrity swaps 67.7 %, originals 0.0 %, recall@3 0.784;
-// check_covid swaps 40.6 %, originals 1.4 %, recall@3 0.671.
-const CI_SWAPS: f64 = 0.64;
+// Measured on dev: citation_integrity swaps 74.7 %, originals 0.0 %, recall@3 0.784;
+// check_covid swaps 36.0 %, originals 1.4 %, recall@3 0.671.
+const CI_SWAPS: f64 = 0.71;
 const CI_ORIGINALS: f64 = 0.01;
 const CI_RECALL: f64 = 0.76;
-const CC_SWAPS: f64 = 0.37;
+const CC_SWAPS: f64 = 0.33;
 const CC_ORIGINALS: f64 = 0.025;
 const CC_RECALL: f64 = 0.64;

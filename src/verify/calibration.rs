@@ -6,28 +6,47 @@ use super::embedded::Calibration;
 /// Weights over the lexical features (`Features::to_array`).
 pub const EMBEDDED: Calibration<9> = Calibration {
     weights: [
-        6.9018, 9.1347, -0.3193, -0.3285, -0.1887, 2.1167, -0.5387, -0.7748, -31.0581,
+        6.406, 11.2202, 0.0574, -0.2938, -1.4488, 2.2939, -0.622, -0.8216, -35.8125,
     ],
-    bias: -0.92,
-    unrelated_below: 0.0682,
-    related_from: 0.9572,
+    bias: -0.8682,
+    unrelated_below: 0.0594,
+    related_from: 0.9662,
 };
 
-/// Weights over the similarity features (`SemanticFeatures::to_array`).
+/// Weights over the similarity features (`SemanticFeatures::to_array`), for a model other than the background works'.
 pub const SEMANTIC: Calibration<2> = Calibration {
-    weights: [2.0846, 14.7005],
-    bias: -8.188,
-    unrelated_below: 0.1376,
-    related_from: 0.9296,
+    weights: [2.2679, 15.0561],
+    bias: -8.2692,
+    unrelated_below: 0.0661,
+    related_from: 0.9542,
 };
 
-/// Weights over the lexical then similarity features (`hybrid::hybrid_features`).
+/// Weights over the lexical then similarity features (`hybrid::hybrid_features`), for a model other than the background works'.
 pub const HYBRID: Calibration<11> = Calibration {
     weights: [
-        4.968, 4.3981, -1.2297, -0.0946, -0.4302, 1.1349, -0.1299, -0.7643, -28.246, 0.5492,
-        10.8012,
+        4.6279, 5.8553, -1.1515, -0.0325, -1.2957, 1.3171, -0.2871, -0.8787, -30.6437, 0.8879,
+        10.9996,
     ],
-    bias: -4.7143,
-    unrelated_below: 0.1571,
-    related_from: 0.9428,
+    bias: -4.595,
+    unrelated_below: 0.1554,
+    related_from: 0.9758,
+};
+
+/// Weights over the similarity then background features (`SemanticFeatures::with_background`).
+pub const SEMANTIC_BACKGROUND: Calibration<5> = Calibration {
+    weights: [8.113, 14.4635, 1.719, -9.9108, -6.3654],
+    bias: -2.2305,
+    unrelated_below: 0.167,
+    related_from: 0.8621,
+};
+
+/// Weights over the lexical, similarity then background features (`hybrid::hybrid_features`).
+pub const HYBRID_BACKGROUND: Calibration<14> = Calibration {
+    weights: [
+        3.7118, 3.7649, -1.0534, 0.0606, -0.167, 1.2146, -0.1711, -0.8552, -12.8801, 4.7229,
+        11.4867, 4.0739, -7.5841, -6.6712,
+    ],
+    bias: -0.2517,
+    unrelated_below: 0.1664,
+    related_from: 0.8889,
 };

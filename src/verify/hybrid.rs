@@ -1,26 +1,35 @@
 //! The embedded backend with a local sentence-embedding model: the lexical signals of
 //! [`super::embedded`] together with how close the claim's embedding is to the
-//! evidence's (best sentence and whole evidence), through one fitted logistic model.
+//! evidence's (best sentence and whole evidence) and to the background works of
+//! [`super::background_works`] (what "close" means for this claim), through one fitted
+//! logistic model.
 //!
 //! Three scoring modes share one interface, [`Scorer`]: `lexical` (no model), `embeddings`
-//! (the two similarity signals alone) and `hybrid` (both). Each has its own calibration,
+//! (the similarity signals alone) and `hybrid` (both). Each has its own calibration,
 //! fitted on tuning data by `examples/verify_tables.rs`; `examples/verify_eval.rs` runs
-//! the swap test for all three. [`DEFAULT_MODE_WITH_MODEL`] is the mode used when a
-//! model is configured; without one the backend is lexical.
+//! the swap test for all three. A model other than the one the background works were
+//! embedded with gets calibrations fitted without them. [`DEFAULT_MODE_WITH_MODEL`] is
+//! the mode used when a model is configured; without one the backend is lexical.
 
 use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::Relation;
+use super::background_works::{BACKGROUND_FEATURES, BackgroundSimilarity, BackgroundWorks};
 use super::calibration;
 use super::embedded::{Assessment, Calibration, EmbeddedScorer, FEATURES};
 use super::sentence_model::{SentenceModel, SentenceModelError, similarity};
 use crate::parse::sentence::sentences;
 
-/// Number of similarity signals.
+/// Number of similarity signals between the claim and the evidence.
 pub const SEMANTIC_FEATURES: usize = 2;
 /// Lexical and similarity signals together.
 pub const HYBRID_FEATURES: usize = FEATURES + SEMANTIC_FEATURES;
+/// Similarity signals with the background ones.
+pub const SEMANTIC_BACKGROUND_FEATURES: usize = SEMANTIC_FEATURES + BACKGROUND_FEATURES;
+/// Lexical, similarity and background signals.
+pub const HYBRID_BACKGROUND_FEATURES: usize = HYBRID_FEATURES + BACKGROUND_FEATURES;
 /// Evidence sentences embedded at most per assessment (the first ones): bounds the
 /// cost of long evidence.
 const MAX_SENTENCES: usize = 96;
@@ -67,12 +76,34 @@ pub struct SemanticFeatures {
     pub best_similarity: f64,
     /// Cosine similarity of the claim and the mean of the evidence sentences.
     pub evidence_similarity: f64,
+    /// How close the claim comes to the background works, when the model is the one
+    /// they were embedded with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<BackgroundSimilarity>,
 }
 
 impl SemanticFeatures {
+    /// The claim–evidence signals.
     pub fn to_array(&self) -> [f64; SEMANTIC_FEATURES] {
         [self.best_similarity, self.evidence_similarity]
     }
+
+    /// The claim–evidence signals, then the background ones (zero when absent).
+    pub fn with_background(&self) -> [f64; SEMANTIC_BACKGROUND_FEATURES] {
+        concat(
+            &self.to_array(),
+            &self.background.unwrap_or_default().to_array(),
+        )
+    }
+}
+
+/// `a` then `b` (`N` must be `A + B`).
+fn concat<const A: usize, const B: usize, const N: usize>(a: &[f64; A], b: &[f64; B]) -> [f64; N] {
+    assert_eq!(A + B, N, "feature vector lengths");
+    let mut out = [0.0; N];
+    out[..A].copy_from_slice(a);
+    out[A..].copy_from_slice(b);
+    out
 }
 
 /// The sentences of the evidence passages, in order, at most [`MAX_SENTENCES`].
@@ -88,7 +119,33 @@ fn evidence_sentences<P: AsRef<str>>(evidence: &[P]) -> Vec<&str> {
         .collect()
 }
 
-/// Measure the similarity signals of a claim and its evidence.
+/// The unit mean of unit vectors (`None` when there are none or they cancel out).
+pub fn mean_direction<V: AsRef<[f32]>>(vectors: &[V], dims: usize) -> Option<Vec<f32>> {
+    let mut mean = vec![0.0f64; dims];
+    for v in vectors {
+        for (m, x) in mean.iter_mut().zip(v.as_ref()) {
+            *m += f64::from(*x);
+        }
+    }
+    let norm = mean.iter().map(|x| x * x).sum::<f64>().sqrt();
+    (norm > 0.0).then(|| mean.iter().map(|m| (m / norm) as f32).collect())
+}
+
+/// The evidence as one unit vector: the mean direction of its sentences' embeddings
+/// (what the claim is compared with for `evidence_similarity`; the background works
+/// are such vectors too).
+pub fn evidence_vector<P: AsRef<str>>(
+    model: &SentenceModel,
+    evidence: &[P],
+) -> Result<Option<Vec<f32>>, SentenceModelError> {
+    let sentences = evidence_sentences(evidence);
+    if sentences.is_empty() {
+        return Ok(None);
+    }
+    Ok(mean_direction(&model.embed(&sentences)?, model.dims()))
+}
+
+/// Measure the claim–evidence similarity signals (`background` is left empty).
 pub fn measure_semantic<P: AsRef<str>>(
     model: &SentenceModel,
     claim: &str,
@@ -104,25 +161,11 @@ pub fn measure_semantic<P: AsRef<str>>(
         .iter()
         .map(|v| similarity(&query, v))
         .fold(f64::NEG_INFINITY, f64::max);
-    let mut mean = vec![0.0f64; model.dims()];
-    for v in &vectors {
-        for (m, x) in mean.iter_mut().zip(v.iter()) {
-            *m += f64::from(*x);
-        }
-    }
-    let norm = mean.iter().map(|x| x * x).sum::<f64>().sqrt();
-    let whole = if norm > 0.0 {
-        query
-            .iter()
-            .zip(&mean)
-            .map(|(q, m)| f64::from(*q) * m / norm)
-            .sum()
-    } else {
-        0.0
-    };
+    let whole = mean_direction(&vectors, model.dims()).map_or(0.0, |m| similarity(&query, &m));
     Ok(SemanticFeatures {
         best_similarity: best,
         evidence_similarity: whole,
+        background: None,
     })
 }
 
@@ -132,8 +175,8 @@ pub struct Scorer {
     mode: ScoringMode,
     lexical: EmbeddedScorer<'static>,
     model: Option<Arc<SentenceModel>>,
-    semantic: Calibration<SEMANTIC_FEATURES>,
-    hybrid: Calibration<HYBRID_FEATURES>,
+    /// The background works, when they were embedded with `model`.
+    background: Option<&'static BackgroundWorks>,
 }
 
 impl Default for Scorer {
@@ -149,19 +192,33 @@ impl Scorer {
             mode: ScoringMode::Lexical,
             lexical: EmbeddedScorer::default(),
             model: None,
-            semantic: calibration::SEMANTIC,
-            hybrid: calibration::HYBRID,
+            background: None,
         }
     }
 
-    /// Scoring with `model` in `mode` (`Lexical` ignores the model).
+    /// Scoring with `model` in `mode` (`Lexical` ignores the model). The background
+    /// works take part when `model` is the one they were embedded with (one probe
+    /// sentence is embedded to tell; a model that fails on it goes without them).
     pub fn with_model(model: Arc<SentenceModel>, mode: ScoringMode) -> Scorer {
         let mut s = Scorer::lexical();
         if mode != ScoringMode::Lexical {
             s.mode = mode;
+            s.background = BackgroundWorks::embedded().filter(|b| b.fits(&model).unwrap_or(false));
             s.model = Some(model);
         }
         s
+    }
+
+    /// The same scorer without the background works (their calibrations fitted
+    /// without them); for comparing the two in `examples/verify_eval.rs`.
+    pub fn without_background(mut self) -> Scorer {
+        self.background = None;
+        self
+    }
+
+    /// Whether the background works take part in scoring.
+    pub fn uses_background(&self) -> bool {
+        self.background.is_some()
     }
 
     /// The default scorer: [`DEFAULT_MODE_WITH_MODEL`] with a model, lexical without.
@@ -200,38 +257,59 @@ impl Scorer {
         let Some(model) = &self.model else {
             return Ok(lexical);
         };
-        let semantic = measure_semantic(model, claim, evidence)?;
+        let mut semantic = measure_semantic(model, claim, evidence)?;
+        if let Some(background) = self.background {
+            semantic.background = Some(background.similarity(&model.embed_one(claim)?));
+        }
         let mut out = lexical;
         out.semantic = Some(semantic);
         if !out.judgeable {
             return Ok(out);
         }
-        out.score = match self.mode {
-            ScoringMode::Lexical => out.score,
-            ScoringMode::Embeddings => self.semantic.score(&semantic.to_array()),
-            ScoringMode::Hybrid => self.hybrid.score(&hybrid_features(
-                &out.features.to_array(),
-                &semantic.to_array(),
-            )),
-        };
-        out.relation = match self.mode {
-            ScoringMode::Lexical => out.relation,
-            ScoringMode::Embeddings => self.semantic.relation(out.score, out.negation_mismatch),
-            ScoringMode::Hybrid => self.hybrid.relation(out.score, out.negation_mismatch),
+        let lexical = out.features.to_array();
+        let negation = out.negation_mismatch;
+        (out.score, out.relation) = match (self.mode, self.background.is_some()) {
+            (ScoringMode::Lexical, _) => (out.score, out.relation),
+            (ScoringMode::Embeddings, false) => {
+                judge(&calibration::SEMANTIC, &semantic.to_array(), negation)
+            }
+            (ScoringMode::Embeddings, true) => judge(
+                &calibration::SEMANTIC_BACKGROUND,
+                &semantic.with_background(),
+                negation,
+            ),
+            (ScoringMode::Hybrid, false) => judge(
+                &calibration::HYBRID,
+                &hybrid_features(&lexical, &semantic.to_array()),
+                negation,
+            ),
+            (ScoringMode::Hybrid, true) => judge(
+                &calibration::HYBRID_BACKGROUND,
+                &hybrid_features(&lexical, &semantic.with_background()),
+                negation,
+            ),
         };
         Ok(out)
     }
 }
 
-/// The hybrid feature vector: lexical features, then similarity features.
-pub fn hybrid_features(
+/// A calibration's score of `features` and the relation it gives.
+fn judge<const N: usize>(
+    calibration: &Calibration<N>,
+    features: &[f64; N],
+    negation_mismatch: bool,
+) -> (f64, Relation) {
+    let score = calibration.score(features);
+    (score, calibration.relation(score, negation_mismatch))
+}
+
+/// The hybrid feature vector: lexical features, then similarity features (with or
+/// without the background ones).
+pub fn hybrid_features<const S: usize, const N: usize>(
     lexical: &[f64; FEATURES],
-    semantic: &[f64; SEMANTIC_FEATURES],
-) -> [f64; HYBRID_FEATURES] {
-    let mut out = [0.0; HYBRID_FEATURES];
-    out[..FEATURES].copy_from_slice(lexical);
-    out[FEATURES..].copy_from_slice(semantic);
-    out
+    semantic: &[f64; S],
+) -> [f64; N] {
+    concat(lexical, semantic)
 }
 
 #[cfg(test)]
@@ -270,8 +348,20 @@ mod tests {
     #[test]
     fn hybrid_features_keep_the_order() {
         let lexical = [1.0; FEATURES];
-        let f = hybrid_features(&lexical, &[0.5, 0.25]);
+        let f: [f64; HYBRID_FEATURES] = hybrid_features(&lexical, &[0.5, 0.25]);
         assert_eq!(f[FEATURES - 1], 1.0);
         assert_eq!(&f[FEATURES..], &[0.5, 0.25]);
+        let semantic = SemanticFeatures {
+            best_similarity: 0.5,
+            evidence_similarity: 0.25,
+            background: Some(BackgroundSimilarity {
+                mean: 0.1,
+                third: 0.2,
+                best: 0.3,
+            }),
+        };
+        let g: [f64; HYBRID_BACKGROUND_FEATURES] =
+            hybrid_features(&lexical, &semantic.with_background());
+        assert_eq!(&g[FEATURES..], &[0.5, 0.25, 0.1, 0.2, 0.3]);
     }
 }

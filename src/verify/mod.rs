@@ -18,6 +18,7 @@
 pub mod acceptance;
 pub mod backend;
 pub mod background;
+pub mod background_works;
 pub mod calibration;
 pub mod embedded;
 pub mod escalate;
