@@ -313,7 +313,8 @@ pub fn identifier_from_url(url: &str) -> Option<(IdScheme, String)> {
 /// Interpret a prefixed identifier as Manubot/pandoc write it: `doi:10.1/x`,
 /// `arxiv:1706.03762`, `pmid:123`, `pmcid:PMC123`, `isbn:…`, `url:https://…`.
 pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
-    let (prefix, value) = raw.split_once(':')?;
+    let colon = memchr::memchr(b':', raw.as_bytes())?;
+    let (prefix, value) = (&raw[..colon], &raw[colon + 1..]);
     let is = |name: &str| prefix.eq_ignore_ascii_case(name);
     match () {
         _ if is("doi") => normalize_doi(value).map(|v| (IdScheme::Doi, v)),

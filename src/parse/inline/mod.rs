@@ -260,9 +260,8 @@ pub(crate) fn is_key_inner_punct(c: char) -> bool {
 pub(crate) fn classify_key(key: &str) -> Option<(CitationKind, Option<(IdScheme, String)>)> {
     // Prefixes are short ASCII words; lowercase them without allocating.
     let mut buf = [0u8; 8];
-    let prefix = key
-        .split_once(':')
-        .map(|(p, _)| p)
+    let prefix = memchr::memchr(b':', key.as_bytes())
+        .map(|colon| &key[..colon])
         .filter(|p| p.len() <= buf.len())
         .map(|p| {
             for (b, c) in buf.iter_mut().zip(p.bytes()) {

@@ -8,13 +8,14 @@ use crate::model::Span;
 /// `;`-separated part must hold one key, as pandoc requires; otherwise the bracket
 /// is not a citation.
 pub(super) fn group(content: &str, base: usize) -> Option<Vec<Item>> {
-    let mut items = Vec::new();
+    // Most groups hold one or two keys.
+    let mut items = Vec::with_capacity(2);
     let mut pos = 0;
     for part in content.split(';') {
         let part_base = base + pos;
         pos += part.len() + 1;
         // `[@a;; @b]` occurs in real manuscripts; an empty part is no part.
-        if part.trim().is_empty() && !items.is_empty() {
+        if !items.is_empty() && part.trim().is_empty() {
             continue;
         }
         let (at, suppress) = key_start(part)?;
@@ -78,6 +79,12 @@ fn read_key(text: &str, from: usize) -> Option<(usize, usize)> {
     let mut i = 0;
     while i < bytes.len() {
         let (c, len) = match bytes[i] {
+            // Most keys are ASCII: decide without the Unicode tables.
+            b if b.is_ascii_alphanumeric() || b == b'_' => {
+                last_word_end = i + 1;
+                i += 1;
+                continue;
+            }
             b if b.is_ascii() => (b as char, 1),
             _ => {
                 let c = rest[i..].chars().next()?;

@@ -183,7 +183,16 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
             // Letters since the last inner period: `U.S`, `Ph.D` and `J.-P` keep theirs,
             // `glance.J` (a missing space) does not.
             let mut run = 1;
-            while let Some(d) = char_at(s, end) {
+            loop {
+                // ASCII letters, the bulk of every word, go on the word without the
+                // checks below (which they would pass).
+                while bytes.get(end).is_some_and(u8::is_ascii_alphabetic) {
+                    end += 1;
+                    run += 1;
+                }
+                let Some(d) = char_at(s, end) else {
+                    break;
+                };
                 let after = end + d.len_utf8();
                 let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
                     && (d != '.' || run <= 2)
