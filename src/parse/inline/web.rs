@@ -44,8 +44,10 @@ pub struct WebMatch {
 
 /// Every URL and identifier in `text` (spans relative to `text`).
 pub fn find(text: &str) -> Vec<WebMatch> {
-    // Fast exit: no URL, DOI, arXiv id or PMID/PMC can occur without these.
-    if memchr::memchr3(b':', b'/', b'P', text.as_bytes()).is_none() {
+    // Fast exit: no URL, DOI, arXiv id or PMID/PMC (in either case) can occur
+    // without these.
+    let bytes = text.as_bytes();
+    if memchr::memchr3(b':', b'/', b'P', bytes).is_none() && memchr::memchr(b'p', bytes).is_none() {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -313,6 +315,14 @@ mod tests {
             None
         );
         assert_eq!(citable_url("https://notnature.com/x"), None);
+    }
+
+    #[test]
+    fn lowercase_pubmed_identifiers_are_found_without_other_triggers() {
+        let kinds = |text: &str| find(text).iter().map(|m| m.kind).collect::<Vec<_>>();
+        assert_eq!(kinds("as shown in pmid 12345678 and"), [WebKind::Pmid]);
+        assert_eq!(kinds("see pmc1234567 for the data"), [WebKind::Pmcid]);
+        assert!(kinds("no identifier here").is_empty());
     }
 
     #[test]
