@@ -10,16 +10,18 @@
 //! Calibration: every distinct train claim–document pair with its own evidence
 //! (label 1) and with evidence of another cited work (label 0); a logistic model over
 //! the lexical features; the `unrelated` threshold is the highest that keeps ≤ 1.5 % of
-//! originals below it on each dataset's train split (≤ 1 % with a sentence model), the `related` threshold the lowest
-//! that keeps ≤ 1 % of swaps above it. With a sentence model (`--embedding-model DIR`
+//! originals below it on each dataset's train split (with a sentence model the share
+//! given by `--originals-flagged`, default [`MODEL_ORIGINALS_FLAGGED`]), the `related`
+//! threshold the lowest that keeps ≤ 1 % of swaps above it; the thresholds other shares
+//! would give are printed, to choose the share on dev with `verify_eval`. With a sentence model (`--embedding-model DIR`
 //! or `CITEPROOF_EMBEDDING_MODEL`) the same is done for the `embeddings` mode
 //! (similarity features alone) and the `hybrid` mode (lexical and similarity
 //! features), each with and without the background features (a train claim's
 //! background leaves out its own work and its partner's); without a model those
 //! calibrations and the background works are kept.
 //!
-//! `cargo run --release --example verify_tables [-- --embedding-model DIR]` (writes the
-//! files; rebuild after).
+//! `cargo run --release --example verify_tables [-- --embedding-model DIR]
+//! [--originals-flagged SHARE]` (writes the files; rebuild after).
 
 // Shared with verify_eval, which also reads the gold evidence this example does not.
 #[path = "support/verify_data.rs"]
@@ -51,6 +53,10 @@ const MIN_DF: u32 = 2;
 /// 3.6 % of Check-COVID dev originals were flagged (the lexical scorer: 1.4 %).
 const LEXICAL_ORIGINALS_FLAGGED: f64 = 0.015;
 const MODEL_ORIGINALS_FLAGGED: f64 = 0.01;
+/// Other shares of originals whose thresholds are printed, to choose on dev.
+const CANDIDATE_SHARES: [f64; 10] = [
+    0.0025, 0.003, 0.0035, 0.004, 0.0045, 0.005, 0.0075, 0.01, 0.0125, 0.015,
+];
 /// Largest share of swaps allowed at or above the `related` threshold on train.
 const SWAPS_RELATED: f64 = 0.01;
 const SEED: u64 = 0x5EED_C17E;
@@ -70,12 +76,23 @@ struct ModePairs {
 
 fn main() {
     let mut model_dir: Option<PathBuf> = dir_from_env();
+    let mut originals_flagged = MODEL_ORIGINALS_FLAGGED;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--embedding-model" => model_dir = args.next().map(PathBuf::from),
+            "--originals-flagged" => match args.next().and_then(|a| a.parse::<f64>().ok()) {
+                Some(share) if (0.0..0.5).contains(&share) => originals_flagged = share,
+                _ => {
+                    eprintln!("--originals-flagged takes a share in [0, 0.5), e.g. 0.005");
+                    std::process::exit(2);
+                }
+            },
             other => {
-                eprintln!("unknown argument {other}; usage: verify_tables [--embedding-model DIR]");
+                eprintln!(
+                    "unknown argument {other}; usage: verify_tables [--embedding-model DIR] \
+                     [--originals-flagged SHARE]"
+                );
                 std::process::exit(2);
             }
         }
@@ -132,25 +149,16 @@ fn main() {
     );
     let rendered_models = if model.is_some() {
         println!("\nembeddings");
-        let semantic = calibrate(
-            &collect(&per_dataset, |p| &p.semantic),
-            MODEL_ORIGINALS_FLAGGED,
-        );
+        let semantic = calibrate(&collect(&per_dataset, |p| &p.semantic), originals_flagged);
         println!("\nhybrid");
-        let hybrid = calibrate(
-            &collect(&per_dataset, |p| &p.hybrid),
-            MODEL_ORIGINALS_FLAGGED,
-        );
+        let hybrid = calibrate(&collect(&per_dataset, |p| &p.hybrid), originals_flagged);
         println!("\nembeddings with background works");
         let semantic_bg = calibrate(
             &collect(&per_dataset, |p| &p.semantic_bg),
-            MODEL_ORIGINALS_FLAGGED,
+            originals_flagged,
         );
         println!("\nhybrid with background works");
-        let hybrid_bg = calibrate(
-            &collect(&per_dataset, |p| &p.hybrid_bg),
-            MODEL_ORIGINALS_FLAGGED,
-        );
+        let hybrid_bg = calibrate(&collect(&per_dataset, |p| &p.hybrid_bg), originals_flagged);
         render_models(&semantic, &hybrid, &semantic_bg, &hybrid_bg)
     } else {
         println!("no sentence model: the model calibrations and background works are kept");
@@ -293,17 +301,32 @@ fn calibrate<const N: usize>(
     };
     let mut unrelated_below = f64::INFINITY;
     let mut related_from: f64 = 0.0;
+    let mut candidates = [f64::INFINITY; CANDIDATE_SHARES.len()];
     for (name, (orig, swap)) in per_dataset {
         let mut o: Vec<f64> = orig.iter().map(|f| calibration.score(f)).collect();
         let mut s: Vec<f64> = swap.iter().map(|f| calibration.score(f)).collect();
         o.sort_by(f64::total_cmp);
         s.sort_by(f64::total_cmp);
-        let low = o[((o.len() as f64) * originals_flagged).floor() as usize];
+        let quantile = |share: f64| o[((o.len() as f64) * share).floor() as usize];
+        let low = quantile(originals_flagged);
         let high = s[((s.len() as f64) * (1.0 - SWAPS_RELATED)).ceil() as usize - 1];
-        println!("{name}: 1st percentile of originals {low:.4}, 99th of swaps {high:.4}");
+        println!(
+            "{name}: originals' {:.2} % quantile {low:.4}, swaps' {:.0} % quantile {high:.4}",
+            100.0 * originals_flagged,
+            100.0 * (1.0 - SWAPS_RELATED)
+        );
         unrelated_below = unrelated_below.min(low);
         related_from = related_from.max(high);
+        for (c, share) in candidates.iter_mut().zip(CANDIDATE_SHARES) {
+            *c = c.min(quantile(share));
+        }
     }
+    let other_shares: Vec<String> = CANDIDATE_SHARES
+        .iter()
+        .zip(candidates)
+        .map(|(share, t)| format!("{:.2} % → {:.4}", 100.0 * share, round4(t)))
+        .collect();
+    println!("unrelated threshold by share: {}", other_shares.join(", "));
     calibration.unrelated_below = round4(unrelated_below);
     calibration.related_from = round4(related_from.max(unrelated_below));
     for (name, (orig, swap)) in per_dataset {

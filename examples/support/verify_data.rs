@@ -240,6 +240,17 @@ pub fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     order
 }
 
+/// The order in which an item's sentences are given to a ranker: a shuffle seeded by
+/// the claim, so that ties never favour the gold sentence (Citation-Integrity lists it
+/// first). `order[j]` is the evidence index of the `j`-th passage.
+pub fn sentence_order(item: &Item, seed: u64) -> Vec<usize> {
+    let seed = item
+        .claim
+        .bytes()
+        .fold(seed, |h, b| h.rotate_left(5) ^ u64::from(b));
+    shuffled(item.evidence.len(), seed)
+}
+
 /// For every item, the index of another item whose evidence it is swapped with:
 /// a seeded shuffle, stepping on past items that cite the same work (a random other
 /// work, not a nearest neighbour).
