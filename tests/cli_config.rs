@@ -273,6 +273,10 @@ stage2-model = "large"
 max-requests-per-minute = 30
 full-text = false
 fulltext-title-similarity = 0.7
+min-full-text-chars = 5000
+chunk-size = 600
+chunk-overlap = 100
+passages = 5
 "#,
     );
     let overrides = Overrides {
@@ -306,6 +310,24 @@ fulltext-title-similarity = 0.7
     assert_eq!(verify.fulltext.min_title_similarity, 0.7);
     let works = url::Url::parse("http://127.0.0.1:8080/crossref/works").unwrap();
     assert!(verify.fulltext.policy.is_trusted(&works));
+    let settings = run.verify_settings().unwrap();
+    assert_eq!(settings.fulltext.min_chars, 5000);
+    let p = settings.passages;
+    assert_eq!((p.size, p.overlap, p.top), (600, 100, 5));
+}
+
+#[test]
+fn passage_settings_that_cannot_work_are_refused() {
+    for (keys, says) in [
+        ("chunk-size = 500\nchunk-overlap = 500", "chunk-overlap"),
+        ("passages = 0", "passages"),
+    ] {
+        let p = Project::copy();
+        p.write("citeproof.toml", &format!("[verify]\n{keys}\n"));
+        let set = ConfigSet::load(Some(p.dir.path()), Overrides::default()).unwrap();
+        let err = set.run().verify_settings().unwrap_err().to_string();
+        assert!(err.contains(says), "{keys}: {err}");
+    }
 }
 
 #[test]

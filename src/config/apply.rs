@@ -37,6 +37,7 @@ pub(super) fn defaults() -> Layer {
              api-key-env = \"{DEFAULT_API_KEY_ENV}\"\ntimeout = \"{}s\"\n\
              max-tokens = {}\nfull-text = {}\nmax-invalid-retries = {}\nparallel = {}\n\
              max-concurrency = {}\nfulltext-title-similarity = {}\n\
+             min-full-text-chars = {}\nchunk-size = {}\nchunk-overlap = {}\npassages = {}\n\
              arxiv-web-url = \"{DEFAULT_ARXIV_WEB}\"\n[rules]\n",
             SearchOrder(SourcePlan::default().search),
             gate.accept,
@@ -53,6 +54,10 @@ pub(super) fn defaults() -> Layer {
             verify.parallel,
             model.limits.max_concurrency,
             verify.fulltext.min_title_similarity,
+            verify.fulltext.min_chars,
+            verify.passages.size,
+            verify.passages.overlap,
+            verify.passages.top,
         );
         for rule in RULES {
             t.push_str(&format!("{} = \"{}\"\n", rule.code, rule.severity));

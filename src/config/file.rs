@@ -135,6 +135,14 @@ pub struct VerifySection {
     pub max_concurrency: Option<u32>,
     /// Least title similarity between a downloaded full text and the cited work.
     pub fulltext_title_similarity: Option<Fraction>,
+    /// Fewest characters a downloaded full text must have to be used.
+    pub min_full_text_chars: Option<u32>,
+    /// Characters per full-text passage.
+    pub chunk_size: Option<u32>,
+    /// Characters of whole sentences repeated between consecutive passages.
+    pub chunk_overlap: Option<u32>,
+    /// How many of the best-ranked passages are judged.
+    pub passages: Option<u32>,
     /// Use the embedded backend even when a model server is configured.
     pub embedded: Option<bool>,
     /// A local sentence-embedding model directory (all-MiniLM-L6-v2 in safetensors)

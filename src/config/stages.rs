@@ -22,6 +22,7 @@ use crate::verify::backend::VerifySettings;
 use crate::verify::escalate::VerifyConfig;
 use crate::verify::fulltext::{DEFAULT_ARXIV_WEB, FullTextConfig};
 use crate::verify::llm::ModelConfig;
+use crate::verify::select::PassageSettings;
 
 /// Resolution options and what the reader should be told about them (a corpus
 /// record that could not be read, a cache that had to be recreated or is missing).
@@ -252,6 +253,7 @@ impl Resolved {
             .map(|p| self.path_value("verify.local-embedding-model", p));
         s.scoring = v.scoring.as_ref().map(|m| m.value);
         s.full_text = v.full_text.unwrap_or(true);
+        s.passages = self.passage_settings()?;
         if let Some(n) = v.parallel {
             s.parallel = n.max(1) as usize;
         }
@@ -291,7 +293,36 @@ impl Resolved {
         if let Some(f) = v.fulltext_title_similarity {
             config.min_title_similarity = f.0;
         }
+        if let Some(n) = v.min_full_text_chars {
+            config.min_chars = n as usize;
+        }
         config
+    }
+
+    /// Chunking of full texts and how many passages are judged.
+    fn passage_settings(&self) -> anyhow::Result<PassageSettings> {
+        let v = self.verify_section();
+        let mut p = PassageSettings::default();
+        if let Some(n) = v.chunk_size {
+            p.size = n as usize;
+        }
+        if let Some(n) = v.chunk_overlap {
+            p.overlap = n as usize;
+        }
+        if let Some(n) = v.passages {
+            p.top = n as usize;
+        }
+        if p.size == 0 || p.top == 0 {
+            anyhow::bail!("`verify.chunk-size` and `verify.passages` must be at least 1");
+        }
+        if p.overlap >= p.size {
+            anyhow::bail!(
+                "`verify.chunk-overlap` ({}) must be smaller than `verify.chunk-size` ({})",
+                p.overlap,
+                p.size
+            );
+        }
+        Ok(p)
     }
 
     fn resolve_section(&self) -> super::file::ResolveSection {
