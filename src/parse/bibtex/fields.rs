@@ -8,6 +8,7 @@ use regex::Regex;
 
 use crate::model::{IdScheme, RefFields, Span};
 use crate::parse::ids;
+use crate::parse::refstring::contains_ignore_case;
 use crate::resolve::latex::decode_latex;
 
 use super::names::{parse_names, tidied};
@@ -223,7 +224,7 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
         .and_then(|d| ids::normalize_doi(&plain(d)))
         .or_else(|| found(IdScheme::Doi))
         .or_else(|| eprint_of(&["doi"]).and_then(|e| ids::normalize_doi(&e)))
-        .or_else(|| in_notes(&notes, b"10.", ids::find_dois));
+        .or_else(|| in_notes(&notes, "10.", ids::find_dois));
     let arxiv_eprint = eprint.as_deref().filter(|e| {
         eprint_type.as_deref() == Some("arxiv") || (eprint_type.is_none() && looks_like_arxiv(e))
     });
@@ -241,13 +242,13 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
                     .and_then(ids::normalize_arxiv)
             })
         })
-        .or_else(|| in_notes(&notes, b"arxiv", ids::find_arxiv_ids));
+        .or_else(|| in_notes(&notes, "arxiv", ids::find_arxiv_ids));
     out.pmid = f
         .get("pmid")
         .and_then(|p| ids::normalize_pmid(&plain(p)))
         .or_else(|| eprint_of(&["pubmed", "pmid"]).and_then(|e| ids::normalize_pmid(&e)))
         .or_else(|| found(IdScheme::Pmid))
-        .or_else(|| in_notes(&notes, b"pmid", ids::find_pmids));
+        .or_else(|| in_notes(&notes, "pmid", ids::find_pmids));
     out.pmcid = f
         .get("pmcid")
         .and_then(|p| ids::normalize_pmcid(&plain(p)))
@@ -255,7 +256,7 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
             eprint_of(&["pmc", "pmcid", "pubmedcentral"]).and_then(|e| ids::normalize_pmcid(&e))
         })
         .or_else(|| found(IdScheme::Pmcid))
-        .or_else(|| in_notes(&notes, b"pmc", ids::find_pmcids));
+        .or_else(|| in_notes(&notes, "pmc", ids::find_pmcids));
     out.isbn = f.get("isbn").and_then(|i| ids::normalize_isbn(&plain(i)));
     out.url = url.or_else(|| {
         f.get("howpublished")
@@ -266,18 +267,11 @@ fn identifiers(f: &impl Fields, out: &mut RefFields) {
 
 /// The first identifier `find` sees in the free-text fields that mention `hint`
 /// (a cheap test that spares the regex most fields).
-fn in_notes(notes: &[&str], hint: &[u8], find: fn(&str) -> Vec<(Span, String)>) -> Option<String> {
+fn in_notes(notes: &[&str], hint: &str, find: fn(&str) -> Vec<(Span, String)>) -> Option<String> {
     notes
         .iter()
-        .filter(|n| mentions(n, hint))
+        .filter(|n| contains_ignore_case(n, hint))
         .find_map(|n| find(&plain(n)).into_iter().next().map(|(_, id)| id))
-}
-
-/// Whether `text` contains `needle` (lowercase ASCII), ignoring case.
-fn mentions(text: &str, needle: &[u8]) -> bool {
-    text.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// An `eprint` without a type that has the shape of an arXiv id.

@@ -111,6 +111,7 @@ fn needs_normalising(s: &str) -> bool {
             != unicode_normalization::IsNormalized::Yes
 }
 
+/// Whether `hay` contains `needle`, ignoring ASCII case.
 pub fn contains_ignore_case(hay: &str, needle: &str) -> bool {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
     let Some(&first) = needle.first() else {

@@ -9,6 +9,7 @@
 //! volume, issue, pages and publisher ([`venue`]).
 
 mod clean;
+pub(crate) use clean::contains_ignore_case;
 mod identifiers;
 mod lexicon;
 mod markers;
@@ -106,17 +107,19 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
 
     // `Hilton, S., Hunt, K., Bedford, H. Petticrew, M. (2010).`: the list stopped at a
     // slip in its punctuation; the names go on up to the author-date year.
+    let mut lead = year::leading_year(&s[pos..]);
     if !f.authors.is_empty()
-        && year::leading_year(&s[pos..]).is_none()
+        && lead.is_none()
         && let Some(y) = names_run_to_year(s, pos)
     {
         let more = names::scan(&tokens, &s[pos..y]);
         f.authors.extend(more.persons);
         pos = y;
+        lead = year::leading_year(&s[pos..]);
     }
     // The year right after the names (APA, Harvard, Chicago author-date).
     let mut year_first = false;
-    if let Some((year, end)) = year::leading_year(&s[pos..]) {
+    if let Some((year, end)) = lead {
         f.year = year;
         comma_style |= s[pos..pos + end].trim_end().ends_with(',');
         pos += end;
