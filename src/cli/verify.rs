@@ -62,13 +62,7 @@ impl Target {
             Target::Reference(r) => RefQuery::from_string(r),
             Target::Id(scheme, id) => {
                 let mut fields = RefFields::default();
-                let slot = match scheme {
-                    IdScheme::Doi => &mut fields.doi,
-                    IdScheme::Arxiv => &mut fields.arxiv,
-                    IdScheme::Pmid => &mut fields.pmid,
-                    _ => &mut fields.pmcid,
-                };
-                *slot = Some(id.clone());
+                *fields.identifier_mut(*scheme) = Some(id.clone());
                 RefQuery::new(
                     fields,
                     format!("{}:{id}", scheme.prefix()),

@@ -254,18 +254,14 @@ impl Verifier {
         if !self.config.full_text {
             return self.without_full_text(first, notes, !ev.failures.is_empty());
         }
-        let search = self
-            .fetcher
-            .find(&mut ev, self.sources.as_ref(), request.citation_url)
-            .await;
-        let transient = !ev.failures.is_empty() || has_transient_failure(&search);
-        notes.extend(search.attempts.iter().map(|a| match &a.outcome {
-            Ok(()) => format!(
-                "full text from {} ({})",
-                a.candidate.url, a.candidate.origin
-            ),
-            Err(r) => format!("{} ({}): {r}", a.candidate.url, a.candidate.origin),
-        }));
+        let (search, transient) = search_full_text(
+            &self.fetcher,
+            &mut ev,
+            self.sources.as_ref(),
+            request.citation_url,
+            &mut notes,
+        )
+        .await;
         let Some(full) = search.found else {
             notes.push("no acceptable full text".to_string());
             return self.without_full_text(first, notes, transient);
@@ -444,7 +440,8 @@ fn checked(answer: ModelAnswer, evidence: &[&str], what: &str, model: &str) -> V
     }
 }
 
-fn passage_ref(full: &FullText, p: &Passage) -> PassageRef {
+/// Where a judged passage came from, for the verdict.
+pub(super) fn passage_ref(full: &FullText, p: &Passage) -> PassageRef {
     PassageRef {
         source: full.url.clone(),
         origin: full.origin.clone(),
@@ -490,8 +487,30 @@ pub(super) async fn store<T: serde::Serialize>(
     }
 }
 
+/// Look for the cited work's full text, noting every attempt in `notes`; also whether
+/// a source or a download failed in a way that may not recur (then the verdict is
+/// not cached).
+pub(super) async fn search_full_text(
+    fetcher: &FullTextFetcher,
+    ev: &mut Evidence,
+    sources: Option<&Sources>,
+    citation_url: Option<&str>,
+    notes: &mut Vec<String>,
+) -> (Search, bool) {
+    let search = fetcher.find(ev, sources, citation_url).await;
+    let transient = !ev.failures.is_empty() || has_transient_failure(&search);
+    notes.extend(search.attempts.iter().map(|a| match &a.outcome {
+        Ok(()) => format!(
+            "full text from {} ({})",
+            a.candidate.url, a.candidate.origin
+        ),
+        Err(r) => format!("{} ({}): {r}", a.candidate.url, a.candidate.origin),
+    }));
+    (search, transient)
+}
+
 /// A download that failed in a way that may not recur (transport, 429, 5xx).
-pub(super) fn has_transient_failure(search: &Search) -> bool {
+fn has_transient_failure(search: &Search) -> bool {
     search.attempts.iter().any(|a| {
         matches!(
             &a.outcome,

@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::Relation;
 use super::embedded::Assessment;
-use super::escalate::{cached, digest_key, has_transient_failure, store};
+use super::escalate::{cached, digest_key, passage_ref, search_full_text, store};
 use super::evidence::Evidence;
 use super::fulltext::{FullText, FullTextConfig, FullTextFetcher};
 use super::hybrid::Scorer;
@@ -178,18 +178,14 @@ impl OfflineVerifier {
         if !self.config.full_text {
             return (self.no_evidence(notes), !ev.failures.is_empty());
         }
-        let search = self
-            .fetcher
-            .find(&mut ev, self.sources.as_ref(), request.citation_url)
-            .await;
-        let transient = !ev.failures.is_empty() || has_transient_failure(&search);
-        notes.extend(search.attempts.iter().map(|a| match &a.outcome {
-            Ok(()) => format!(
-                "full text from {} ({})",
-                a.candidate.url, a.candidate.origin
-            ),
-            Err(r) => format!("{} ({}): {r}", a.candidate.url, a.candidate.origin),
-        }));
+        let (search, transient) = search_full_text(
+            &self.fetcher,
+            &mut ev,
+            self.sources.as_ref(),
+            request.citation_url,
+            &mut notes,
+        )
+        .await;
         let verdict = match &search.found {
             Some(full) => self.on_full_text(request.claim, full, &mut notes).await,
             None => {
@@ -233,14 +229,7 @@ impl OfflineVerifier {
             .as_ref()
             .and_then(|b| best.get(b.passage))
             .unwrap_or(&best[0]);
-        let passage = PassageRef {
-            source: full.url.clone(),
-            origin: full.origin.clone(),
-            format: full.format,
-            section: decisive.section.clone(),
-            offset: decisive.offset,
-            text: decisive.text.clone(),
-        };
+        let passage = passage_ref(full, decisive);
         Some(self.judged(
             assessment,
             Stage::FullText,
