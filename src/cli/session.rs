@@ -279,9 +279,15 @@ impl<'a> Session<'a> {
             } else {
                 Applicability::Safe
             };
+            // No verification finding carries a fix: the fix passes skip verification
+            // (and loading its model); the final check below runs it once.
+            let fix_stages = Stages {
+                verify: None,
+                ..stages.clone()
+            };
             for _ in 0..MAX_FIX_PASSES {
                 let mut project = self.load()?;
-                let checked = self.check(&mut project, &stages, false)?;
+                let checked = self.check(&mut project, &fix_stages, false)?;
                 let (diagnostics, _) = self.select(&project, checked.diagnostics)?;
                 let plan = fix::plan(&project.sources, &diagnostics, wanted);
                 if plan.is_empty() {
