@@ -23,14 +23,6 @@ pub fn local_diagnostics(project: &Project) -> Vec<Diagnostic> {
     finish(project, local_findings(project))
 }
 
-/// The local findings and `more` (resolution, verification), finished together so
-/// that suppressions see every rule.
-pub fn diagnostics_with(project: &Project, more: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut diagnostics = local_findings(project);
-    diagnostics.extend(more);
-    finish(project, diagnostics)
-}
-
 /// The local findings before suppressions: reading problems and link rules. Later
 /// stages add theirs and pass the whole set through [`finish`] once, so that
 /// suppressions apply to every finding and unused ones are reported once.

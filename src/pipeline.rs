@@ -17,7 +17,6 @@ use crate::model::{FileId, Span, Work};
 use crate::report::{CitationFacts, Facts, ReferenceFacts};
 use crate::resolve::cascade::{ResolveError, Resolver};
 use crate::resolve::options::ResolveOptions;
-use crate::resolve::outcome::Status;
 use crate::resolve::run::{ProjectResolution, resolve_project_with};
 use crate::rules::resolution::{diagnostics as resolution_diagnostics, explain};
 use crate::verify::backend::{Backend, BackendError, Judgement, VerifySettings};
@@ -131,14 +130,9 @@ fn resolved_works<'a>(
 ) -> HashMap<(FileId, Span), &'a Work> {
     let mut works = HashMap::new();
     for entry in &resolution.entries {
-        let r = &entry.resolution;
-        if !matches!(
-            r.status,
-            Status::Verified | Status::Miscited | Status::Retracted
-        ) {
+        let Some(work) = entry.resolution.identified_work() else {
             continue;
-        }
-        let Some(work) = &r.work else { continue };
+        };
         let reference = &project.documents[entry.document].references[entry.reference];
         works.insert((reference.file, reference.span), work);
     }

@@ -245,12 +245,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 
 /// Why a resolution gives no work to verify against, or `None` when it gives one.
 fn unresolved_reason(r: &Resolution) -> Option<String> {
-    if r.work.is_some()
-        && matches!(
-            r.status,
-            Status::Verified | Status::Miscited | Status::Retracted
-        )
-    {
+    if r.identified_work().is_some() {
         return None;
     }
     Some(match r.status {

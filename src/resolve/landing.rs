@@ -141,7 +141,7 @@ pub fn page_work(html: &str) -> Option<Work> {
             .collect()
     };
     let first = |names: &[&str]| names.iter().find_map(|n| metas(n).into_iter().next());
-    let title = first(&["citation_title", "dc.title", "DC.title"]);
+    let title = first(&["citation_title", "dc.title"]);
     let from_meta = title.map(|title| Work {
         source: LANDING_SOURCE.into(),
         title,

@@ -30,12 +30,6 @@ pub enum Answer<T> {
     Offline,
 }
 
-impl<T> Answer<T> {
-    pub fn is_definite(&self) -> bool {
-        matches!(self, Answer::Found(_) | Answer::NotFound)
-    }
-}
-
 /// A search answer as cached: the hits in rank order.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Hits(Vec<Work>);

@@ -61,6 +61,16 @@ pub struct Resolution {
 }
 
 impl Resolution {
+    /// The work the reference was identified as (verified, miscited or retracted);
+    /// `None` when the reference was not found or could not be resolved.
+    pub fn identified_work(&self) -> Option<&Work> {
+        let identified = matches!(
+            self.status,
+            Status::Verified | Status::Miscited | Status::Retracted
+        );
+        self.work.as_ref().filter(|_| identified)
+    }
+
     /// A reference that was not looked up (nothing to look up with).
     pub fn unresolvable() -> Resolution {
         Resolution {

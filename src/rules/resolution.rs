@@ -415,10 +415,7 @@ fn missing_doi(place: &Place<'_>, res: &Resolution) -> Option<Diagnostic> {
         && r.fields.doi.is_none()
         && !cites_url_doi
         && !arxiv_alias
-        && matches!(
-            res.status,
-            Status::Verified | Status::Miscited | Status::Retracted
-        );
+        && res.identified_work().is_some();
     if !eligible {
         return None;
     }
