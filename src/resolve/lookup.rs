@@ -79,10 +79,12 @@ impl Lookups {
         self.cache.as_ref()?.get_as::<T>(ns, key).ok().flatten()
     }
 
-    fn store(&self, ns: &str, entries: Vec<(String, bool, serde_json::Value)>) {
+    /// Write answers to the cache on the blocking pool: a commit must not hold up the
+    /// runtime's few workers while other requests are in flight.
+    async fn store(&self, ns: &str, entries: Vec<(String, bool, serde_json::Value)>) {
         if let (Some(cache), false) = (&self.cache, entries.is_empty()) {
             // A cache that cannot be written only costs a later rerun its speed.
-            let _ = cache.put_many(ns, &entries);
+            let _ = cache.put_many_async(ns, entries).await;
         }
     }
 
@@ -151,7 +153,7 @@ impl Lookups {
             };
             answers.insert(id, answer);
         }
-        self.store(ns, store);
+        self.store(ns, store).await;
         answers
     }
 
@@ -238,12 +240,13 @@ impl Lookups {
         }
         match result {
             Ok(works) if works.is_empty() => {
-                self.store(ns, vec![(key, false, serde_json::Value::Null)]);
+                self.store(ns, vec![(key, false, serde_json::Value::Null)])
+                    .await;
                 Answer::NotFound
             }
             Ok(works) => {
                 let value = serde_json::to_value(Hits(works.clone())).unwrap_or_default();
-                self.store(ns, vec![(key, true, value)]);
+                self.store(ns, vec![(key, true, value)]).await;
                 Answer::Found(works)
             }
             Err(e) => Answer::Failed(failure(&e)),
