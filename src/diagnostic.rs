@@ -63,6 +63,26 @@ pub enum Applicability {
     Safe,
 }
 
+impl Applicability {
+    /// The serialised name (`safe`, `unsafe`, `display-only`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+            Applicability::DisplayOnly => "display-only",
+        }
+    }
+
+    /// What a reader is told about a fix: its kind and the flags that apply it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Applicability::Safe => "fix (applied by --fix)",
+            Applicability::Unsafe => "unsafe fix (--fix --unsafe-fixes)",
+            Applicability::DisplayOnly => "suggestion",
+        }
+    }
+}
+
 /// One text replacement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edit {

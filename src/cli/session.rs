@@ -12,8 +12,7 @@ use clap::{Args, ValueEnum};
 
 use citeproof::baseline::Baseline;
 use citeproof::changed::ChangedLines;
-use citeproof::config::file::{CommandName, ConfigFile, FailOnValue, Size};
-use citeproof::config::{ConfigSet, Layer, Origin, Overrides};
+use citeproof::config::{ConfigSet, Layer, Overrides};
 use citeproof::diagnostic::{Applicability, Diagnostic};
 use citeproof::load::{self, LoadOptions, Project};
 use citeproof::output::{self, Format, Report};
@@ -24,7 +23,7 @@ use citeproof::{fix, output::text};
 
 use super::InputArgs;
 use super::resolve::{resolve_options, summary, with_progress};
-use super::stage_args::StageArgs;
+use super::stage_args::{Layers, StageArgs};
 use super::verify_flags::report_usage;
 
 /// Most passes of fix, re-check, fix again.
@@ -89,59 +88,20 @@ pub struct Session<'a> {
     baseline: Option<Baseline>,
 }
 
-/// The command-line flags that are also configuration keys, as a layer.
+/// Layers for the input and report flags that are also configuration keys.
 fn cli_layers(input: &InputArgs, args: &ReportArgs) -> anyhow::Result<Vec<Layer>> {
-    let mut layers = Vec::new();
-    let mut push = |flag: &str, config: ConfigFile| {
-        layers.push(Layer {
-            origin: Origin::Cli(flag.to_string()),
-            config,
-        })
-    };
+    let mut layers = Layers::default();
     if !args.fail_on.is_empty() {
-        let value = FailOn::parse_items(args.fail_on.iter().map(String::as_str))
-            .map_err(|e| anyhow::anyhow!("--fail-on: {e}"))?;
-        push(
-            "--fail-on",
-            ConfigFile {
-                fail_on: Some(FailOnValue {
-                    written: value.to_string(),
-                    value,
-                }),
-                ..ConfigFile::default()
-            },
-        );
+        layers.set("--fail-on", "fail-on", args.fail_on.clone())?;
     }
     if !input.cite_commands.is_empty() {
-        let commands = input
-            .cite_commands
-            .iter()
-            .map(|c| CommandName {
-                written: c.clone(),
-                value: c.trim_start_matches('\\').to_string(),
-            })
-            .collect();
-        push(
-            "--cite-command",
-            ConfigFile {
-                cite_commands: Some(commands),
-                ..ConfigFile::default()
-            },
-        );
+        let commands = input.cite_commands.clone();
+        layers.set("--cite-command", "cite-commands", commands)?;
     }
     if let Some(size) = input.max_file_size {
-        push(
-            "--max-file-size",
-            ConfigFile {
-                max_file_size: Some(Size {
-                    written: size.to_string(),
-                    value: size,
-                }),
-                ..ConfigFile::default()
-            },
-        );
+        layers.set("--max-file-size", "max-file-size", size.to_string())?;
     }
-    Ok(layers)
+    Ok(layers.0)
 }
 
 impl<'a> Session<'a> {

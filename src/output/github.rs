@@ -8,7 +8,7 @@
 
 use super::Report;
 use super::text::summary;
-use crate::diagnostic::{Applicability, Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::SourceMap;
 
 /// `error`, `warning` or `notice`.
@@ -52,11 +52,7 @@ pub fn annotation(sources: &SourceMap, d: &Diagnostic) -> String {
     ));
     let mut message = d.message.clone();
     if let Some(fix) = &d.fix {
-        let label = match fix.applicability {
-            Applicability::Safe => "fix (--fix)",
-            Applicability::Unsafe => "unsafe fix (--fix --unsafe-fixes)",
-            Applicability::DisplayOnly => "suggestion",
-        };
+        let label = fix.applicability.label();
         message.push_str(&format!("\n{label}: {}", fix.description));
     }
     format!(

@@ -6,7 +6,7 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::{Value, json};
 
 use super::Report;
-use crate::diagnostic::{Applicability, Severity};
+use crate::diagnostic::Severity;
 use crate::model::{FileId, Span};
 use crate::rules::RULES;
 use crate::source::SourceMap;
@@ -153,11 +153,7 @@ pub fn log(report: &Report) -> Value {
                         })
                     })
                     .collect();
-                let applicability = match fix.applicability {
-                    Applicability::Safe => "safe",
-                    Applicability::Unsafe => "unsafe",
-                    Applicability::DisplayOnly => "display-only",
-                };
+                let applicability = fix.applicability.as_str();
                 result["fixes"] = json!([{
                     "description": { "text": fix.description },
                     "artifactChanges": changes,

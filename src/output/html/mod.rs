@@ -11,7 +11,7 @@ use quick_xml::escape::escape;
 
 use super::Report;
 use super::text::summary;
-use crate::diagnostic::{Applicability, Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{Document, FileId};
 
 const STYLE: &str = include_str!("style.css");
@@ -47,11 +47,7 @@ fn finding_item(report: &Report, d: &Diagnostic) -> String {
         ));
     }
     if let Some(fix) = &d.fix {
-        let kind = match fix.applicability {
-            Applicability::Safe => "fix (applied by --fix)",
-            Applicability::Unsafe => "unsafe fix (--fix --unsafe-fixes)",
-            Applicability::DisplayOnly => "suggestion",
-        };
+        let kind = fix.applicability.label();
         out.push_str(&format!(
             "<span class=\"fix\">{kind}: {}</span>",
             escape(&fix.description)
