@@ -10,11 +10,9 @@ use scraper::{Html, Selector};
 use serde_json::Value;
 use url::Url;
 
-use crate::cache::{Cache, Cached};
+use crate::cache::Cache;
 use crate::model::{Person, Work};
-use crate::net::{
-    HttpRequest, Net, NetConfig, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
-};
+use crate::net::{HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy};
 use crate::resolve::lookup::Answer;
 use crate::resolve::sources::SourcesSettings;
 use crate::resolve::sources::text::{finish, split_name, year_in};
@@ -39,24 +37,11 @@ impl LandingFetcher {
         allow_private: bool,
         timeout: Duration,
     ) -> Result<LandingFetcher, NetError> {
-        let mut policy = UrlPolicy::default();
-        for s in &settings.sources {
-            policy.trust(&s.base_url);
-        }
+        let mut policy = UrlPolicy::trusting_sources(settings);
         policy.allow_private = allow_private;
         let policy = Arc::new(policy);
         let mailto = settings.sources.iter().find_map(|s| s.mailto.clone());
-        let net = Net::with_client_options(
-            &NetConfig {
-                mailto,
-                ..NetConfig::default()
-            },
-            |builder| {
-                builder
-                    .dns_resolver(policy.resolver())
-                    .redirect(policy.redirect_policy())
-            },
-        )?;
+        let net = policy.guarded_net(mailto)?;
         let http = net.source(
             LANDING_SOURCE,
             SourcePolicy {
@@ -82,18 +67,12 @@ impl LandingFetcher {
     pub async fn fetch(&self, url: &str, cache: Option<&Cache>, offline: bool) -> Answer<Work> {
         let key = format!("url:{url}");
         match cache.and_then(|c| c.get_as::<Work>(LANDING_SOURCE, &key).ok().flatten()) {
-            Some(Cached::Found(w)) => return Answer::Found(w),
-            Some(Cached::NotFound) => return Answer::NotFound,
+            Some(cached) => return cached.into(),
             None if offline => return Answer::Offline,
             None => {}
         }
         let answer = self.download(url).await;
-        let stored = match &answer {
-            Answer::Found(w) => Some(Cached::Found(w.clone())),
-            Answer::NotFound => Some(Cached::NotFound),
-            _ => None,
-        };
-        if let (Some(cache), Some(value)) = (cache, stored) {
+        if let (Some(cache), Some(value)) = (cache, answer.to_cached()) {
             let _ = cache.put_as(LANDING_SOURCE, &key, &value);
         }
         answer

@@ -30,6 +30,26 @@ pub enum Answer<T> {
     Offline,
 }
 
+impl<T> From<Cached<T>> for Answer<T> {
+    fn from(cached: Cached<T>) -> Answer<T> {
+        match cached {
+            Cached::Found(value) => Answer::Found(value),
+            Cached::NotFound => Answer::NotFound,
+        }
+    }
+}
+
+impl<T: Clone> Answer<T> {
+    /// What is stored of a definite answer; failures and offline answers are not.
+    pub fn to_cached(&self) -> Option<Cached<T>> {
+        match self {
+            Answer::Found(value) => Some(Cached::Found(value.clone())),
+            Answer::NotFound => Some(Cached::NotFound),
+            Answer::Failed(_) | Answer::Offline => None,
+        }
+    }
+}
+
 /// A search answer as cached: the hits in rank order.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Hits(Vec<Work>);
@@ -101,11 +121,8 @@ impl Lookups {
         let mut pending = Vec::new();
         for id in ids {
             match self.cached::<Work>(ns, &cache_key(scheme, id)) {
-                Some(Cached::Found(w)) => {
-                    answers.insert(id.clone(), Answer::Found(w));
-                }
-                Some(Cached::NotFound) => {
-                    answers.insert(id.clone(), Answer::NotFound);
+                Some(cached) => {
+                    answers.insert(id.clone(), cached.into());
                 }
                 None if self.offline => {
                     answers.insert(id.clone(), Answer::Offline);

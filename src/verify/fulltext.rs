@@ -20,7 +20,7 @@ use super::extract::{Extracted, html, jats, pdf};
 use super::urlpolicy::{REFUSAL_MARKS, UrlPolicy, UrlRefusal};
 use super::verdict::TextFormat;
 use crate::net::{
-    HttpReply, HttpRequest, Net, NetConfig, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
+    HttpReply, HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
 };
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::sources::{SourceName, Sources, SourcesSettings, encode_path};
@@ -61,10 +61,7 @@ impl Default for FullTextConfig {
 impl FullTextConfig {
     /// Defaults using the sources' base URLs (all of which are trusted).
     pub fn for_sources(settings: &SourcesSettings, arxiv_web: &str) -> FullTextConfig {
-        let mut policy = UrlPolicy::default();
-        for s in &settings.sources {
-            policy.trust(&s.base_url);
-        }
+        let mut policy = UrlPolicy::trusting_sources(settings);
         policy.trust(arxiv_web);
         FullTextConfig {
             min_chars: 2000,
@@ -153,16 +150,7 @@ impl std::fmt::Debug for FullTextFetcher {
 
 impl FullTextFetcher {
     pub fn new(config: FullTextConfig) -> Result<FullTextFetcher, NetError> {
-        let policy = Arc::new(config.policy.clone());
-        let net_config = NetConfig {
-            mailto: config.mailto.clone(),
-            ..NetConfig::default()
-        };
-        let net = Net::with_client_options(&net_config, |builder| {
-            builder
-                .dns_resolver(policy.resolver())
-                .redirect(policy.redirect_policy())
-        })?;
+        let net = Arc::new(config.policy.clone()).guarded_net(config.mailto.clone())?;
         let http = net.source(
             "fulltext",
             SourcePolicy {

@@ -12,6 +12,9 @@ use std::sync::Arc;
 
 use url::{Host, Url};
 
+use crate::net::{Net, NetConfig, NetError};
+use crate::resolve::sources::SourcesSettings;
+
 /// Why a URL is not fetched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UrlRefusal {
@@ -45,6 +48,29 @@ impl UrlPolicy {
             allow_private: false,
             trusted: trusted.into_iter().collect(),
         }
+    }
+
+    /// A policy trusting every configured source's base URL.
+    pub fn trusting_sources(settings: &SourcesSettings) -> UrlPolicy {
+        let mut policy = UrlPolicy::default();
+        for s in &settings.sources {
+            policy.trust(&s.base_url);
+        }
+        policy
+    }
+
+    /// A network client whose DNS answers and redirects are checked by this policy
+    /// (`mailto`: the contact address sent to polite pools).
+    pub fn guarded_net(self: &Arc<Self>, mailto: Option<String>) -> Result<Net, NetError> {
+        let config = NetConfig {
+            mailto,
+            ..NetConfig::default()
+        };
+        Net::with_client_options(&config, |builder| {
+            builder
+                .dns_resolver(self.resolver())
+                .redirect(self.redirect_policy())
+        })
     }
 
     /// Trust `base` and everything under it.
