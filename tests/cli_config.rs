@@ -306,11 +306,11 @@ passages = 5
     assert_eq!(verify.stage1.model, "small");
     assert_eq!(verify.stage2.as_ref().unwrap().model, "large");
     assert_eq!(verify.stage1.limits.max_requests, Some(30));
-    assert!(!verify.full_text);
-    assert_eq!(verify.fulltext.min_title_similarity, 0.7);
-    let works = url::Url::parse("http://127.0.0.1:8080/crossref/works").unwrap();
-    assert!(verify.fulltext.policy.is_trusted(&works));
     let settings = run.verify_settings().unwrap();
+    assert!(!settings.full_text);
+    assert_eq!(settings.fulltext.min_title_similarity, 0.7);
+    let works = url::Url::parse("http://127.0.0.1:8080/crossref/works").unwrap();
+    assert!(settings.fulltext.policy.is_trusted(&works));
     assert_eq!(settings.fulltext.min_chars, 5000);
     let p = settings.passages;
     assert_eq!((p.size, p.overlap, p.top), (600, 100, 5));

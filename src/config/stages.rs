@@ -227,16 +227,11 @@ impl Resolved {
             .filter(|m| !m.trim().is_empty())
             .map(|m| model(&url, m));
         config.escalate_below_confidence = v.escalate_below_confidence.map(|f| f.0);
-        if let Some(full_text) = v.full_text {
-            config.full_text = full_text;
-        }
         if let Some(n) = v.max_invalid_retries {
             config.max_invalid_retries = n;
         }
-        if let Some(n) = v.parallel {
-            config.parallel = n.max(1) as usize;
-        }
-        config.fulltext = self.fulltext_config();
+        // Full text, passages and parallelism are shared with the embedded backend:
+        // `verify_settings` carries them and `Backend::build` applies them.
         Some(config)
     }
 
