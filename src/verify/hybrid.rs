@@ -21,10 +21,12 @@
 //! (symmetric normalisation); top-2/top-3 mean of sentence similarities; evidence
 //! length; differences of the similarities and the background ones; coverage of the
 //! claim's terms weighted by their rarity among the claim's nearest background works;
-//! soft term coverage through word embeddings; reweighting the datasets or the
-//! originals in the fit, and other regularisation. A gradient-boosted model over all
-//! of these did worse under cross-validation than the logistic one. What remains are
-//! swaps between works on one topic (see `examples/support/swap_test.rs`).
+//! soft term coverage through word embeddings; token-level MaxSim over the model's
+//! contextual token vectors (alone it flags fewer swaps than the best sentence);
+//! reweighting the datasets or the originals in the fit, and other regularisation. A
+//! gradient-boosted model over all of these did worse under cross-validation than the
+//! logistic one. What remains are swaps between works on one topic (see
+//! `examples/support/swap_test.rs`).
 
 use std::sync::Arc;
 
