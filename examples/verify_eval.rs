@@ -13,7 +13,10 @@
 //!    of one cited paper in one block of a thousand, see `verify_data`); reports the
 //!    share of each flagged `unrelated` (and `related`) and the pairs judged per second
 //!    (each mode with a fresh model, so embedding time counts). With a sentence model,
-//!    every row is repeated for the `embeddings` and `hybrid` modes.
+//!    every row is repeated for the `embeddings` and `hybrid` modes. The last column
+//!    is the swap share over ten seeded partner draws (the first is the one of the
+//!    other columns), and with a model the `hybrid` swaps of all draws are broken down
+//!    by how similar the two works are (see `support/swap_test.rs`).
 //! 2. Retrieval recall@3: share of claims with gold evidence for which one of the
 //!    three top-ranked passages contains a gold sentence: BM25 (`passages::rank`), and
 //!    with a sentence model the model's ranking and the fused one (`select::Ranker`).
@@ -27,23 +30,23 @@
 //!    cover (chunks of an abstract cover most of it).
 
 // Shared with verify_tables, which uses the HealthVer reader this example does not.
+#[path = "support/swap_test.rs"]
+mod swap_test;
 #[path = "support/verify_data.rs"]
 #[allow(dead_code)]
 mod verify_data;
 
 use std::ops::Range;
-use std::time::Instant;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use citeproof::verify::Relation;
 use citeproof::verify::hybrid::{Scorer, ScoringMode};
 use citeproof::verify::passages::{self, chunk};
 use citeproof::verify::select::Ranker;
 use citeproof::verify::sentence_model::{SentenceModel, dir_from_env};
 use verify_data::{
-    Item, check_covid, citation_integrity, data_dir, distinct_pairs, sentence_order, swap_partners,
+    Item, check_covid, citation_integrity, data_dir, distinct_pairs, sentence_order,
 };
 
 const SEED: u64 = 0x5EED_E7A1;
@@ -122,24 +125,26 @@ fn main() {
         None => println!("sentence model: none (lexical only; see --embedding-model)"),
     }
     println!("\nswap test (embedded backend)");
-    println!(
-        "{:<20} {:<10} {:>6} {:>17} {:>21} {:>15} {:>19} {:>9}",
-        "dataset",
-        "mode",
-        "pairs",
-        "swaps unrelated",
-        "originals unrelated",
-        "swaps related",
-        "originals related",
-        "pairs/s"
-    );
+    swap_test::print_header();
     let ci_pairs = distinct_pairs(&ci);
     let cc_pairs = distinct_pairs(&cc);
-    let ci_partners = swap_partners(&ci_pairs, SEED);
-    let cc_partners = swap_partners(&cc_pairs, SEED);
+    let ci_draws = swap_test::partner_draws(&ci_pairs, SEED);
+    let cc_draws = swap_test::partner_draws(&cc_pairs, SEED);
     for scorer in &scorers {
-        swap_row("citation_integrity", scorer, &ci_pairs, &ci_partners);
-        swap_row("check_covid", scorer, &cc_pairs, &cc_partners);
+        swap_test::swap_row("citation_integrity", scorer, &ci_pairs, &ci_draws);
+        swap_test::swap_row("check_covid", scorer, &cc_pairs, &cc_draws);
+    }
+    if let (Some(m), Some(scorer)) = (&model, scorers.last()) {
+        println!(
+            "\nswaps by similarity of the two works ({} draws)",
+            swap_test::DRAWS
+        );
+        println!(
+            "{:<20} {:<10} {:>11} {:>9} {:>17}",
+            "dataset", "mode", "similarity", "swaps", "flagged unrelated"
+        );
+        swap_test::difficulty_rows("citation_integrity", scorer, m, &ci_pairs, &ci_draws);
+        swap_test::difficulty_rows("check_covid", scorer, m, &cc_pairs, &cc_draws);
     }
 
     let mut rankers = vec![Ranker::Bm25];
@@ -190,40 +195,6 @@ fn main() {
             );
         }
     }
-}
-
-fn share(count: usize, total: usize) -> String {
-    format!("{:.1} %", 100.0 * count as f64 / total.max(1) as f64)
-}
-
-/// Judge every item against its own and its partner's evidence; print one row.
-fn swap_row(name: &str, scorer: &Scorer, items: &[Item], partners: &[usize]) {
-    let started = Instant::now();
-    let (mut su, mut ou, mut sr, mut or) = (0, 0, 0, 0);
-    let judge = |claim: &str, evidence: &[String]| {
-        scorer
-            .assess(claim, evidence)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .relation
-    };
-    for (item, &partner) in items.iter().zip(partners) {
-        let original = judge(&item.claim, &item.work_text());
-        let swapped = judge(&item.claim, &items[partner].work_text());
-        su += usize::from(swapped == Relation::Unrelated);
-        ou += usize::from(original == Relation::Unrelated);
-        sr += usize::from(swapped == Relation::Related);
-        or += usize::from(original == Relation::Related);
-    }
-    let n = items.len();
-    println!(
-        "{name:<20} {:<10} {n:>6} {:>17} {:>21} {:>15} {:>19} {:>9.1}",
-        scorer.mode().as_str(),
-        share(su, n),
-        share(ou, n),
-        share(sr, n),
-        share(or, n),
-        (2 * n) as f64 / started.elapsed().as_secs_f64()
-    );
 }
 
 /// Rank the passages of every item with gold sentences and print recall@3, the
