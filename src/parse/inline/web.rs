@@ -1,27 +1,49 @@
 //! URLs and bare identifiers in running text, and which URLs cite a work: DOI,
 //! arXiv, PubMed and PMC links, and article pages of scholarly publishers.
 
+use std::cell::RefCell;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex_automata::{Anchored, Input, hybrid, meta};
 
 use super::{Item, Syntax};
 use crate::model::{CitationKind, IdScheme, Span};
 use crate::parse::ids;
 
-static WEB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        // ASCII word boundaries keep the fast DFA on non-ASCII text.
-        r#"(?xi)
-        (?-u:\b)https?://[^\s<>"`]+
-        |(?-u:\b)(?:doi:?\s?)?10\.\d{4,9}/[^\s"<>`]+
-        |(?-u:\b)arxiv:\s?(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?
-        |(?-u:\b)PMID:?\s?\d{1,9}(?-u:\b)
-        |(?-u:\b)PMC\d{4,9}(?-u:\b)
-        "#,
-    )
-    .expect("web regex")
-});
+/// The pattern of URLs and bare identifiers. It is only tried where one can start
+/// (see [`candidates`]), anchored there: an unanchored search over every run of
+/// prose cost more than the rest of the citation scan.
+const WEB_PATTERN: &str = r#"(?xi)
+    # ASCII word boundaries keep the fast DFA on non-ASCII text.
+    (?-u:\b)https?://[^\s<>"`]+
+    |(?-u:\b)(?:doi:?\s?)?10\.\d{4,9}/[^\s"<>`]+
+    |(?-u:\b)arxiv:\s?(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?
+    |(?-u:\b)PMID:?\s?\d{1,9}(?-u:\b)
+    |(?-u:\b)PMC\d{4,9}(?-u:\b)
+    "#;
+
+/// The pattern as a lazy DFA run forwards from a known start: it only has to find
+/// where the match ends, with none of the general regex's set-up per search.
+static WEB_DFA: LazyLock<hybrid::dfa::DFA> =
+    LazyLock::new(|| hybrid::dfa::DFA::new(WEB_PATTERN).expect("web regex"));
+
+/// The general regex, for the rare search the lazy DFA gives up on.
+static WEB: LazyLock<meta::Regex> =
+    LazyLock::new(|| meta::Regex::new(WEB_PATTERN).expect("web regex"));
+
+thread_local! {
+    static WEB_CACHE: RefCell<hybrid::dfa::Cache> = RefCell::new(WEB_DFA.create_cache());
+}
+
+/// The end of the [`WEB_PATTERN`] match that starts at `start`, if one does.
+fn match_end(text: &str, start: usize) -> Option<usize> {
+    let input = Input::new(text).range(start..).anchored(Anchored::Yes);
+    let fast = WEB_CACHE.with_borrow_mut(|cache| WEB_DFA.try_search_fwd(cache, &input));
+    match fast {
+        Ok(found) => found.map(|m| m.offset()),
+        Err(_) => WEB.search(&input).map(|m| m.end()),
+    }
+}
 
 /// What a [`WebMatch`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,38 +64,134 @@ pub struct WebMatch {
     pub kind: WebKind,
 }
 
-/// Every URL and identifier in `text` (spans relative to `text`).
+/// Every URL and identifier in `text` (spans relative to `text`): the matches of
+/// [`WEB_PATTERN`] that a leftmost, non-overlapping search finds.
 pub fn find(text: &str) -> Vec<WebMatch> {
-    // Fast exit: no URL, DOI, arXiv id or PMID/PMC (in either case) can occur
-    // without these.
-    let bytes = text.as_bytes();
-    if memchr::memchr3(b':', b'/', b'P', bytes).is_none() && memchr::memchr(b'p', bytes).is_none() {
-        return Vec::new();
-    }
     let mut out = Vec::new();
-    for whole in WEB.find_iter(text) {
-        let mut head = [0u8; 5];
-        for (h, b) in head.iter_mut().zip(whole.as_str().bytes()) {
-            *h = b.to_ascii_lowercase();
+    let mut pos = 0;
+    candidates(text.as_bytes(), |start| {
+        if start < pos {
+            return;
         }
-        let kind = match &head {
-            [b'h', b't', b't', b'p', _] => WebKind::Url,
-            [b'd', b'o', b'i', ..] | [b'1', b'0', b'.', ..] => WebKind::Doi,
-            [b'a', b'r', b'x', b'i', b'v'] => WebKind::Arxiv,
-            [b'p', b'm', b'i', b'd', _] => WebKind::Pmid,
-            _ => WebKind::Pmcid,
-        };
-        // URLs and DOIs lose what trails them in prose; the rest match exactly.
-        let len = match kind {
-            WebKind::Url | WebKind::Doi => trim_url(whole.as_str()).len(),
-            _ => whole.len(),
-        };
-        out.push(WebMatch {
-            zone: Span::new(whole.start(), whole.start() + len),
-            kind,
-        });
-    }
+        if let Some(end) = match_end(text, start) {
+            let found = &text[start..end];
+            let kind = kind_of(found);
+            // URLs and DOIs lose what trails them in prose; the rest match exactly.
+            let len = match kind {
+                WebKind::Url | WebKind::Doi => trim_url(found).len(),
+                _ => found.len(),
+            };
+            out.push(WebMatch {
+                zone: Span::new(start, start + len),
+                kind,
+            });
+            pos = end;
+        }
+    });
     out
+}
+
+fn kind_of(found: &str) -> WebKind {
+    let mut head = [0u8; 5];
+    for (h, b) in head.iter_mut().zip(found.bytes()) {
+        *h = b.to_ascii_lowercase();
+    }
+    match &head {
+        [b'h', b't', b't', b'p', _] => WebKind::Url,
+        [b'd', b'o', b'i', ..] | [b'1', b'0', b'.', ..] => WebKind::Doi,
+        [b'a', b'r', b'x', b'i', b'v'] => WebKind::Arxiv,
+        [b'p', b'm', b'i', b'd', _] => WebKind::Pmid,
+        _ => WebKind::Pmcid,
+    }
+}
+
+/// Longest stretch from the start of a DOI match to the `/` after its prefix:
+/// `doi:` and a (Unicode) space, `10.` and nine (Unicode) digits.
+const DOI_HEAD: usize = 4 + 4 + 3 + 9 * 4;
+
+/// Call `try_at` with every byte offset where a [`WEB_PATTERN`] match may start, in
+/// increasing order. Each match holds a rare byte near its start: a URL the `:` of
+/// `://` (after `http`, `https` or `httpſ`, which `(?i)` also reads as `https`), an
+/// arXiv id the `:` after `arxiv`, a DOI the `/` after its digits; a PubMed id
+/// starts with `pm` in any case.
+fn candidates(bytes: &[u8], mut try_at: impl FnMut(usize)) {
+    let is_word = |i: usize| bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_';
+    let word_start = |i: usize| i == 0 || !is_word(i - 1);
+    // The last offset passed on, so that windows that overlap pass none twice.
+    let mut next = 0;
+    let mut emit = |from: usize, to: usize, first: &dyn Fn(u8) -> bool| {
+        for i in from.max(next)..to {
+            if first(bytes[i]) && word_start(i) {
+                try_at(i);
+                next = i + 1;
+            }
+        }
+    };
+    let mut hit = |at: usize| match bytes[at] {
+        b':' if bytes[at + 1..].starts_with(b"//") => {
+            emit(at.saturating_sub(6), at, &|b| b == b'h' || b == b'H');
+        }
+        b':' if at >= 5 && bytes[at - 5..at].eq_ignore_ascii_case(b"arxiv") => {
+            emit(at - 5, at - 4, &|_| true);
+        }
+        b'/' if at > 0 && (bytes[at - 1].is_ascii_digit() || !bytes[at - 1].is_ascii()) => {
+            emit(at.saturating_sub(DOI_HEAD), at, &|b| {
+                matches!(b, b'1' | b'd' | b'D')
+            });
+        }
+        b'p' | b'P' => emit(at, at + 1, &|_| true),
+        _ => {}
+    };
+    if bytes.len() < SHORT {
+        short_hits(bytes).for_each(&mut hit);
+    } else {
+        merge(memchr::memchr2_iter(b':', b'/', bytes), pubmed_starts(bytes)).for_each(hit);
+    }
+}
+
+/// Runs shorter than this are read byte by byte: most runs of prose are short (the
+/// text between two links or emphases), and setting up the vector searches for
+/// them would cost more than reading them.
+const SHORT: usize = 64;
+
+/// The offsets of `:`, `/` and of `pm` in any case, in increasing order.
+fn short_hits(bytes: &[u8]) -> impl Iterator<Item = usize> {
+    bytes.iter().enumerate().filter_map(|(i, &b)| {
+        let pubmed = b | 0x20 == b'p' && bytes.get(i + 1).is_some_and(|&m| m | 0x20 == b'm');
+        (b == b':' || b == b'/' || pubmed).then_some(i)
+    })
+}
+
+/// Where `pm` starts in any case, in increasing order. `p` and `m` are common
+/// letters and `pm` a rare pair: finding `P`, `M` and the pair `pm` costs far less
+/// than stopping at every `p`.
+fn pubmed_starts(bytes: &[u8]) -> impl Iterator<Item = usize> {
+    static LOWER: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"pm"));
+    let mut starts: Vec<usize> = LOWER.find_iter(bytes).collect();
+    for at in memchr::memchr2_iter(b'P', b'M', bytes) {
+        let start = if bytes[at] == b'P' { at } else { at.wrapping_sub(1) };
+        let pair = bytes.get(start..start + 2).unwrap_or_default();
+        if pair.eq_ignore_ascii_case(b"pm") {
+            starts.push(start);
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    starts.into_iter()
+}
+
+/// Two increasing sequences as one.
+fn merge(
+    a: impl Iterator<Item = usize>,
+    b: impl Iterator<Item = usize>,
+) -> impl Iterator<Item = usize> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(&x), Some(&y)) if y < x => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
 }
 
 /// The citation a match makes under `syntax`: identifiers always (when
@@ -134,15 +252,16 @@ fn web_item(written: &str, span: Span, id: (IdScheme, String), command: &'static
 pub fn trim_url(url: &str) -> &str {
     let mut end = url.len();
     let mut depth: i32 = 0;
-    for (i, c) in url.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => {
+    // By bytes: no byte of a multi-byte character is an ASCII bracket.
+    for (i, b) in url.bytes().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' if depth == 0 => {
                 end = i;
                 break;
             }
-            ')' => depth -= 1,
-            ']' | '[' => {
+            b')' => depth -= 1,
+            b']' | b'[' => {
                 end = i;
                 break;
             }
@@ -324,6 +443,29 @@ mod tests {
         assert_eq!(kinds("see pmc1234567 for the data"), [WebKind::Pmcid]);
         assert!(kinds("no identifier here").is_empty());
     }
+
+    proptest::proptest! {
+        /// Trying the pattern only where a match may start finds what a plain
+        /// leftmost search over the whole text finds.
+        #[test]
+        fn candidates_miss_no_match(parts in proptest::collection::vec(
+            proptest::sample::select(FRAGMENTS), 0..48)) {
+            let text = parts.concat();
+            let plain = regex::Regex::new(WEB_PATTERN).unwrap();
+            let expected: Vec<usize> = plain.find_iter(&text).map(|m| m.start()).collect();
+            let found: Vec<usize> = find(&text).iter().map(|m| m.zone.start).collect();
+            proptest::prop_assert_eq!(found, expected, "{:?}", text);
+        }
+    }
+
+    /// Pieces of identifiers and of the text around them, in every case and script
+    /// the pattern reads.
+    const FRAGMENTS: &[&str] = &[
+        "http://", "https://", "HTTPS://", "httpſ://", "http", ":", "//", "/", "doi:", "DOI ",
+        "doi", "10.", "1234", "12345", "1234567890", "arxiv:", "arXiv: ", "2101.00001",
+        "hep-th/9901001", "v2", "PMID", "pmid: ", "PMC", "pmc", "pm", "x", "a", " ", "(", ")",
+        ".", "é", "١٢٣٤", "\u{3000}", "_", "p", "]", "[", "\n", "@", "ſ", "h",
+    ];
 
     #[test]
     fn urls_lose_trailing_markup() {
