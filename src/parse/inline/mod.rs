@@ -11,6 +11,8 @@ mod numeric;
 mod pandoc;
 pub mod web;
 
+use smallvec::{SmallVec, smallvec};
+
 use crate::model::{CitationKind, IdScheme, Span};
 
 /// Which citation syntaxes a run of text may contain.
@@ -79,12 +81,16 @@ pub struct Item {
     pub command: &'static str,
 }
 
+/// The citations of one construct: most constructs hold one, which is kept
+/// without an allocation of its own.
+pub type Items = SmallVec<[Item; 1]>;
+
 /// One citation construct: a bracket group, a marker, a parenthetical, a URL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
     /// Bytes of the whole construct.
     pub group: Span,
-    pub items: Vec<Item>,
+    pub items: Items,
 }
 
 /// Every citation construct in `text`, which starts at byte `base` of the file, in
@@ -180,7 +186,7 @@ fn linked_marker(text: &str, found: Found, web: &[web::WebMatch], syntax: Syntax
     let end = link.zone.end + usize::from(text.as_bytes().get(link.zone.end) == Some(&b')'));
     Found {
         group: Span::new(found.group.start, end),
-        items: vec![item],
+        items: smallvec![item],
     }
 }
 
@@ -237,7 +243,7 @@ fn merge_web(text: &str, found: &mut Vec<Found>, web: &[web::WebMatch], syntax: 
         if let Some(item) = web::item(text, w, syntax) {
             found.push(Found {
                 group: item.span,
-                items: vec![item],
+                items: smallvec![item],
             });
             added = true;
         }

@@ -1,15 +1,17 @@
 //! Pandoc citation syntax (also used by Quarto and Manubot): bracketed groups
 //! `[see @a, p. 3; -@b]` and narrative `@key`.
 
-use super::{Found, Item, classify_key, is_key_inner_punct};
+use smallvec::smallvec;
+
+use super::{Found, Item, Items, classify_key, is_key_inner_punct};
 use crate::model::Span;
 
 /// The items of a bracketed group whose content starts at byte `base`. Every
 /// `;`-separated part must hold one key, as pandoc requires; otherwise the bracket
 /// is not a citation.
-pub(super) fn group(content: &str, base: usize) -> Option<Vec<Item>> {
+pub(super) fn group(content: &str, base: usize) -> Option<Items> {
     // Most groups hold one or two keys.
-    let mut items = Vec::with_capacity(2);
+    let mut items = Items::new();
     let mut pos = 0;
     for part in content.split(';') {
         let part_base = base + pos;
@@ -121,7 +123,7 @@ pub(super) fn narrative(text: &str, at: usize, outside: Option<char>) -> Option<
     };
     Some(Found {
         group: Span::new(at, group_end),
-        items: vec![Item {
+        items: smallvec![Item {
             key: key.to_string(),
             kind,
             span: Span::new(start, end),

@@ -145,7 +145,11 @@ fn candidates(bytes: &[u8], mut try_at: impl FnMut(usize)) {
     if bytes.len() < SHORT {
         short_hits(bytes).for_each(&mut hit);
     } else {
-        merge(memchr::memchr2_iter(b':', b'/', bytes), pubmed_starts(bytes)).for_each(hit);
+        merge(
+            memchr::memchr2_iter(b':', b'/', bytes),
+            pubmed_starts(bytes),
+        )
+        .for_each(hit);
     }
 }
 
@@ -170,7 +174,11 @@ fn pubmed_starts(bytes: &[u8]) -> impl Iterator<Item = usize> {
         LazyLock::new(|| memchr::memmem::Finder::new(b"pm"));
     let mut starts: Vec<usize> = LOWER.find_iter(bytes).collect();
     for at in memchr::memchr2_iter(b'P', b'M', bytes) {
-        let start = if bytes[at] == b'P' { at } else { at.wrapping_sub(1) };
+        let start = if bytes[at] == b'P' {
+            at
+        } else {
+            at.wrapping_sub(1)
+        };
         let pair = bytes.get(start..start + 2).unwrap_or_default();
         if pair.eq_ignore_ascii_case(b"pm") {
             starts.push(start);
@@ -461,10 +469,48 @@ mod tests {
     /// Pieces of identifiers and of the text around them, in every case and script
     /// the pattern reads.
     const FRAGMENTS: &[&str] = &[
-        "http://", "https://", "HTTPS://", "httpſ://", "http", ":", "//", "/", "doi:", "DOI ",
-        "doi", "10.", "1234", "12345", "1234567890", "arxiv:", "arXiv: ", "2101.00001",
-        "hep-th/9901001", "v2", "PMID", "pmid: ", "PMC", "pmc", "pm", "x", "a", " ", "(", ")",
-        ".", "é", "١٢٣٤", "\u{3000}", "_", "p", "]", "[", "\n", "@", "ſ", "h",
+        "http://",
+        "https://",
+        "HTTPS://",
+        "httpſ://",
+        "http",
+        ":",
+        "//",
+        "/",
+        "doi:",
+        "DOI ",
+        "doi",
+        "10.",
+        "1234",
+        "12345",
+        "1234567890",
+        "arxiv:",
+        "arXiv: ",
+        "2101.00001",
+        "hep-th/9901001",
+        "v2",
+        "PMID",
+        "pmid: ",
+        "PMC",
+        "pmc",
+        "pm",
+        "x",
+        "a",
+        " ",
+        "(",
+        ")",
+        ".",
+        "é",
+        "١٢٣٤",
+        "\u{3000}",
+        "_",
+        "p",
+        "]",
+        "[",
+        "\n",
+        "@",
+        "ſ",
+        "h",
     ];
 
     #[test]
