@@ -194,15 +194,23 @@ fn linked_marker(text: &str, found: Found, web: &[web::WebMatch], syntax: Syntax
 fn closing_bracket(bytes: &[u8], open: usize) -> Option<usize> {
     const MAX: usize = 2000;
     let end = bytes.len().min(open + MAX);
-    let mut newline = false;
-    for (j, &b) in bytes.iter().enumerate().take(end).skip(open + 1) {
-        match b {
-            b']' => return Some(j),
+    let mut from = open + 1;
+    while from < end {
+        let at = from + memchr::memchr3(b']', b'[', b'\n', &bytes[from..end])?;
+        match bytes[at] {
+            b']' => return Some(at),
             b'[' => return None,
-            b'\n' if newline => return None,
-            b'\n' => newline = true,
-            b' ' | b'\t' | b'\r' => {}
-            _ => newline = false,
+            _ => {
+                // A blank line: nothing but spaces, tabs and carriage returns up to the
+                // next newline.
+                let filled = bytes[at + 1..end]
+                    .iter()
+                    .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))?;
+                if bytes[at + 1 + filled] == b'\n' {
+                    return None;
+                }
+                from = at + 1 + filled;
+            }
         }
     }
     None

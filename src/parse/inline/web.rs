@@ -120,8 +120,9 @@ fn candidates(bytes: &[u8], mut try_at: impl FnMut(usize)) {
     // The last offset passed on, so that windows that overlap pass none twice.
     let mut next = 0;
     let mut emit = |from: usize, to: usize, first: &dyn Fn(u8) -> bool| {
-        for i in from.max(next)..to {
-            if first(bytes[i]) && word_start(i) {
+        let from = from.max(next);
+        for (i, &b) in bytes.iter().enumerate().take(to).skip(from) {
+            if first(b) && word_start(i) {
                 try_at(i);
                 next = i + 1;
             }
@@ -145,11 +146,7 @@ fn candidates(bytes: &[u8], mut try_at: impl FnMut(usize)) {
     if bytes.len() < SHORT {
         short_hits(bytes).for_each(&mut hit);
     } else {
-        merge(
-            memchr::memchr2_iter(b':', b'/', bytes),
-            pubmed_starts(bytes),
-        )
-        .for_each(hit);
+        long_hits(bytes).for_each(hit);
     }
 }
 
@@ -166,6 +163,14 @@ fn short_hits(bytes: &[u8]) -> impl Iterator<Item = usize> {
     })
 }
 
+/// What [`short_hits`] finds, with vector searches: `:` and `/`, and `pm` in any case.
+fn long_hits(bytes: &[u8]) -> impl Iterator<Item = usize> {
+    merge(
+        memchr::memchr2_iter(b':', b'/', bytes),
+        pubmed_starts(bytes),
+    )
+}
+
 /// Where `pm` starts in any case, in increasing order. `p` and `m` are common
 /// letters and `pm` a rare pair: finding `P`, `M` and the pair `pm` costs far less
 /// than stopping at every `p`.
@@ -175,12 +180,14 @@ fn pubmed_starts(bytes: &[u8]) -> impl Iterator<Item = usize> {
     let mut starts: Vec<usize> = LOWER.find_iter(bytes).collect();
     for at in memchr::memchr2_iter(b'P', b'M', bytes) {
         let start = if bytes[at] == b'P' {
-            at
+            Some(at)
         } else {
-            at.wrapping_sub(1)
+            at.checked_sub(1)
         };
-        let pair = bytes.get(start..start + 2).unwrap_or_default();
-        if pair.eq_ignore_ascii_case(b"pm") {
+        if let Some(start) = start
+            && bytes[start..].len() >= 2
+            && bytes[start..start + 2].eq_ignore_ascii_case(b"pm")
+        {
             starts.push(start);
         }
     }
@@ -466,6 +473,19 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Short runs are read byte by byte, long ones with vector searches: both
+        /// stop at the same bytes.
+        #[test]
+        fn short_and_long_runs_are_read_alike(parts in proptest::collection::vec(
+            proptest::sample::select(FRAGMENTS), 0..48)) {
+            let bytes = parts.concat().into_bytes();
+            let short: Vec<usize> = short_hits(&bytes).collect();
+            let long: Vec<usize> = long_hits(&bytes).collect();
+            proptest::prop_assert_eq!(short, long);
+        }
+    }
+
     /// Pieces of identifiers and of the text around them, in every case and script
     /// the pattern reads.
     const FRAGMENTS: &[&str] = &[
@@ -511,6 +531,9 @@ mod tests {
         "@",
         "ſ",
         "h",
+        "M",
+        "Pm",
+        "pM",
     ];
 
     #[test]
