@@ -119,34 +119,68 @@ fn candidates(bytes: &[u8], mut try_at: impl FnMut(usize)) {
     let word_start = |i: usize| i == 0 || !is_word(i - 1);
     // The last offset passed on, so that windows that overlap pass none twice.
     let mut next = 0;
-    let mut emit = |from: usize, to: usize, first: &dyn Fn(u8) -> bool| {
+    let mut emit = |from: usize, to: usize, first: First| {
         let from = from.max(next);
-        for (i, &b) in bytes.iter().enumerate().take(to).skip(from) {
-            if first(b) && word_start(i) {
-                try_at(i);
-                next = i + 1;
+        let window = bytes.get(from..to).unwrap_or_default();
+        for (k, &b) in window.iter().enumerate() {
+            if first.allows(b) && word_start(from + k) {
+                try_at(from + k);
+                next = from + k + 1;
             }
         }
     };
     let mut hit = |at: usize| match bytes[at] {
-        b':' if bytes[at + 1..].starts_with(b"//") => {
-            emit(at.saturating_sub(6), at, &|b| b == b'h' || b == b'H');
-        }
+        b':' if bytes[at + 1..].starts_with(b"//") => emit(at.saturating_sub(6), at, First::Http),
         b':' if at >= 5 && bytes[at - 5..at].eq_ignore_ascii_case(b"arxiv") => {
-            emit(at - 5, at - 4, &|_| true);
+            emit(at - 5, at - 4, First::Any);
         }
         b'/' if at > 0 && (bytes[at - 1].is_ascii_digit() || !bytes[at - 1].is_ascii()) => {
-            emit(at.saturating_sub(DOI_HEAD), at, &|b| {
-                matches!(b, b'1' | b'd' | b'D')
-            });
+            // `10.` comes right before ASCII digits; only Unicode digits (non-ASCII
+            // bytes) before them leave the whole stretch to look at.
+            let digits = bytes[..at]
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let lead = at - digits;
+            match lead.checked_sub(3).map(|ten| (ten, &bytes[ten..lead])) {
+                Some((ten, b"10.")) => emit(ten.saturating_sub(DOI_LABEL), ten + 1, First::Doi),
+                _ if lead > 0 && !bytes[lead - 1].is_ascii() => {
+                    emit(at.saturating_sub(DOI_HEAD), at, First::Doi);
+                }
+                _ => {}
+            }
         }
-        b'p' | b'P' => emit(at, at + 1, &|_| true),
+        b'p' | b'P' => emit(at, at + 1, First::Any),
         _ => {}
     };
     if bytes.len() < SHORT {
         short_hits(bytes).for_each(&mut hit);
     } else {
         long_hits(bytes).for_each(hit);
+    }
+}
+
+/// The longest `doi:` label before a DOI's `10.`: `doi`, `:` and a (Unicode) space.
+const DOI_LABEL: usize = 4 + 3;
+
+/// Which bytes may start a match in a window.
+#[derive(Clone, Copy)]
+enum First {
+    Any,
+    /// `http`
+    Http,
+    /// `10.` or `doi`
+    Doi,
+}
+
+impl First {
+    fn allows(self, b: u8) -> bool {
+        match self {
+            First::Any => true,
+            First::Http => b | 0x20 == b'h',
+            First::Doi => matches!(b, b'1' | b'd' | b'D'),
+        }
     }
 }
 
