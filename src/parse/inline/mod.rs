@@ -262,7 +262,7 @@ fn merge_web(text: &str, found: &mut Vec<Found>, web: &[web::WebMatch], syntax: 
 }
 
 /// Characters pandoc allows inside (not at the end of) a citation key.
-pub(crate) fn is_key_inner_punct(c: char) -> bool {
+pub(crate) const fn is_key_inner_punct(c: char) -> bool {
     matches!(
         c,
         ':' | '.' | '#' | '$' | '%' | '&' | '-' | '+' | '?' | '<' | '>' | '~' | '/'
