@@ -366,11 +366,12 @@ fn ends_sentence(text: &str, at: usize, c: char, next: usize) -> bool {
     let Some(following) = following else {
         return true;
     };
-    if c == '.' && is_abbreviation(word_before(text, at)) {
+    // A lowercase continuation means the period was not a sentence end ("approx. the");
+    // looked at first, as it is cheaper than the abbreviation test.
+    if following.is_lowercase() {
         return false;
     }
-    // A lowercase continuation means the period was not a sentence end ("approx. the").
-    !following.is_lowercase()
+    !(c == '.' && is_abbreviation(word_before(text, at)))
 }
 
 fn push_trimmed(text: &str, range: Range<usize>, out: &mut Vec<Range<usize>>) {
