@@ -37,12 +37,41 @@ thread_local! {
 
 /// The end of the [`WEB_PATTERN`] match that starts at `start`, if one does.
 fn match_end(text: &str, start: usize) -> Option<usize> {
-    let input = Input::new(text).range(start..).anchored(Anchored::Yes);
+    // A URL (`h…`) or a DOI (`d…`, `1…`) ends in a run of anything but spaces,
+    // quotes, angle brackets and backticks: the DFA only reads up to the first
+    // byte of that run, and the rest is read here, by a simpler loop.
+    let open_tail = matches!(text.as_bytes()[start] | 0x20, b'h' | b'd' | b'1');
+    let input = Input::new(text)
+        .range(start..)
+        .anchored(Anchored::Yes)
+        .earliest(open_tail);
     let fast = WEB_CACHE.with_borrow_mut(|cache| WEB_DFA.try_search_fwd(cache, &input));
     match fast {
+        Ok(Some(m)) if open_tail => Some(tail_end(text, m.offset())),
         Ok(found) => found.map(|m| m.offset()),
-        Err(_) => WEB.search(&input).map(|m| m.end()),
+        Err(_) => WEB.search(&input.earliest(false)).map(|m| m.end()),
     }
+}
+
+/// Where the run of `[^\s"<>`]` that goes on at `from` ends.
+fn tail_end(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            if b.is_ascii_whitespace() || matches!(b, b'\x0B' | b'"' | b'<' | b'>' | b'`') {
+                return i;
+            }
+            i += 1;
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            if c.is_whitespace() {
+                return i;
+            }
+            i += c.len_utf8();
+        }
+    }
+    i
 }
 
 /// What a [`WebMatch`] is.
@@ -568,6 +597,13 @@ mod tests {
         "M",
         "Pm",
         "pM",
+        "\"",
+        "<",
+        ">",
+        "`",
+        "\x0B",
+        "\u{85}",
+        "\u{A0}",
     ];
 
     #[test]
