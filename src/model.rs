@@ -2,6 +2,7 @@
 //! the resolved records they are checked against.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// A byte range `[start, end)` into one file's text.
 #[derive(
@@ -107,8 +108,9 @@ pub struct Citation {
     pub span: Span,
     /// Bytes of the whole citation construct (`[@a; @b]`, `\citep[p.~3]{a,b}`).
     pub group_span: Span,
-    /// The LaTeX command (`citep`), `pandoc`, `link` …: how it was written.
-    pub command: Option<String>,
+    /// The LaTeX command (`citep`), `pandoc`, `link` …: how it was written. Most are
+    /// fixed names, kept without an allocation per citation.
+    pub command: Option<Cow<'static, str>>,
     /// The identifier a `Identifier` citation carries (scheme, normalised value).
     pub id: Option<(IdScheme, String)>,
     /// Narrative/in-text form (`@key`, `\citet`), as opposed to parenthetical.

@@ -61,7 +61,7 @@ impl<'t> Collector<'t> {
                 file: self.file,
                 span: item.span,
                 group_span: found.group,
-                command: Some(item.command.to_string()),
+                command: Some(item.command.into()),
                 id: item.id,
                 narrative: item.narrative,
                 claim: None,

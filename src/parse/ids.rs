@@ -155,7 +155,12 @@ pub fn normalize_arxiv(raw: &str) -> Option<String> {
         .trim_start_matches("arxiv:")
         .trim_start_matches("arxiv ")
         .trim();
-    if let Some(c) = ARXIV_BARE.captures(bare) {
+    if bare.is_ascii() {
+        // Most ids come bare: read them without the regex (same reading for ASCII).
+        if let Some(id) = bare_new_style(bare) {
+            return Some(id.to_string());
+        }
+    } else if let Some(c) = ARXIV_BARE.captures(bare) {
         return Some(c[1].to_string());
     }
     let prefixed = format!("arxiv:{bare}");
@@ -169,6 +174,29 @@ pub fn normalize_arxiv(raw: &str) -> Option<String> {
     let id = old.get(1)?;
     // A bare old-style id must be the whole string; inside text it needs a prefix.
     (old.get(0)?.start() == 0).then(|| id.as_str().to_string())
+}
+
+/// [`ARXIV_BARE`] on ASCII text: the id without its version.
+fn bare_new_style(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    let digits = |from: usize| {
+        b.get(from..).map_or(0, |rest| {
+            rest.iter().take_while(|c| c.is_ascii_digit()).count()
+        })
+    };
+    if digits(0) != 4 || b.get(4) != Some(&b'.') {
+        return None;
+    }
+    let sequence = digits(5);
+    if !(4..=5).contains(&sequence) {
+        return None;
+    }
+    let id_end = 5 + sequence;
+    let version = &b[id_end..];
+    let versioned = version.first() == Some(&b'v')
+        && version.len() > 1
+        && version[1..].iter().all(u8::is_ascii_digit);
+    (version.is_empty() || versioned).then(|| &s[..id_end])
 }
 
 /// Every arXiv id in a text written with an `arXiv:` prefix or as an arxiv.org URL.
@@ -337,6 +365,18 @@ pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Bare new-style arXiv ids are read by hand as the regex reads them.
+        #[test]
+        fn bare_arxiv_ids_read_as_the_regex_reads_them(parts in proptest::collection::vec(
+            proptest::sample::select(&["1706", "0", "12", ".", "03762", "1234", "v", "v2", "x", " "][..]),
+            0..8)) {
+            let s = parts.concat();
+            let by_regex = ARXIV_BARE.captures(&s).map(|c| c.get(1).unwrap().as_str());
+            proptest::prop_assert_eq!(bare_new_style(&s), by_regex, "{:?}", s);
+        }
+    }
 
     #[test]
     fn dois_are_normalised_from_every_spelling() {

@@ -9,6 +9,10 @@ use std::ops::Range;
 
 use crate::model::{Citation, Claim, FileId, Span};
 
+mod claim;
+
+pub use claim::claim_text;
+
 /// Stands in for a citation marker in prose text.
 pub const CITATION_PLACEHOLDER: char = '\u{FFFC}';
 
@@ -362,11 +366,12 @@ fn ends_sentence(text: &str, at: usize, c: char, next: usize) -> bool {
     let Some(following) = following else {
         return true;
     };
-    if c == '.' && is_abbreviation(word_before(text, at)) {
+    // A lowercase continuation means the period was not a sentence end ("approx. the");
+    // looked at first, as it is cheaper than the abbreviation test.
+    if following.is_lowercase() {
         return false;
     }
-    // A lowercase continuation means the period was not a sentence end ("approx. the").
-    !following.is_lowercase()
+    !(c == '.' && is_abbreviation(word_before(text, at)))
 }
 
 fn push_trimmed(text: &str, range: Range<usize>, out: &mut Vec<Range<usize>>) {
@@ -434,103 +439,6 @@ pub fn attach_claims(
             }
         }
     }
-}
-
-/// Sentence text with placeholders removed, whitespace collapsed and the space that
-/// a removed marker leaves before punctuation dropped.
-pub fn claim_text(sentence: &str) -> String {
-    // One pass: markers and the brackets they leave empty (`( ; )`, `[ ]`) count as
-    // spaces; runs of spaces collapse to one, and none is kept before punctuation.
-    let bytes = sentence.as_bytes();
-    let mut out = String::with_capacity(sentence.len());
-    let mut space = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let (c, len) = if b < 0x80 {
-            (b as char, 1)
-        } else {
-            let c = sentence[i..].chars().next().expect("char at boundary");
-            (c, c.len_utf8())
-        };
-        if c.is_whitespace() || c == CITATION_PLACEHOLDER {
-            space = true;
-            i += len;
-            continue;
-        }
-        if matches!(c, '(' | '[')
-            && let Some(n) = empty_bracket_len(&sentence[i..])
-        {
-            space = true;
-            i += n;
-            continue;
-        }
-        if space && !out.is_empty() && !is_tight_punct(b) {
-            out.push(' ');
-        }
-        space = false;
-        // Copy the rest of the ASCII words at once, with the single spaces between
-        // them (which the steps above would copy as they are).
-        let mut run = i + len;
-        loop {
-            while run < bytes.len() && !ENDS_WORD[bytes[run] as usize] {
-                run += 1;
-            }
-            match bytes.get(run + 1) {
-                Some(&next) if bytes[run] == b' ' && starts_plain_word(next) => run += 2,
-                _ => break,
-            }
-        }
-        out.push_str(&sentence[i..run]);
-        i = run;
-    }
-    out
-}
-
-/// Bytes at which [`claim_text`] stops copying a word: non-ASCII, ASCII whitespace
-/// and the brackets a marker may leave empty.
-static ENDS_WORD: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0x80;
-    while b < 256 {
-        table[b] = true;
-        b += 1;
-    }
-    let stops = b" \t\n\x0C\r([";
-    let mut k = 0;
-    while k < stops.len() {
-        table[stops[k] as usize] = true;
-        k += 1;
-    }
-    table
-};
-
-/// Punctuation written without a space before it.
-fn is_tight_punct(b: u8) -> bool {
-    matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b')')
-}
-
-/// A byte after a single space that [`claim_text`] copies together with the space:
-/// the start of a word that is neither whitespace, a bracket, nor tight punctuation.
-fn starts_plain_word(b: u8) -> bool {
-    !ENDS_WORD[b as usize] && b != 0x0B && !is_tight_punct(b)
-}
-
-/// Length of a bracket at the start of `s` that holds nothing but spaces, markers
-/// and at most one `;` or `,`.
-fn empty_bracket_len(s: &str) -> Option<usize> {
-    let close = if s.starts_with('(') { ')' } else { ']' };
-    let mut separators = 0;
-    for (i, c) in s.char_indices().skip(1) {
-        match c {
-            _ if c == close => return Some(i + 1),
-            ';' | ',' if separators == 0 => separators += 1,
-            CITATION_PLACEHOLDER => {}
-            _ if c.is_whitespace() => {}
-            _ => return None,
-        }
-    }
-    None
 }
 
 #[cfg(test)]

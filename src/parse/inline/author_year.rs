@@ -5,7 +5,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Found, Item};
+use smallvec::smallvec;
+
+use super::{Found, Item, Items};
 use crate::model::{CitationKind, Span};
 
 const NAME: &str = r"(?:(?:van|von|de|der|den|del|della|di|da|du|dos|das|le|la|ten|ter|St\.?)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*[\p{L}\p{M}]";
@@ -136,7 +138,7 @@ pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
     if YEARS_ONLY.is_match(content) {
         return narrative(text, open, close);
     }
-    let mut items = Vec::new();
+    let mut items = Items::new();
     let mut pos = 0;
     for part in content.split(';') {
         let base = open + 1 + pos;
@@ -173,7 +175,7 @@ fn narrative(text: &str, open: usize, close: usize) -> Option<Found> {
     let span = Span::new(start, close + 1);
     Some(Found {
         group: span,
-        items: vec![item(&text[span.start..span.end], span, true)],
+        items: smallvec![item(&text[span.start..span.end], span, true)],
     })
 }
 

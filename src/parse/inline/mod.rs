@@ -11,6 +11,8 @@ mod numeric;
 mod pandoc;
 pub mod web;
 
+use smallvec::{SmallVec, smallvec};
+
 use crate::model::{CitationKind, IdScheme, Span};
 
 /// Which citation syntaxes a run of text may contain.
@@ -79,12 +81,16 @@ pub struct Item {
     pub command: &'static str,
 }
 
+/// The citations of one construct: most constructs hold one, which is kept
+/// without an allocation of its own.
+pub type Items = SmallVec<[Item; 1]>;
+
 /// One citation construct: a bracket group, a marker, a parenthetical, a URL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
     /// Bytes of the whole construct.
     pub group: Span,
-    pub items: Vec<Item>,
+    pub items: Items,
 }
 
 /// Every citation construct in `text`, which starts at byte `base` of the file, in
@@ -180,7 +186,7 @@ fn linked_marker(text: &str, found: Found, web: &[web::WebMatch], syntax: Syntax
     let end = link.zone.end + usize::from(text.as_bytes().get(link.zone.end) == Some(&b')'));
     Found {
         group: Span::new(found.group.start, end),
-        items: vec![item],
+        items: smallvec![item],
     }
 }
 
@@ -188,15 +194,23 @@ fn linked_marker(text: &str, found: Found, web: &[web::WebMatch], syntax: Syntax
 fn closing_bracket(bytes: &[u8], open: usize) -> Option<usize> {
     const MAX: usize = 2000;
     let end = bytes.len().min(open + MAX);
-    let mut newline = false;
-    for (j, &b) in bytes.iter().enumerate().take(end).skip(open + 1) {
-        match b {
-            b']' => return Some(j),
+    let mut from = open + 1;
+    while from < end {
+        let at = from + memchr::memchr3(b']', b'[', b'\n', &bytes[from..end])?;
+        match bytes[at] {
+            b']' => return Some(at),
             b'[' => return None,
-            b'\n' if newline => return None,
-            b'\n' => newline = true,
-            b' ' | b'\t' | b'\r' => {}
-            _ => newline = false,
+            _ => {
+                // A blank line: nothing but spaces, tabs and carriage returns up to the
+                // next newline.
+                let filled = bytes[at + 1..end]
+                    .iter()
+                    .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))?;
+                if bytes[at + 1 + filled] == b'\n' {
+                    return None;
+                }
+                from = at + 1 + filled;
+            }
         }
     }
     None
@@ -237,7 +251,7 @@ fn merge_web(text: &str, found: &mut Vec<Found>, web: &[web::WebMatch], syntax: 
         if let Some(item) = web::item(text, w, syntax) {
             found.push(Found {
                 group: item.span,
-                items: vec![item],
+                items: smallvec![item],
             });
             added = true;
         }
@@ -248,7 +262,7 @@ fn merge_web(text: &str, found: &mut Vec<Found>, web: &[web::WebMatch], syntax: 
 }
 
 /// Characters pandoc allows inside (not at the end of) a citation key.
-pub(crate) fn is_key_inner_punct(c: char) -> bool {
+pub(crate) const fn is_key_inner_punct(c: char) -> bool {
     matches!(
         c,
         ':' | '.' | '#' | '$' | '%' | '&' | '-' | '+' | '?' | '<' | '>' | '~' | '/'

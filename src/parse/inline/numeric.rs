@@ -1,6 +1,8 @@
 //! Numbered markers `[1]`, `[1, 3]`, `[1-4]`, `[1–4]` and footnote markers `[^1]`.
 
-use super::{Found, Item};
+use smallvec::smallvec;
+
+use super::{Found, Item, Items};
 use crate::model::{CitationKind, Span};
 
 /// Largest marker number and widest range accepted: beyond them `[…]` is not a marker.
@@ -9,11 +11,11 @@ const MAX_RANGE: u32 = 200;
 
 /// The items of a numbered marker whose content (between the brackets) starts at
 /// byte `base`; `None` unless the whole content is numbers, ranges and separators.
-pub(super) fn markers(content: &str, base: usize) -> Option<Vec<Item>> {
+pub(super) fn markers(content: &str, base: usize) -> Option<Items> {
     if content.trim().is_empty() || content.len() > 200 {
         return None;
     }
-    let mut items = Vec::new();
+    let mut items = Items::new();
     let mut pos = 0;
     for part in content.split([',', ';']) {
         let part_start = pos;
@@ -75,7 +77,7 @@ pub(super) fn footnote(text: &str, open: usize) -> Option<Found> {
     let span = Span::new(open + 1, open + 2 + len);
     Some(Found {
         group: Span::new(open, open + 3 + len),
-        items: vec![Item {
+        items: smallvec![Item {
             key: text[span.start..span.end].to_string(),
             kind: CitationKind::Footnote,
             span,

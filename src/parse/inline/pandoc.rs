@@ -1,15 +1,17 @@
 //! Pandoc citation syntax (also used by Quarto and Manubot): bracketed groups
 //! `[see @a, p. 3; -@b]` and narrative `@key`.
 
-use super::{Found, Item, classify_key, is_key_inner_punct};
+use smallvec::smallvec;
+
+use super::{Found, Item, Items, classify_key, is_key_inner_punct};
 use crate::model::Span;
 
 /// The items of a bracketed group whose content starts at byte `base`. Every
 /// `;`-separated part must hold one key, as pandoc requires; otherwise the bracket
 /// is not a citation.
-pub(super) fn group(content: &str, base: usize) -> Option<Vec<Item>> {
+pub(super) fn group(content: &str, base: usize) -> Option<Items> {
     // Most groups hold one or two keys.
-    let mut items = Vec::with_capacity(2);
+    let mut items = Items::new();
     let mut pos = 0;
     for part in content.split(';') {
         let part_base = base + pos;
@@ -78,15 +80,19 @@ fn read_key(text: &str, from: usize) -> Option<(usize, usize)> {
     let mut last_word_end = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let (c, len) = match bytes[i] {
-            // Most keys are ASCII: decide without the Unicode tables.
-            b if b.is_ascii_alphanumeric() || b == b'_' => {
+        // Most keys are ASCII: decide by a table, without the Unicode tables.
+        let (c, len) = match KEY_BYTES[bytes[i] as usize] {
+            KeyByte::Word => {
                 last_word_end = i + 1;
                 i += 1;
                 continue;
             }
-            b if b.is_ascii() => (b as char, 1),
-            _ => {
+            KeyByte::Inner if i > 0 => {
+                i += 1;
+                continue;
+            }
+            KeyByte::Inner | KeyByte::Other => break,
+            KeyByte::NonAscii => {
                 let c = rest[i..].chars().next()?;
                 (c, c.len_utf8())
             }
@@ -101,6 +107,36 @@ fn read_key(text: &str, from: usize) -> Option<(usize, usize)> {
     }
     (last_word_end > 0).then_some((from, from + last_word_end))
 }
+
+/// What a byte is to [`read_key`].
+#[derive(Clone, Copy, PartialEq)]
+enum KeyByte {
+    /// An ASCII letter or digit, or `_`.
+    Word,
+    /// ASCII punctuation allowed inside a key ([`is_key_inner_punct`]).
+    Inner,
+    /// Any other ASCII byte: it ends the key.
+    Other,
+    /// Part of a non-ASCII character.
+    NonAscii,
+}
+
+static KEY_BYTES: [KeyByte; 256] = {
+    let mut table = [KeyByte::NonAscii; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = if c.is_ascii_alphanumeric() || c == b'_' {
+            KeyByte::Word
+        } else if is_key_inner_punct(c as char) {
+            KeyByte::Inner
+        } else {
+            KeyByte::Other
+        };
+        b += 1;
+    }
+    table
+};
 
 /// A narrative `@key` at byte `at` of `text`.
 pub(super) fn narrative(text: &str, at: usize, outside: Option<char>) -> Option<Found> {
@@ -121,7 +157,7 @@ pub(super) fn narrative(text: &str, at: usize, outside: Option<char>) -> Option<
     };
     Some(Found {
         group: Span::new(at, group_end),
-        items: vec![Item {
+        items: smallvec![Item {
             key: key.to_string(),
             kind,
             span: Span::new(start, end),

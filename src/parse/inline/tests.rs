@@ -88,3 +88,38 @@ fn empty_group_parts_are_tolerated() {
     assert_eq!(got.len(), 1);
     assert!(got[0].items[0].narrative);
 }
+
+/// [`closing_bracket`] one byte at a time.
+fn closing_bracket_bytewise(bytes: &[u8], open: usize) -> Option<usize> {
+    let end = bytes.len().min(open + 2000);
+    let mut newline = false;
+    for (j, &b) in bytes.iter().enumerate().take(end).skip(open + 1) {
+        match b {
+            b']' => return Some(j),
+            b'[' => return None,
+            b'\n' if newline => return None,
+            b'\n' => newline = true,
+            b' ' | b'\t' | b'\r' => {}
+            _ => newline = false,
+        }
+    }
+    None
+}
+
+proptest::proptest! {
+    /// Brackets close where a byte-wise reading closes them: not across a blank
+    /// line or another `[`.
+    #[test]
+    fn brackets_close_where_a_bytewise_reading_closes_them(parts in proptest::collection::vec(
+        proptest::sample::select(&["[", "]", "\n", " ", "\t", "\r", "@a", "x", "é"][..]), 0..30)) {
+        let text = parts.concat();
+        let bytes = text.as_bytes();
+        for open in 0..bytes.len() {
+            proptest::prop_assert_eq!(
+                closing_bracket(bytes, open),
+                closing_bracket_bytewise(bytes, open),
+                "{:?} at {}", text, open
+            );
+        }
+    }
+}

@@ -1,27 +1,81 @@
 //! URLs and bare identifiers in running text, and which URLs cite a work: DOI,
 //! arXiv, PubMed and PMC links, and article pages of scholarly publishers.
 
+use std::cell::RefCell;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex_automata::{Anchored, Input, hybrid, meta};
 
 use super::{Item, Syntax};
 use crate::model::{CitationKind, IdScheme, Span};
 use crate::parse::ids;
+use candidates::candidates;
 
-static WEB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        // ASCII word boundaries keep the fast DFA on non-ASCII text.
-        r#"(?xi)
-        (?-u:\b)https?://[^\s<>"`]+
-        |(?-u:\b)(?:doi:?\s?)?10\.\d{4,9}/[^\s"<>`]+
-        |(?-u:\b)arxiv:\s?(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?
-        |(?-u:\b)PMID:?\s?\d{1,9}(?-u:\b)
-        |(?-u:\b)PMC\d{4,9}(?-u:\b)
-        "#,
-    )
-    .expect("web regex")
-});
+mod candidates;
+
+/// The pattern of URLs and bare identifiers. It is only tried where one can start
+/// (see [`candidates`]), anchored there: an unanchored search over every run of
+/// prose cost more than the rest of the citation scan.
+const WEB_PATTERN: &str = r#"(?xi)
+    # ASCII word boundaries keep the fast DFA on non-ASCII text.
+    (?-u:\b)https?://[^\s<>"`]+
+    |(?-u:\b)(?:doi:?\s?)?10\.\d{4,9}/[^\s"<>`]+
+    |(?-u:\b)arxiv:\s?(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?
+    |(?-u:\b)PMID:?\s?\d{1,9}(?-u:\b)
+    |(?-u:\b)PMC\d{4,9}(?-u:\b)
+    "#;
+
+/// The pattern as a lazy DFA run forwards from a known start: it only has to find
+/// where the match ends, with none of the general regex's set-up per search.
+static WEB_DFA: LazyLock<hybrid::dfa::DFA> =
+    LazyLock::new(|| hybrid::dfa::DFA::new(WEB_PATTERN).expect("web regex"));
+
+/// The general regex, for the rare search the lazy DFA gives up on.
+static WEB: LazyLock<meta::Regex> =
+    LazyLock::new(|| meta::Regex::new(WEB_PATTERN).expect("web regex"));
+
+thread_local! {
+    static WEB_CACHE: RefCell<hybrid::dfa::Cache> = RefCell::new(WEB_DFA.create_cache());
+}
+
+/// The end of the [`WEB_PATTERN`] match that starts at `start`, if one does.
+fn match_end(text: &str, start: usize) -> Option<usize> {
+    // A URL (`h…`) or a DOI (`d…`, `1…`) ends in a run of anything but spaces,
+    // quotes, angle brackets and backticks: the DFA only reads up to the first
+    // byte of that run, and the rest is read here, by a simpler loop.
+    let open_tail = matches!(text.as_bytes()[start] | 0x20, b'h' | b'd' | b'1');
+    let input = Input::new(text)
+        .range(start..)
+        .anchored(Anchored::Yes)
+        .earliest(open_tail);
+    let fast = WEB_CACHE.with_borrow_mut(|cache| WEB_DFA.try_search_fwd(cache, &input));
+    match fast {
+        Ok(Some(m)) if open_tail => Some(tail_end(text, m.offset())),
+        Ok(found) => found.map(|m| m.offset()),
+        Err(_) => WEB.search(&input.earliest(false)).map(|m| m.end()),
+    }
+}
+
+/// Where the run of `[^\s"<>`]` that goes on at `from` ends.
+fn tail_end(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            if b.is_ascii_whitespace() || matches!(b, b'\x0B' | b'"' | b'<' | b'>' | b'`') {
+                return i;
+            }
+            i += 1;
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            if c.is_whitespace() {
+                return i;
+            }
+            i += c.len_utf8();
+        }
+    }
+    i
+}
 
 /// What a [`WebMatch`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,38 +96,45 @@ pub struct WebMatch {
     pub kind: WebKind,
 }
 
-/// Every URL and identifier in `text` (spans relative to `text`).
+/// Every URL and identifier in `text` (spans relative to `text`): the matches of
+/// [`WEB_PATTERN`] that a leftmost, non-overlapping search finds.
 pub fn find(text: &str) -> Vec<WebMatch> {
-    // Fast exit: no URL, DOI, arXiv id or PMID/PMC (in either case) can occur
-    // without these.
-    let bytes = text.as_bytes();
-    if memchr::memchr3(b':', b'/', b'P', bytes).is_none() && memchr::memchr(b'p', bytes).is_none() {
-        return Vec::new();
-    }
     let mut out = Vec::new();
-    for whole in WEB.find_iter(text) {
-        let mut head = [0u8; 5];
-        for (h, b) in head.iter_mut().zip(whole.as_str().bytes()) {
-            *h = b.to_ascii_lowercase();
+    let mut pos = 0;
+    candidates(text.as_bytes(), |start| {
+        if start < pos {
+            return;
         }
-        let kind = match &head {
-            [b'h', b't', b't', b'p', _] => WebKind::Url,
-            [b'd', b'o', b'i', ..] | [b'1', b'0', b'.', ..] => WebKind::Doi,
-            [b'a', b'r', b'x', b'i', b'v'] => WebKind::Arxiv,
-            [b'p', b'm', b'i', b'd', _] => WebKind::Pmid,
-            _ => WebKind::Pmcid,
-        };
-        // URLs and DOIs lose what trails them in prose; the rest match exactly.
-        let len = match kind {
-            WebKind::Url | WebKind::Doi => trim_url(whole.as_str()).len(),
-            _ => whole.len(),
-        };
-        out.push(WebMatch {
-            zone: Span::new(whole.start(), whole.start() + len),
-            kind,
-        });
-    }
+        if let Some(end) = match_end(text, start) {
+            let found = &text[start..end];
+            let kind = kind_of(found);
+            // URLs and DOIs lose what trails them in prose; the rest match exactly.
+            let len = match kind {
+                WebKind::Url | WebKind::Doi => trim_url(found).len(),
+                _ => found.len(),
+            };
+            out.push(WebMatch {
+                zone: Span::new(start, start + len),
+                kind,
+            });
+            pos = end;
+        }
+    });
     out
+}
+
+fn kind_of(found: &str) -> WebKind {
+    let mut head = [0u8; 5];
+    for (h, b) in head.iter_mut().zip(found.bytes()) {
+        *h = b.to_ascii_lowercase();
+    }
+    match &head {
+        [b'h', b't', b't', b'p', _] => WebKind::Url,
+        [b'd', b'o', b'i', ..] | [b'1', b'0', b'.', ..] => WebKind::Doi,
+        [b'a', b'r', b'x', b'i', b'v'] => WebKind::Arxiv,
+        [b'p', b'm', b'i', b'd', _] => WebKind::Pmid,
+        _ => WebKind::Pmcid,
+    }
 }
 
 /// The citation a match makes under `syntax`: identifiers always (when
@@ -134,15 +195,16 @@ fn web_item(written: &str, span: Span, id: (IdScheme, String), command: &'static
 pub fn trim_url(url: &str) -> &str {
     let mut end = url.len();
     let mut depth: i32 = 0;
-    for (i, c) in url.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => {
+    // By bytes: no byte of a multi-byte character is an ASCII bracket.
+    for (i, b) in url.bytes().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' if depth == 0 => {
                 end = i;
                 break;
             }
-            ')' => depth -= 1,
-            ']' | '[' => {
+            b')' => depth -= 1,
+            b']' | b'[' => {
                 end = i;
                 break;
             }
@@ -291,6 +353,7 @@ fn doi_in_path(url: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::candidates::{long_hits, short_hits};
     use super::*;
 
     #[test]
@@ -324,6 +387,90 @@ mod tests {
         assert_eq!(kinds("see pmc1234567 for the data"), [WebKind::Pmcid]);
         assert!(kinds("no identifier here").is_empty());
     }
+
+    proptest::proptest! {
+        /// Trying the pattern only where a match may start finds what a plain
+        /// leftmost search over the whole text finds.
+        #[test]
+        fn candidates_miss_no_match(parts in proptest::collection::vec(
+            proptest::sample::select(FRAGMENTS), 0..48)) {
+            let text = parts.concat();
+            let plain = regex::Regex::new(WEB_PATTERN).unwrap();
+            let expected: Vec<usize> = plain.find_iter(&text).map(|m| m.start()).collect();
+            let found: Vec<usize> = find(&text).iter().map(|m| m.zone.start).collect();
+            proptest::prop_assert_eq!(found, expected, "{:?}", text);
+        }
+    }
+
+    proptest::proptest! {
+        /// Short runs are read byte by byte, long ones with vector searches: both
+        /// stop at the same bytes.
+        #[test]
+        fn short_and_long_runs_are_read_alike(parts in proptest::collection::vec(
+            proptest::sample::select(FRAGMENTS), 0..48)) {
+            let bytes = parts.concat().into_bytes();
+            let short: Vec<usize> = short_hits(&bytes).collect();
+            let long: Vec<usize> = long_hits(&bytes).collect();
+            proptest::prop_assert_eq!(short, long);
+        }
+    }
+
+    /// Pieces of identifiers and of the text around them, in every case and script
+    /// the pattern reads.
+    const FRAGMENTS: &[&str] = &[
+        "http://",
+        "https://",
+        "HTTPS://",
+        "httpſ://",
+        "http",
+        ":",
+        "//",
+        "/",
+        "doi:",
+        "DOI ",
+        "doi",
+        "10.",
+        "1234",
+        "12345",
+        "1234567890",
+        "arxiv:",
+        "arXiv: ",
+        "2101.00001",
+        "hep-th/9901001",
+        "v2",
+        "PMID",
+        "pmid: ",
+        "PMC",
+        "pmc",
+        "pm",
+        "x",
+        "a",
+        " ",
+        "(",
+        ")",
+        ".",
+        "é",
+        "١٢٣٤",
+        "\u{3000}",
+        "_",
+        "p",
+        "]",
+        "[",
+        "\n",
+        "@",
+        "ſ",
+        "h",
+        "M",
+        "Pm",
+        "pM",
+        "\"",
+        "<",
+        ">",
+        "`",
+        "\x0B",
+        "\u{85}",
+        "\u{A0}",
+    ];
 
     #[test]
     fn urls_lose_trailing_markup() {

@@ -112,7 +112,7 @@ impl Scanner<'_> {
                     file: self.file,
                     span: Span::new(key_start, key_start + trimmed.len()),
                     group_span,
-                    command: Some(name.to_string()),
+                    command: Some(name.to_string().into()),
                     id: None,
                     narrative: command.narrative,
                     claim: None,

@@ -2,6 +2,7 @@
 //! for citations), which are skipped, where reference sections begin and end.
 
 use pulldown_cmark::{Event, HeadingLevel, LinkType, Tag, TagEnd};
+use smallvec::smallvec;
 
 use super::frontmatter;
 use crate::model::{Citation, CitationKind, Claim, FileId, IdScheme, Span};
@@ -94,7 +95,7 @@ impl<'t, 'o> Walker<'t, 'o> {
                     .map_or_else(|| format!("^{label}"), str::to_string);
                 self.collector.construct(Found {
                     group: span,
-                    items: vec![item(
+                    items: smallvec![item(
                         key,
                         CitationKind::Footnote,
                         key_span,
@@ -239,7 +240,7 @@ impl<'t, 'o> Walker<'t, 'o> {
                 LinkState {
                     cite: key_span.map(|key_span| Found {
                         group: span,
-                        items: vec![item(
+                        items: smallvec![item(
                             id.to_string(),
                             CitationKind::Numeric,
                             key_span,
@@ -388,7 +389,7 @@ fn item(
 fn link_citation(text: &str, url_span: Span, group: Span, id: (IdScheme, String)) -> Found {
     Found {
         group,
-        items: vec![item(
+        items: smallvec![item(
             text[url_span.start..url_span.end].to_string(),
             CitationKind::Identifier,
             url_span,
