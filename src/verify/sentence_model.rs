@@ -285,6 +285,99 @@ impl SentenceModel {
     }
 }
 
+/// A text's pooled embedding and its content tokens' contextual vectors, all unit
+/// length: what late interaction (MaxSim) needs next to the pooled cosine.
+#[derive(Debug, Clone)]
+pub struct TokenEmbeddings {
+    /// The sentence embedding (as [`SentenceModel::embed`] returns it).
+    pub pooled: Vec<f32>,
+    /// One vector per word-piece that is not a special token or punctuation.
+    pub tokens: Vec<Vec<f32>>,
+}
+
+impl SentenceModel {
+    /// Pooled and per-token embeddings of `texts`, in order, from one forward pass
+    /// (not memoised: token vectors are large).
+    pub fn embed_tokens<S: AsRef<str>>(
+        &self,
+        texts: &[S],
+    ) -> Result<Vec<TokenEmbeddings>, SentenceModelError> {
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].as_ref().len());
+        let mut out: Vec<Option<TokenEmbeddings>> = vec![None; texts.len()];
+        for batch in order.chunks(BATCH) {
+            let inputs: Vec<&str> = batch.iter().map(|&i| texts[i].as_ref()).collect();
+            for (&i, e) in batch.iter().zip(self.forward_tokens(&inputs)?) {
+                out[i] = Some(e);
+            }
+        }
+        Ok(out.into_iter().flatten().collect())
+    }
+
+    fn forward_tokens(&self, texts: &[&str]) -> Result<Vec<TokenEmbeddings>, SentenceModelError> {
+        let encodings = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| SentenceModelError::Tokenizer(e.to_string()))?;
+        let rows = encodings.len();
+        let len = encodings.first().map_or(0, |e| e.get_ids().len());
+        if rows == 0 || len == 0 {
+            return Ok(vec![
+                TokenEmbeddings {
+                    pooled: vec![0.0; self.dims],
+                    tokens: Vec::new(),
+                };
+                rows
+            ]);
+        }
+        let flat = |f: fn(&tokenizers::Encoding) -> &[u32]| -> Vec<u32> {
+            encodings.iter().flat_map(|e| f(e).to_vec()).collect()
+        };
+        let ids = Tensor::from_vec(flat(|e| e.get_ids()), (rows, len), &self.device)?;
+        let types = Tensor::from_vec(flat(|e| e.get_type_ids()), (rows, len), &self.device)?;
+        let mask = Tensor::from_vec(flat(|e| e.get_attention_mask()), (rows, len), &self.device)?;
+        let hidden = self
+            .bert
+            .forward(&ids, &types, Some(&mask))?
+            .to_vec3::<f32>()?;
+        Ok(encodings
+            .iter()
+            .zip(hidden)
+            .map(|(encoding, states)| {
+                let mut pooled = vec![0.0f32; self.dims];
+                let mut tokens = Vec::new();
+                let masked = encoding.get_attention_mask().iter().map(|&m| m == 1);
+                let special = encoding.get_special_tokens_mask().iter().map(|&s| s == 1);
+                let words = encoding.get_tokens().iter();
+                for (((state, on), special), word) in
+                    states.into_iter().zip(masked).zip(special).zip(words)
+                {
+                    if !on {
+                        continue;
+                    }
+                    pooled.iter_mut().zip(&state).for_each(|(p, x)| *p += x);
+                    if !special && word.chars().any(char::is_alphanumeric) {
+                        tokens.push(unit(state));
+                    }
+                }
+                TokenEmbeddings {
+                    pooled: unit(pooled),
+                    tokens,
+                }
+            })
+            .collect())
+    }
+}
+
+/// `v` scaled to unit length (unchanged when zero).
+fn unit(mut v: Vec<f32>) -> Vec<f32> {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 1e-12 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
+}
+
 /// Dot product of two unit vectors: their cosine similarity (0 for different lengths).
 pub fn similarity(a: &[f32], b: &[f32]) -> f64 {
     if a.len() != b.len() {
