@@ -266,6 +266,24 @@ mod tests {
         assert_eq!(cosine(&[0.0, 0.0], &[1.0, 2.0]), 0.0);
     }
 
+    #[test]
+    fn the_learned_ranking_is_the_default() {
+        assert_eq!(Ranker::default(), Ranker::Lexical);
+        assert_eq!(Ranker::for_model(None), Ranker::Lexical);
+        assert_eq!(Ranker::Lexical.name(), "lexical");
+        let passages = [
+            "Patients were recruited at two hospitals between March and May.",
+            "Dexamethasone reduced 28-day mortality among ventilated patients.",
+            "Mortality data were collected from hospital records.",
+        ];
+        let top = Ranker::Lexical
+            .rank("dexamethasone reduced mortality", &passages, 2)
+            .unwrap();
+        assert_eq!(top.len(), 2);
+        assert_eq!(top[0].0, 1);
+        assert!(top[0].1 > top[1].1);
+    }
+
     #[tokio::test]
     async fn bm25_picks_the_passage_about_the_claim() {
         let text = "Methods\n\nWe housed mice in cages with running wheels.\n\nResults\n\n\
