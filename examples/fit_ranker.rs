@@ -142,22 +142,23 @@ fn build_lists(dir: &Path, split: &str, model: Option<&SentenceModel>) -> Vec<Li
     for (name, mut items) in datasets {
         items.retain(|i| !i.gold.is_empty());
         items.sort_by(|a, b| a.doc.cmp(&b.doc));
-        let mut chunkings: Vec<(String, Box<dyn Fn(&Item) -> Vec<std::ops::Range<usize>>>)> =
-            vec![(
-                format!("{name} / sentences"),
-                Box::new(|i: &Item| retrieval::sentence_passages(i, SEED)),
-            )];
+        // Sentences (None), and chunks (size, overlap) of Check-COVID abstracts.
+        let mut chunkings: Vec<Option<(usize, usize)>> = vec![None];
         if name == "check_covid" {
-            for (size, overlap) in [(300, 0), (500, 100)] {
-                chunkings.push((
-                    format!("{name} / chunk({size}, {overlap})"),
-                    Box::new(move |i: &Item| retrieval::chunk_passages(i, size, overlap)),
-                ));
-            }
+            chunkings.extend([Some((300, 0)), Some((500, 100))]);
         }
-        for (set, passages_of) in &chunkings {
+        for chunking in chunkings {
+            let set = match chunking {
+                None => format!("{name} / sentences"),
+                Some((size, overlap)) => format!("{name} / chunk({size}, {overlap})"),
+            };
+            let passages_of = |item: &Item| match chunking {
+                None => retrieval::sentence_passages(item, SEED),
+                Some((size, overlap)) => retrieval::chunk_passages(item, size, overlap),
+            };
             // Check-COVID abstracts serve several claims: embed each once.
-            let mut doc_embeddings: HashMap<String, Vec<TokenEmbeddings>> = HashMap::new();
+            let mut doc_embeddings: HashMap<String, TokenEmbeddings> = HashMap::new();
+            let mut current_doc = String::new();
             for item in &items {
                 let text = retrieval::joined(item);
                 let gold_ranges = retrieval::gold_ranges(item);
@@ -168,17 +169,28 @@ fn build_lists(dir: &Path, split: &str, model: Option<&SentenceModel>) -> Vec<Li
                 let texts: Vec<&str> = passages.iter().map(|r| &text[r.clone()]).collect();
                 let mut measures = measure(bg, &item.claim, &texts);
                 if let Some(m) = model {
-                    if !doc_embeddings.contains_key(&item.doc) {
+                    if current_doc != item.doc {
                         doc_embeddings.clear();
-                        let e = m.embed_tokens(&texts).expect("embed passages");
-                        doc_embeddings.insert(item.doc.clone(), e);
+                        current_doc.clone_from(&item.doc);
                     }
+                    // Sentence passages come in a per-claim order: look them up by text.
+                    let missing: Vec<&str> = texts
+                        .iter()
+                        .copied()
+                        .filter(|t| !doc_embeddings.contains_key(*t))
+                        .collect();
+                    let embedded = m.embed_tokens(&missing).expect("embed passages");
+                    for (t, e) in missing.into_iter().zip(embedded) {
+                        doc_embeddings.insert(t.to_string(), e);
+                    }
+                    let docs: Vec<TokenEmbeddings> =
+                        texts.iter().map(|t| doc_embeddings[*t].clone()).collect();
                     let claim = m
                         .embed_tokens(&[item.claim.as_str()])
                         .expect("embed claim")
                         .pop()
                         .expect("one embedding");
-                    measure_semantic(&mut measures, &claim, &doc_embeddings[&item.doc]);
+                    measure_semantic(&mut measures, &claim, &docs);
                 }
                 lists.push(List {
                     set: set.clone(),

@@ -254,8 +254,13 @@ impl SentenceModel {
         Ok(v.pop().unwrap_or_else(|| vec![0.0; self.dims].into()))
     }
 
-    /// Tokenise, run the encoder, mean-pool over the attention mask, L2-normalise.
-    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, SentenceModelError> {
+    /// Tokenise `texts` and run the encoder: the encodings, the last hidden states
+    /// (texts × tokens × dimensions) and the attention mask; None when there is
+    /// nothing to encode.
+    fn encode(
+        &self,
+        texts: &[&str],
+    ) -> Result<Option<(Vec<tokenizers::Encoding>, Tensor, Tensor)>, SentenceModelError> {
         let encodings = self
             .tokenizer
             .encode_batch(texts.to_vec(), true)
@@ -263,7 +268,7 @@ impl SentenceModel {
         let rows = encodings.len();
         let len = encodings.first().map_or(0, |e| e.get_ids().len());
         if rows == 0 || len == 0 {
-            return Ok(vec![vec![0.0; self.dims]; rows]);
+            return Ok(None);
         }
         let flat = |f: fn(&tokenizers::Encoding) -> &[u32]| -> Vec<u32> {
             encodings.iter().flat_map(|e| f(e).to_vec()).collect()
@@ -272,6 +277,14 @@ impl SentenceModel {
         let types = Tensor::from_vec(flat(|e| e.get_type_ids()), (rows, len), &self.device)?;
         let mask = Tensor::from_vec(flat(|e| e.get_attention_mask()), (rows, len), &self.device)?;
         let hidden = self.bert.forward(&ids, &types, Some(&mask))?;
+        Ok(Some((encodings, hidden, mask)))
+    }
+
+    /// Tokenise, run the encoder, mean-pool over the attention mask, L2-normalise.
+    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, SentenceModelError> {
+        let Some((_, hidden, mask)) = self.encode(texts)? else {
+            return Ok(vec![vec![0.0; self.dims]; texts.len()]);
+        };
         let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
         let counts = mask.sum(1)?.clamp(1e-9f32, f32::MAX)?;
@@ -315,31 +328,14 @@ impl SentenceModel {
     }
 
     fn forward_tokens(&self, texts: &[&str]) -> Result<Vec<TokenEmbeddings>, SentenceModelError> {
-        let encodings = self
-            .tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(|e| SentenceModelError::Tokenizer(e.to_string()))?;
-        let rows = encodings.len();
-        let len = encodings.first().map_or(0, |e| e.get_ids().len());
-        if rows == 0 || len == 0 {
-            return Ok(vec![
-                TokenEmbeddings {
-                    pooled: vec![0.0; self.dims],
-                    tokens: Vec::new(),
-                };
-                rows
-            ]);
-        }
-        let flat = |f: fn(&tokenizers::Encoding) -> &[u32]| -> Vec<u32> {
-            encodings.iter().flat_map(|e| f(e).to_vec()).collect()
+        let Some((encodings, hidden, _)) = self.encode(texts)? else {
+            let empty = TokenEmbeddings {
+                pooled: vec![0.0; self.dims],
+                tokens: Vec::new(),
+            };
+            return Ok(vec![empty; texts.len()]);
         };
-        let ids = Tensor::from_vec(flat(|e| e.get_ids()), (rows, len), &self.device)?;
-        let types = Tensor::from_vec(flat(|e| e.get_type_ids()), (rows, len), &self.device)?;
-        let mask = Tensor::from_vec(flat(|e| e.get_attention_mask()), (rows, len), &self.device)?;
-        let hidden = self
-            .bert
-            .forward(&ids, &types, Some(&mask))?
-            .to_vec3::<f32>()?;
+        let hidden = hidden.to_vec3::<f32>()?;
         Ok(encodings
             .iter()
             .zip(hidden)
