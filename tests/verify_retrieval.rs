@@ -82,6 +82,6 @@ fn the_learned_ranking_with_the_model_holds_its_floor() {
 }
 
 // Measured on dev (citation_integrity, check_covid sentence passages): lexical 0.795,
-// 0.691 (bm25 0.777, 0.671).
+// 0.691 (bm25 0.777, 0.671); learned with all-MiniLM-L6-v2 0.860, 0.705.
 const LEXICAL_FLOORS: [f64; 2] = [0.78, 0.675];
-const LEARNED_FLOORS: [f64; 2] = [0.0, 0.0];
+const LEARNED_FLOORS: [f64; 2] = [0.84, 0.68];

@@ -13,7 +13,7 @@ pub const LEXICAL_WEIGHTS: RankWeights<LEXICAL> = RankWeights {
 /// Weights over `rerank::combined_features` (lexical then sentence-model features).
 pub const COMBINED_WEIGHTS: RankWeights<COMBINED> = RankWeights {
     weights: [
-        -0.04, 0.2763, 0.3531, 0.6973, 0.8215, 0.7156, 0.0021, -0.2829, 0.0936, 0.3104, -0.5403,
-        0.0167, -0.0572, 0.2072, 0.0919, 0.196, 0.1718,
+        -0.2774, 0.2762, 0.3625, 0.3532, 0.6349, 0.725, 0.0218, -0.3928, 0.0124, 0.2541, -0.5479,
+        0.3085, -0.1251, 0.2465, 0.8839, 0.2432, 0.282,
     ],
 };
