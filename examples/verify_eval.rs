@@ -18,8 +18,11 @@
 //!    other columns), and with a model the `hybrid` swaps of all draws are broken down
 //!    by how similar the two works are (see `support/swap_test.rs`).
 //! 2. Retrieval recall@3: share of claims with gold evidence for which one of the
-//!    three top-ranked passages contains a gold sentence: BM25 (`passages::rank`), and
-//!    with a sentence model the model's ranking and the fused one (`select::Ranker`).
+//!    three top-ranked passages contains a gold sentence: BM25 (`passages::rank`), the
+//!    learned lexical ranking (`select::Ranker::Lexical`, the default without a model),
+//!    and with a sentence model the model's ranking, the rank fusion with BM25 and the
+//!    learned ranking over lexical and model features (`Ranker::Learned`, the default
+//!    with a model; fitted on train by `fit_ranker`).
 //!    Citation-Integrity evidence documents are five sentences excerpted from the
 //!    cited paper, so each sentence is one passage; the gold sentence is always the
 //!    first, so sentence passages are ranked in a seeded shuffled order (ties must not
@@ -36,18 +39,19 @@ mod swap_test;
 #[allow(dead_code)]
 mod verify_data;
 
+#[path = "support/retrieval.rs"]
+mod retrieval;
+
 use std::ops::Range;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use citeproof::verify::hybrid::{Scorer, ScoringMode};
-use citeproof::verify::passages::{self, chunk};
+use citeproof::verify::passages;
 use citeproof::verify::select::Ranker;
 use citeproof::verify::sentence_model::{SentenceModel, dir_from_env};
-use verify_data::{
-    Item, check_covid, citation_integrity, data_dir, distinct_pairs, sentence_order,
-};
+use verify_data::{Item, check_covid, citation_integrity, data_dir, distinct_pairs};
 
 const SEED: u64 = 0x5EED_E7A1;
 const K: usize = 3;
@@ -147,51 +151,30 @@ fn main() {
         swap_test::difficulty_rows("check_covid", scorer, m, &cc_pairs, &cc_draws);
     }
 
-    let mut rankers = vec![Ranker::Bm25];
+    let mut rankers = vec![Ranker::Bm25, Ranker::Lexical];
     if let Some(m) = &model {
         rankers.push(Ranker::Local(m.clone()));
         rankers.push(Ranker::Fused(m.clone()));
+        rankers.push(Ranker::Learned(m.clone()));
     }
     println!("\npassage retrieval, recall@{K}");
     println!(
         "{:<34} {:<10} {:>6} {:>10} {:>8} {:>22}",
         "dataset / passages", "ranking", "claims", "recall@3", "random", "top-3 share of text"
     );
-    let sentence_passages = |item: &Item| -> Vec<Range<usize>> {
-        let mut at = 0;
-        let ranges: Vec<Range<usize>> = item
-            .evidence
-            .iter()
-            .map(|s| {
-                let r = at..at + s.len();
-                at += s.len() + 1;
-                r
-            })
-            .collect();
-        sentence_order(item, SEED)
-            .into_iter()
-            .map(|i| ranges[i].clone())
-            .collect()
-    };
     for ranker in &rankers {
         retrieval_row("citation_integrity / sentences", ranker, &ci, |item| {
-            sentence_passages(item)
+            retrieval::sentence_passages(item, SEED)
         });
         retrieval_row("check_covid / sentences", ranker, &cc, |item| {
-            sentence_passages(item)
+            retrieval::sentence_passages(item, SEED)
         });
         for &(size, overlap) in CHUNKINGS {
             retrieval_row(
                 &format!("check_covid / chunk({size}, {overlap})"),
                 ranker,
                 &cc,
-                |item| {
-                    let text = item.evidence.join(" ");
-                    chunk(&text, None, size, overlap)
-                        .into_iter()
-                        .map(|p| p.offset..p.offset + p.text.len())
-                        .collect()
-                },
+                |item| retrieval::chunk_passages(item, size, overlap),
             );
         }
     }
@@ -208,20 +191,8 @@ fn retrieval_row(
     let (mut claims, mut hits) = (0usize, 0usize);
     let (mut random, mut covered) = (0.0, 0.0);
     for item in items.iter().filter(|i| !i.gold.is_empty()) {
-        let text = item.evidence.join(" ");
-        let mut at = 0;
-        let gold: Vec<Range<usize>> = item
-            .evidence
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let r = at..at + s.len();
-                at += s.len() + 1;
-                (i, r)
-            })
-            .filter(|(i, _)| item.gold.contains(i))
-            .map(|(_, r)| r)
-            .collect();
+        let text = retrieval::joined(item);
+        let gold = retrieval::gold_ranges(item);
         if gold.is_empty() {
             continue;
         }
@@ -229,12 +200,7 @@ fn retrieval_row(
         if passages.is_empty() {
             continue;
         }
-        let contains = |p: &Range<usize>| {
-            gold.iter().any(|g| {
-                let inter = p.end.min(g.end).saturating_sub(p.start.max(g.start));
-                2 * inter >= g.len()
-            })
-        };
+        let contains = |p: &Range<usize>| retrieval::holds_gold(p, &gold);
         let texts: Vec<&str> = passages.iter().map(|r| &text[r.clone()]).collect();
         let top = ranker
             .rank(&item.claim, &texts, K)

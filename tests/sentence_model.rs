@@ -141,3 +141,37 @@ fn a_broken_model_directory_is_an_error_not_a_panic() {
     let err = SentenceModel::load(dir.path()).unwrap_err().to_string();
     assert!(err.contains("config.json"), "{err}");
 }
+
+#[test]
+fn token_embeddings_pool_to_the_sentence_embedding() {
+    let Some(model) = model() else { return };
+    let texts = [
+        "Remdesivir shortened the time to recovery in hospitalised adults.",
+        "(.) , ;",
+        "",
+    ];
+    let pooled = model.embed(&texts).unwrap();
+    let tokens = model.embed_tokens(&texts).unwrap();
+    assert_eq!(tokens.len(), texts.len());
+    for (t, p) in tokens.iter().zip(&pooled).take(1) {
+        assert!(similarity(&t.pooled, p) > 0.9999, "pooled differs");
+    }
+    // Word-pieces only, each a unit vector; special tokens and punctuation left out.
+    assert!(tokens[0].tokens.len() >= 6, "{}", tokens[0].tokens.len());
+    for v in &tokens[0].tokens {
+        let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-4);
+    }
+    assert!(tokens[1].tokens.is_empty());
+    // Late interaction prefers the passage that says what the claim says.
+    let claim = &model
+        .embed_tokens(&["Remdesivir speeds recovery."])
+        .unwrap()[0];
+    let other = &model
+        .embed_tokens(&["We sequenced the yellow fever virus envelope."])
+        .unwrap()[0];
+    assert!(
+        citeproof::verify::rerank::max_sim(claim, &tokens[0])
+            > citeproof::verify::rerank::max_sim(claim, other) + 0.1
+    );
+}

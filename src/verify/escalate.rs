@@ -63,7 +63,7 @@ impl VerifyConfig {
             stage1,
             stage2: None,
             embeddings: None,
-            ranker: Ranker::Bm25,
+            ranker: Ranker::default(),
             escalate_below_confidence: None,
             full_text: true,
             fulltext: FullTextConfig::default(),

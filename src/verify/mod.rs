@@ -32,6 +32,8 @@ pub mod offline;
 pub mod passages;
 pub mod project;
 pub mod prompt;
+pub mod rank_weights;
+pub mod rerank;
 pub mod select;
 pub mod sentence_model;
 pub mod text;

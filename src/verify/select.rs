@@ -1,6 +1,8 @@
 //! Choosing the passages of a full text that stage 2 reads: section-aware chunks
-//! ([`passages::chunk`]) ranked for the claim by a local [`Ranker`] (BM25 by default;
-//! a local sentence model, alone or fused with BM25, when one is configured) or, when
+//! ([`passages::chunk`]) ranked for the claim by a local [`Ranker`] (by default the
+//! learned ranking of [`rerank`] over lexical features, with a local sentence model's
+//! features when one is configured; plain BM25, the model alone or fused with BM25 by
+//! rank for comparison) or, when
 //! an embeddings endpoint is configured, by cosine similarity of its embeddings (the
 //! local ranker again if the embeddings request fails).
 
@@ -9,6 +11,7 @@ use std::sync::Arc;
 use super::extract::Extracted;
 use super::llm::{LlmClient, LlmError};
 use super::passages::{self, Passage};
+use super::rerank;
 use super::sentence_model::{SentenceModel, SentenceModelError, similarity};
 
 /// Inputs per embeddings request.
@@ -21,42 +24,49 @@ const RRF_K: f64 = 60.0;
 #[derive(Debug, Clone, Default)]
 pub enum Ranker {
     /// BM25 over the scientific tokeniser's terms.
-    #[default]
     Bm25,
+    /// The learned score over lexical features ([`rerank::lexical_features`]).
+    #[default]
+    Lexical,
     /// Cosine similarity of a local sentence model's embeddings.
     Local(Arc<SentenceModel>),
     /// Reciprocal-rank fusion of BM25 and the local model's ranking.
     Fused(Arc<SentenceModel>),
+    /// The learned score over lexical and the local model's features (pooled cosine
+    /// and token-level late interaction, [`rerank::semantic_features`]).
+    Learned(Arc<SentenceModel>),
 }
 
 impl PartialEq for Ranker {
     fn eq(&self, other: &Ranker) -> bool {
         match (self, other) {
-            (Ranker::Bm25, Ranker::Bm25) => true,
-            (Ranker::Local(a), Ranker::Local(b)) | (Ranker::Fused(a), Ranker::Fused(b)) => {
-                a.dir() == b.dir()
-            }
+            (Ranker::Bm25, Ranker::Bm25) | (Ranker::Lexical, Ranker::Lexical) => true,
+            (Ranker::Local(a), Ranker::Local(b))
+            | (Ranker::Fused(a), Ranker::Fused(b))
+            | (Ranker::Learned(a), Ranker::Learned(b)) => a.dir() == b.dir(),
             _ => false,
         }
     }
 }
 
 impl Ranker {
-    /// The ranker used with `model` (see the issue note for the recall figures), BM25
-    /// without one.
+    /// The ranker used with `model` (see the issue note for the recall figures): the
+    /// learned ranking, with the model's features when there is one.
     pub fn for_model(model: Option<Arc<SentenceModel>>) -> Ranker {
         match model {
-            Some(m) => Ranker::Fused(m),
-            None => Ranker::Bm25,
+            Some(m) => Ranker::Learned(m),
+            None => Ranker::Lexical,
         }
     }
 
-    /// `bm25`, `embeddings` or `fused`.
+    /// `bm25`, `lexical`, `embeddings`, `fused` or `learned`.
     pub fn name(&self) -> &'static str {
         match self {
             Ranker::Bm25 => "bm25",
+            Ranker::Lexical => "lexical",
             Ranker::Local(_) => "embeddings",
             Ranker::Fused(_) => "fused",
+            Ranker::Learned(_) => "learned",
         }
     }
 
@@ -64,8 +74,10 @@ impl Ranker {
     pub fn describe(&self) -> String {
         match self {
             Ranker::Bm25 => "BM25".to_string(),
+            Ranker::Lexical => "learned lexical ranking".to_string(),
             Ranker::Local(m) => format!("embeddings ({})", m.name()),
             Ranker::Fused(m) => format!("BM25 fused with embeddings ({})", m.name()),
+            Ranker::Learned(m) => format!("learned ranking with embeddings ({})", m.name()),
         }
     }
 
@@ -79,6 +91,8 @@ impl Ranker {
     ) -> Result<Vec<(usize, f64)>, SentenceModelError> {
         let scores = match self {
             Ranker::Bm25 => return Ok(passages::rank(claim, passages, k)),
+            Ranker::Lexical => rerank::lexical_scores(claim, passages),
+            Ranker::Learned(model) => rerank::combined_scores(model, claim, passages)?,
             Ranker::Local(model) => similarities(model, claim, passages)?,
             Ranker::Fused(model) => {
                 let by_model = order(similarities(model, claim, passages)?);
@@ -250,6 +264,24 @@ mod tests {
         assert!(cosine(&[1.0, 0.0], &[0.0, 1.0]).abs() < 1e-9);
         assert_eq!(cosine(&[1.0], &[1.0, 2.0]), 0.0);
         assert_eq!(cosine(&[0.0, 0.0], &[1.0, 2.0]), 0.0);
+    }
+
+    #[test]
+    fn the_learned_ranking_is_the_default() {
+        assert_eq!(Ranker::default(), Ranker::Lexical);
+        assert_eq!(Ranker::for_model(None), Ranker::Lexical);
+        assert_eq!(Ranker::Lexical.name(), "lexical");
+        let passages = [
+            "Patients were recruited at two hospitals between March and May.",
+            "Dexamethasone reduced 28-day mortality among ventilated patients.",
+            "Mortality data were collected from hospital records.",
+        ];
+        let top = Ranker::Lexical
+            .rank("dexamethasone reduced mortality", &passages, 2)
+            .unwrap();
+        assert_eq!(top.len(), 2);
+        assert_eq!(top[0].0, 1);
+        assert!(top[0].1 > top[1].1);
     }
 
     #[tokio::test]

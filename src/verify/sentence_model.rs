@@ -254,8 +254,13 @@ impl SentenceModel {
         Ok(v.pop().unwrap_or_else(|| vec![0.0; self.dims].into()))
     }
 
-    /// Tokenise, run the encoder, mean-pool over the attention mask, L2-normalise.
-    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, SentenceModelError> {
+    /// Tokenise `texts` and run the encoder: the encodings, the last hidden states
+    /// (texts × tokens × dimensions) and the attention mask; None when there is
+    /// nothing to encode.
+    fn encode(
+        &self,
+        texts: &[&str],
+    ) -> Result<Option<(Vec<tokenizers::Encoding>, Tensor, Tensor)>, SentenceModelError> {
         let encodings = self
             .tokenizer
             .encode_batch(texts.to_vec(), true)
@@ -263,7 +268,7 @@ impl SentenceModel {
         let rows = encodings.len();
         let len = encodings.first().map_or(0, |e| e.get_ids().len());
         if rows == 0 || len == 0 {
-            return Ok(vec![vec![0.0; self.dims]; rows]);
+            return Ok(None);
         }
         let flat = |f: fn(&tokenizers::Encoding) -> &[u32]| -> Vec<u32> {
             encodings.iter().flat_map(|e| f(e).to_vec()).collect()
@@ -272,6 +277,14 @@ impl SentenceModel {
         let types = Tensor::from_vec(flat(|e| e.get_type_ids()), (rows, len), &self.device)?;
         let mask = Tensor::from_vec(flat(|e| e.get_attention_mask()), (rows, len), &self.device)?;
         let hidden = self.bert.forward(&ids, &types, Some(&mask))?;
+        Ok(Some((encodings, hidden, mask)))
+    }
+
+    /// Tokenise, run the encoder, mean-pool over the attention mask, L2-normalise.
+    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, SentenceModelError> {
+        let Some((_, hidden, mask)) = self.encode(texts)? else {
+            return Ok(vec![vec![0.0; self.dims]; texts.len()]);
+        };
         let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
         let counts = mask.sum(1)?.clamp(1e-9f32, f32::MAX)?;
@@ -283,6 +296,82 @@ impl SentenceModel {
             .clamp(1e-12f32, f32::MAX)?;
         Ok(mean.broadcast_div(&norm)?.to_vec2::<f32>()?)
     }
+}
+
+/// A text's pooled embedding and its content tokens' contextual vectors, all unit
+/// length: what late interaction (MaxSim) needs next to the pooled cosine.
+#[derive(Debug, Clone)]
+pub struct TokenEmbeddings {
+    /// The sentence embedding (as [`SentenceModel::embed`] returns it).
+    pub pooled: Vec<f32>,
+    /// One vector per word-piece that is not a special token or punctuation.
+    pub tokens: Vec<Vec<f32>>,
+}
+
+impl SentenceModel {
+    /// Pooled and per-token embeddings of `texts`, in order, from one forward pass
+    /// (not memoised: token vectors are large).
+    pub fn embed_tokens<S: AsRef<str>>(
+        &self,
+        texts: &[S],
+    ) -> Result<Vec<TokenEmbeddings>, SentenceModelError> {
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].as_ref().len());
+        let mut out: Vec<Option<TokenEmbeddings>> = vec![None; texts.len()];
+        for batch in order.chunks(BATCH) {
+            let inputs: Vec<&str> = batch.iter().map(|&i| texts[i].as_ref()).collect();
+            for (&i, e) in batch.iter().zip(self.forward_tokens(&inputs)?) {
+                out[i] = Some(e);
+            }
+        }
+        Ok(out.into_iter().flatten().collect())
+    }
+
+    fn forward_tokens(&self, texts: &[&str]) -> Result<Vec<TokenEmbeddings>, SentenceModelError> {
+        let Some((encodings, hidden, _)) = self.encode(texts)? else {
+            let empty = TokenEmbeddings {
+                pooled: vec![0.0; self.dims],
+                tokens: Vec::new(),
+            };
+            return Ok(vec![empty; texts.len()]);
+        };
+        let hidden = hidden.to_vec3::<f32>()?;
+        Ok(encodings
+            .iter()
+            .zip(hidden)
+            .map(|(encoding, states)| {
+                let mut pooled = vec![0.0f32; self.dims];
+                let mut tokens = Vec::new();
+                let masked = encoding.get_attention_mask().iter().map(|&m| m == 1);
+                let special = encoding.get_special_tokens_mask().iter().map(|&s| s == 1);
+                let words = encoding.get_tokens().iter();
+                for (((state, on), special), word) in
+                    states.into_iter().zip(masked).zip(special).zip(words)
+                {
+                    if !on {
+                        continue;
+                    }
+                    pooled.iter_mut().zip(&state).for_each(|(p, x)| *p += x);
+                    if !special && word.chars().any(char::is_alphanumeric) {
+                        tokens.push(unit(state));
+                    }
+                }
+                TokenEmbeddings {
+                    pooled: unit(pooled),
+                    tokens,
+                }
+            })
+            .collect())
+    }
+}
+
+/// `v` scaled to unit length (unchanged when zero).
+fn unit(mut v: Vec<f32>) -> Vec<f32> {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 1e-12 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
 }
 
 /// Dot product of two unit vectors: their cosine similarity (0 for different lengths).
