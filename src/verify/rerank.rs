@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 use super::background::Background;
 use super::passages::bm25_scores_with;
 use super::rank_weights::{COMBINED_WEIGHTS, LEXICAL_WEIGHTS};
-use super::sentence_model::{SentenceModel, SentenceModelError, TokenEmbeddings};
-use super::text::{TokenKind, tokenize};
+use super::sentence_model::{SentenceModel, SentenceModelError, TokenEmbeddings, similarity};
+use super::text::{Token, TokenKind, tokenize};
 
 /// Lexical features per passage ([`lexical_features`]).
 pub const LEXICAL: usize = 11;
@@ -62,11 +62,15 @@ struct Bag {
     len: f64,
 }
 
-fn bag(text: &str) -> Bag {
-    let tokens: Vec<_> = tokenize(text)
+/// The tokens of `text` the features read (negations are not terms).
+fn terms_of(text: &str) -> Vec<Token> {
+    tokenize(text)
         .into_iter()
         .filter(|t| t.kind != TokenKind::Negation)
-        .collect();
+        .collect()
+}
+
+fn bag(tokens: Vec<Token>) -> Bag {
     Bag {
         bigrams: tokens
             .windows(2)
@@ -137,11 +141,7 @@ pub struct Measures {
 /// The lexical [`Measures`] of every passage for `claim` (the model's left at 0).
 pub fn measure<P: AsRef<str>>(bg: &Background, claim: &str, passages: &[P]) -> Vec<Measures> {
     let bm25 = bm25_scores_with(bg, claim, passages);
-    let claim_tokens: Vec<_> = tokenize(claim)
-        .into_iter()
-        .filter(|t| t.kind != TokenKind::Negation)
-        .collect();
-    let claim_bag = bag(claim);
+    let claim_tokens = terms_of(claim);
     let numbers: HashSet<String> = claim_tokens
         .iter()
         .filter(|t| t.kind == TokenKind::Number)
@@ -152,7 +152,8 @@ pub fn measure<P: AsRef<str>>(bg: &Background, claim: &str, passages: &[P]) -> V
         .filter(|t| matches!(t.kind, TokenKind::Entity | TokenKind::Acronym))
         .map(|t| t.term.clone())
         .collect();
-    let bags: Vec<Bag> = passages.iter().map(|p| bag(p.as_ref())).collect();
+    let claim_bag = bag(claim_tokens);
+    let bags: Vec<Bag> = passages.iter().map(|p| bag(terms_of(p.as_ref()))).collect();
     let n = u32::try_from(bags.len()).unwrap_or(u32::MAX);
     let idf: Vec<(&String, f64)> = claim_bag
         .terms
@@ -202,7 +203,7 @@ pub fn measure_semantic(
     passages: &[TokenEmbeddings],
 ) {
     for (m, p) in measures.iter_mut().zip(passages) {
-        m.cosine = dot(&claim.pooled, &p.pooled);
+        m.cosine = similarity(&claim.pooled, &p.pooled);
         m.max_sim = max_sim(claim, p);
     }
 }
@@ -317,15 +318,11 @@ pub fn max_sim(claim: &TokenEmbeddings, passage: &TokenEmbeddings) -> f64 {
             passage
                 .tokens
                 .iter()
-                .map(|d| q.iter().zip(d).map(|(a, b)| f64::from(a * b)).sum::<f64>())
+                .map(|d| similarity(q, d))
                 .fold(f64::MIN, f64::max)
         })
         .sum();
     total / claim.tokens.len() as f64
-}
-
-fn dot(a: &[f32], b: &[f32]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| f64::from(x * y)).sum()
 }
 
 #[cfg(test)]

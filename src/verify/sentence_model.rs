@@ -228,22 +228,18 @@ impl SentenceModel {
                 }
             }
         }
-        // Similar lengths together: less padding per batch.
-        todo.sort_by_key(|(_, t)| t.len());
-        for batch in todo.chunks(BATCH) {
-            let inputs: Vec<&str> = batch.iter().map(|(_, t)| *t).collect();
-            let vectors = self.forward(&inputs)?;
-            let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
-            for ((i, text), v) in batch.iter().zip(vectors) {
-                let v: Arc<[f32]> = v.into();
-                if self.memo_capacity > 0 {
-                    if memo.len() >= self.memo_capacity {
-                        memo.clear();
-                    }
-                    memo.insert((*text).to_string(), v.clone());
+        let inputs: Vec<&str> = todo.iter().map(|(_, t)| *t).collect();
+        let vectors = batched(&inputs, |batch| self.forward(batch))?;
+        let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        for ((i, text), v) in todo.into_iter().zip(vectors) {
+            let v: Arc<[f32]> = v.into();
+            if self.memo_capacity > 0 {
+                if memo.len() >= self.memo_capacity {
+                    memo.clear();
                 }
-                out[*i] = Some(v);
+                memo.insert(text.to_string(), v.clone());
             }
+            out[i] = Some(v);
         }
         Ok(out.into_iter().flatten().collect())
     }
@@ -315,16 +311,8 @@ impl SentenceModel {
         &self,
         texts: &[S],
     ) -> Result<Vec<TokenEmbeddings>, SentenceModelError> {
-        let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| texts[i].as_ref().len());
-        let mut out: Vec<Option<TokenEmbeddings>> = vec![None; texts.len()];
-        for batch in order.chunks(BATCH) {
-            let inputs: Vec<&str> = batch.iter().map(|&i| texts[i].as_ref()).collect();
-            for (&i, e) in batch.iter().zip(self.forward_tokens(&inputs)?) {
-                out[i] = Some(e);
-            }
-        }
-        Ok(out.into_iter().flatten().collect())
+        let inputs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
+        batched(&inputs, |batch| self.forward_tokens(batch))
     }
 
     fn forward_tokens(&self, texts: &[&str]) -> Result<Vec<TokenEmbeddings>, SentenceModelError> {
@@ -363,6 +351,24 @@ impl SentenceModel {
             })
             .collect())
     }
+}
+
+/// `run` over `texts` in batches of [`BATCH`], similar lengths together (less padding
+/// per batch); the results in the order of `texts`.
+fn batched<T>(
+    texts: &[&str],
+    mut run: impl FnMut(&[&str]) -> Result<Vec<T>, SentenceModelError>,
+) -> Result<Vec<T>, SentenceModelError> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| texts[i].len());
+    let mut out: Vec<Option<T>> = std::iter::repeat_with(|| None).take(texts.len()).collect();
+    for batch in order.chunks(BATCH) {
+        let inputs: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
+        for (&i, result) in batch.iter().zip(run(&inputs)?) {
+            out[i] = Some(result);
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
 }
 
 /// `v` scaled to unit length (unchanged when zero).
