@@ -8,6 +8,7 @@
 //! layer returns every final status to the caller and fails only when the transport
 //! failed or the retries for a transient status ran out.
 
+mod breaker;
 mod policy;
 
 use std::collections::HashMap;
@@ -15,11 +16,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant, SystemTime};
 
+use breaker::{Breakers, Reachability, host_key};
 use governor::{DefaultDirectRateLimiter, RateLimiter};
 use serde::Serialize;
 use tokio::sync::Semaphore;
 use url::Url;
 
+pub use breaker::BreakerPolicy;
 pub use policy::{
     DEFAULT_MAX_BODY_BYTES, NetConfig, Rate, RetryPolicy, SourcePolicy, USER_AGENT_PRODUCT,
     is_transient_status, parse_retry_after, user_agent,
@@ -49,6 +52,15 @@ pub enum NetError {
     Request(String),
     #[error("HTTP client could not be built: {0}")]
     Client(String),
+    /// The host's circuit breaker is open: the request was not sent.
+    #[error(
+        "{host} unreachable: {failures} attempts in a row got no answer (last: {last}); not tried again for a while"
+    )]
+    Unreachable {
+        host: String,
+        failures: u32,
+        last: String,
+    },
 }
 
 impl NetError {
@@ -144,6 +156,8 @@ pub struct SourceStats {
     pub bytes: u64,
     /// 429 replies received.
     pub rate_limited: u64,
+    /// Requests failed at once because their host was unreachable (breaker open).
+    pub short_circuited: u64,
 }
 
 #[derive(Default)]
@@ -153,6 +167,7 @@ struct Counters {
     failures: AtomicU64,
     bytes: AtomicU64,
     rate_limited: AtomicU64,
+    short_circuited: AtomicU64,
 }
 
 struct SourceGate {
@@ -162,6 +177,7 @@ struct SourceGate {
     in_flight: Semaphore,
     /// After a 429, no request to this source starts before this instant.
     paused_until: Mutex<Option<Instant>>,
+    breakers: Breakers,
     counters: Counters,
 }
 
@@ -193,6 +209,7 @@ impl SourceGate {
             failures: c.failures.load(Ordering::Relaxed),
             bytes: c.bytes.load(Ordering::Relaxed),
             rate_limited: c.rate_limited.load(Ordering::Relaxed),
+            short_circuited: c.short_circuited.load(Ordering::Relaxed),
         }
     }
 }
@@ -260,6 +277,7 @@ impl Net {
                     limiter: RateLimiter::direct(policy.rate.quota()),
                     in_flight: Semaphore::new(policy.max_concurrency.max(1)),
                     paused_until: Mutex::new(None),
+                    breakers: Breakers::default(),
                     counters: Counters::default(),
                     policy,
                 })
@@ -366,6 +384,11 @@ impl SourceHandle {
 
     async fn attempt_once(&self, request: &HttpRequest) -> Result<Attempt, NetError> {
         let gate = &self.gate;
+        let host = host_key(&request.url);
+        let breaker = &gate.policy.breaker;
+        // Checked before waiting and again after: requests queued behind the rate
+        // limiter when the host stopped answering must not each wait for a token.
+        self.short_circuit(&host)?;
         // The slot first, then the pause and the rate token: a token taken while waiting
         // for a slot would let queued requests leave in a burst when slots free up.
         let _permit = gate
@@ -374,13 +397,36 @@ impl SourceHandle {
             .await
             .map_err(|e| NetError::Request(e.to_string()))?;
         gate.wait_for_pause().await;
+        self.short_circuit(&host)?;
         gate.limiter.until_ready().await;
+        self.short_circuit(&host)?;
         gate.counters.requests.fetch_add(1, Ordering::Relaxed);
         let timeout = gate.policy.timeout;
-        match tokio::time::timeout(timeout, self.exchange(request)).await {
+        let outcome = match tokio::time::timeout(timeout, self.exchange(request)).await {
             Ok(result) => result,
             Err(_) => Err(NetError::Timeout(timeout)),
+        };
+        let error = outcome.as_ref().err();
+        gate.breakers.record(
+            &host,
+            breaker,
+            Reachability::of(&outcome),
+            error,
+            Instant::now(),
+        );
+        outcome
+    }
+
+    /// Fail at once while the breaker of `host` is open.
+    fn short_circuit(&self, host: &str) -> Result<(), NetError> {
+        let gate = &self.gate;
+        let open = gate.breakers.check(host, Instant::now());
+        if open.is_err() {
+            gate.counters
+                .short_circuited
+                .fetch_add(1, Ordering::Relaxed);
         }
+        open
     }
 
     async fn exchange(&self, request: &HttpRequest) -> Result<Attempt, NetError> {

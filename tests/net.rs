@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use citeproof::net::{
-    HttpRequest, Net, NetConfig, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
+    BreakerPolicy, HttpRequest, Net, NetConfig, NetError, Rate, RetryPolicy, SourceHandle,
+    SourcePolicy,
 };
 use http_mock::{Canned, MockServer};
 use url::Url;
@@ -27,6 +28,7 @@ fn policy(max_retries: u32, base_delay_ms: u64) -> SourcePolicy {
             retry_timeouts: true,
         },
         max_body_bytes: 1 << 20,
+        breaker: BreakerPolicy::default(),
     }
 }
 
@@ -263,6 +265,39 @@ async fn connection_refused_is_a_connect_failure() {
     assert!(matches!(err, NetError::Connect(_)), "{err:?}");
     let stats = src.stats();
     assert_eq!((stats.requests, stats.retries, stats.failures), (2, 1, 1));
+}
+
+#[tokio::test]
+async fn a_host_that_never_answers_is_given_up_on_after_three_attempts() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (_net, src) = source(policy(0, 5));
+    let url = Url::parse(&format!("http://127.0.0.1:{port}/x")).unwrap();
+    let mut errors = Vec::new();
+    for _ in 0..6 {
+        errors.push(src.send(&HttpRequest::get(url.clone())).await.unwrap_err());
+    }
+    assert!(errors[..3].iter().all(|e| matches!(e, NetError::Connect(_))), "{errors:?}");
+    assert!(
+        errors[3..].iter().all(|e| matches!(e, NetError::Unreachable { failures: 3, .. })),
+        "{errors:?}"
+    );
+    let stats = src.stats();
+    assert_eq!((stats.requests, stats.short_circuited), (3, 3));
+}
+
+#[tokio::test]
+async fn error_statuses_are_answers_and_never_open_the_breaker() {
+    let server = MockServer::start(|_, _| Canned::text(503, "busy")).await;
+    let (_net, src) = source(policy(0, 5));
+    for _ in 0..6 {
+        let err = src.send(&get(&server, "/x")).await.unwrap_err();
+        assert!(matches!(err, NetError::Status { status: 503, .. }), "{err:?}");
+    }
+    assert_eq!(src.stats().short_circuited, 0);
 }
 
 #[tokio::test]

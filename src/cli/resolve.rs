@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use toml::Value;
 
 use citeproof::config::Resolved;
+use citeproof::net::SourceStats;
 use citeproof::resolve::cascade::resolve_blocking;
 use citeproof::resolve::input;
 use citeproof::resolve::options::ResolveOptions;
@@ -212,8 +213,11 @@ pub fn run(args: ResolveCommandArgs) -> anyhow::Result<ExitCode> {
     let configs = command_config(&args.input, args.config.clone(), layers.0)?;
     let (options, bar) = with_progress(resolve_options(configs.run())?);
     let queries: Vec<_> = refs.iter().map(|r| r.query.clone()).collect();
-    let (resolutions, _) = resolve_blocking(options, &queries)?;
+    let (resolutions, stats) = resolve_blocking(options, &queries)?;
     bar.finish_and_clear();
+    if let Some(note) = unreachable_note(&stats) {
+        eprintln!("{note}");
+    }
     let mut text = String::new();
     for (r, resolution) in refs.iter().zip(&resolutions) {
         let line = match args.format {
@@ -252,6 +256,23 @@ fn text_line(id: &str, r: &Resolution) -> String {
     }
     parts.extend(explain(r));
     format!("{id}\t{}\t{}", status_name(r.status), parts.join("; "))
+}
+
+/// A note naming the sources that stopped answering during the run (their hosts'
+/// breakers opened), so that a run without network says why everything is unverified.
+pub fn unreachable_note(stats: &[SourceStats]) -> Option<String> {
+    let down: Vec<&str> = stats
+        .iter()
+        .filter(|s| s.short_circuited > 0)
+        .map(|s| s.source.as_str())
+        .collect();
+    (!down.is_empty()).then(|| {
+        format!(
+            "note: no answer from {}; what they would have checked is unverified. \
+             Check the network, or run with --offline (cache and local corpora only) or --no-resolve.",
+            down.join(", ")
+        )
+    })
 }
 
 /// `N references: a verified, b miscited, …`.

@@ -22,7 +22,7 @@ use citeproof::resolve::outcome::Status;
 use citeproof::{fix, output::text};
 
 use super::InputArgs;
-use super::resolve::{resolve_options, summary, with_progress};
+use super::resolve::{resolve_options, summary, unreachable_note, with_progress};
 use super::stage_args::{Layers, StageArgs};
 use super::verify_flags::report_usage;
 
@@ -219,6 +219,9 @@ impl<'a> Session<'a> {
                     .collect();
                 if !statuses.is_empty() {
                     eprintln!("resolved {}", summary(&statuses));
+                }
+                if let Some(note) = unreachable_note(&resolution.stats) {
+                    eprintln!("{note}");
                 }
             }
             if let Some(verification) = &checked.verification {

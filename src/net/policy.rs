@@ -6,6 +6,8 @@ use std::time::{Duration, SystemTime};
 
 use governor::Quota;
 
+use super::BreakerPolicy;
+
 /// `citeproof/<version>`; the mailto is appended in parentheses when configured.
 pub const USER_AGENT_PRODUCT: &str = concat!("citeproof/", env!("CARGO_PKG_VERSION"));
 
@@ -112,6 +114,8 @@ pub struct SourcePolicy {
     pub retry: RetryPolicy,
     /// A larger (decompressed) body is a failure, never a silent truncation.
     pub max_body_bytes: u64,
+    /// When a host that does not answer is given up on for a while.
+    pub breaker: BreakerPolicy,
 }
 
 /// Default cap on a response body: 32 MiB (the largest recorded bodies are a few MiB).
@@ -125,6 +129,7 @@ impl Default for SourcePolicy {
             timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            breaker: BreakerPolicy::default(),
         }
     }
 }

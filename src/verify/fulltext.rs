@@ -20,7 +20,8 @@ use super::extract::{Extracted, html, jats, pdf};
 use super::urlpolicy::{REFUSAL_MARKS, UrlPolicy, UrlRefusal};
 use super::verdict::TextFormat;
 use crate::net::{
-    HttpReply, HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
+    BreakerPolicy, HttpReply, HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle,
+    SourcePolicy,
 };
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::sources::{SourceName, Sources, SourcesSettings, encode_path};
@@ -159,6 +160,7 @@ impl FullTextFetcher {
                 timeout: config.timeout,
                 retry: config.retry.clone(),
                 max_body_bytes: config.max_bytes,
+                breaker: BreakerPolicy::default(),
             },
         );
         Ok(FullTextFetcher {
@@ -277,7 +279,9 @@ impl FullTextFetcher {
         let reply = self.http.send(&request).await.map_err(|e| match e {
             // The resolver or the redirect policy refused a hop: a refusal, not a
             // transient download failure.
-            NetError::Connect(m) if REFUSAL_MARKS.iter().any(|mark| m.contains(mark)) => {
+            NetError::Connect(m) | NetError::Unreachable { last: m, .. }
+                if REFUSAL_MARKS.iter().any(|mark| m.contains(mark)) =>
+            {
                 Rejection::Refused(UrlRefusal::WhileConnecting(m))
             }
             e => Rejection::Download(e),

@@ -151,3 +151,36 @@ fn an_unreadable_answer_is_asked_again_once() {
     assert_eq!(crossref.len(), 2, "{crossref:?}");
     assert!(crossref[0].outcome.is_some() && crossref[1].outcome.is_none());
 }
+
+#[test]
+fn without_network_every_source_is_given_up_on_and_the_run_says_so() {
+    // No world: every source points at a closed port.
+    let dir = tempfile::tempdir().unwrap();
+    let refs: Vec<(String, &str)> = [
+        refs::RESNET_DOI,
+        refs::CONSCIOUS_TITLE,
+        refs::FABRICATED,
+        refs::FABRICATED_DOI,
+        refs::TRAJECTORY_DOI,
+        refs::TELOMERE_DOI,
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, r)| (format!("r{i}"), *r))
+    .collect();
+    let pairs: Vec<(&str, &str)> = refs.iter().map(|(id, r)| (id.as_str(), *r)).collect();
+    let input = write_jsonl(dir.path(), &pairs);
+    let run = resolve_text(None, &input, &["--retries", "0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("6 unverified"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("unreachable: 3 attempts in a row got no answer"),
+        "later references fail at once: {}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("note: no answer from") && run.stderr.contains("crossref"),
+        "{}",
+        run.stderr
+    );
+}
