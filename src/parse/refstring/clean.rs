@@ -106,28 +106,42 @@ fn needs_normalising(s: &str) -> bool {
             != unicode_normalization::IsNormalized::Yes
 }
 
-/// Whether `hay` contains `needle`, ignoring ASCII case.
+/// Whether `hay` contains `needle`, ignoring ASCII case. The search runs on the
+/// needle's rarest letter (`x` of `arxiv`), so that few candidates are compared.
 pub fn contains_ignore_case(hay: &str, needle: &str) -> bool {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    let Some(&first) = needle.first() else {
+    let Some(k) = (0..needle.len()).min_by_key(|&k| commonness(needle[k])) else {
         return true;
     };
-    let mut from = 0;
-    while let Some(i) = memchr::memchr2(
-        first.to_ascii_lowercase(),
-        first.to_ascii_uppercase(),
-        &hay[from..],
-    ) {
-        let at = from + i;
+    let probe = needle[k];
+    let (lower, upper) = (probe.to_ascii_lowercase(), probe.to_ascii_uppercase());
+    let mut from = k;
+    while let Some(rest) = hay.get(from..)
+        && let Some(i) = memchr::memchr2(lower, upper, rest)
+    {
+        let at = from + i - k;
         if hay
             .get(at..at + needle.len())
             .is_some_and(|w| w.eq_ignore_ascii_case(needle))
         {
             return true;
         }
-        from = at + 1;
+        from += i + 1;
     }
     false
+}
+
+/// How often a byte turns up in a reference, roughly (English letter frequencies;
+/// spaces and punctuation most of all).
+fn commonness(b: u8) -> u8 {
+    match b.to_ascii_lowercase() {
+        b' ' | b'.' | b',' | b'e' | b't' | b'a' | b'o' | b'i' | b'n' => 9,
+        b's' | b'r' | b'h' | b'l' | b'd' | b'c' => 8,
+        b'u' | b'm' | b'f' | b'p' | b'g' | b'w' | b'y' => 6,
+        b'b' | b'v' => 4,
+        b'k' | b'x' | b'j' | b'q' | b'z' => 2,
+        _ => 5,
+    }
 }
 
 /// Whether `s` holds one of the HTML entities [`clean`] decodes.
