@@ -16,6 +16,8 @@ mod markers;
 mod names;
 mod persons;
 mod subtitle;
+#[cfg(test)]
+mod test_support;
 mod title;
 mod tokens;
 mod venue;
