@@ -34,3 +34,16 @@ pub fn reference_like() -> impl Strategy<Value = String> {
 pub fn any_text() -> impl Strategy<Value = String> {
     prop_oneof![3 => reference_like(), 1 => any::<String>(), 1 => "[ -~]{0,40}"]
 }
+
+/// Volume, issue and page numbering, densely: digits, brackets, labels, dashes.
+pub fn numbering_like() -> impl Strategy<Value = String> {
+    const PARTS: &[&str] = &[
+        "1", "12", "2019", "123456", "1234567", "A", "a", "x", " ", "  ", "\n", "(", ")", "( ",
+        " )", ":", ",", ";", "pp.", "p.", "pp", "P.", "–", "—", "-", "--", "/", "_", "Suppl",
+        "é", "\u{a0}", "١", "to",
+    ];
+    let loose = prop::collection::vec(prop::sample::select(PARTS), 0..16).prop_map(|v| v.concat());
+    // The shape the volume-issue-pages pattern reads, with its optional parts.
+    let shaped = "[a-z ,.;]{0,3}[0-9]{1,7}[A-Z]?( ?\\( ?[0-9A-Za-z_/–-]{1,14} ?\\))? ?([:,] ?(pp?\\. ?)?[A-Za-z]?[0-9]{1,5}( ?[-–—]{1,2} ?[A-Za-z]?[0-9]{1,5})?)?[ .,;a-z]{0,3}";
+    prop_oneof![loose, shaped]
+}
