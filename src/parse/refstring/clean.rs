@@ -165,8 +165,7 @@ fn has(s: &str, needle: &'static LazyLock<memmem::Finder<'static>>) -> bool {
     needle.find(s.as_bytes()).is_some()
 }
 
-static TWO_SPACES: LazyLock<memmem::Finder<'static>> =
-    LazyLock::new(|| memmem::Finder::new(b"  "));
+static TWO_SPACES: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"  "));
 static HYPHEN_SPACE: LazyLock<memmem::Finder<'static>> =
     LazyLock::new(|| memmem::Finder::new(b"- "));
 
@@ -193,7 +192,9 @@ fn is_collapsed(s: &str) -> bool {
         return false;
     }
     // Not short-circuited, so that it runs over whole words at a time.
-    let control = b.iter().fold(false, |acc, c| acc | matches!(c, b'\t'..=b'\r'));
+    let control = b
+        .iter()
+        .fold(false, |acc, c| acc | matches!(c, b'\t'..=b'\r'));
     // The lead bytes of the other Unicode spaces (U+0085, U+00A0, U+1680,
     // U+2000–U+205F, U+3000).
     let unicode = !s.is_ascii()
@@ -206,8 +207,10 @@ fn is_collapsed(s: &str) -> bool {
 /// Whether `s` holds a `<` that may open an HTML tag (`<i>`, `</b>`).
 fn has_tag_start(s: &str) -> bool {
     let b = s.as_bytes();
-    memchr::memchr_iter(b'<', b)
-        .any(|at| b.get(at + 1).is_some_and(|n| *n == b'/' || n.is_ascii_alphabetic()))
+    memchr::memchr_iter(b'<', b).any(|at| {
+        b.get(at + 1)
+            .is_some_and(|n| *n == b'/' || n.is_ascii_alphabetic())
+    })
 }
 
 /// Whether a DOI in `s` may be broken by a space, so that [`DOI_SPACES`] would
@@ -255,7 +258,10 @@ fn arxiv_spaced(s: &str) -> bool {
         }
         // `:` + 4 digits + `.` + 5 digits + `v`: at most 12 bytes before a space.
         let window = &b[at + 5..b.len().min(at + 5 + 16)];
-        if window.iter().any(|c| matches!(c, b'\t'..=b'\r' | b' ') || !c.is_ascii()) {
+        if window
+            .iter()
+            .any(|c| matches!(c, b'\t'..=b'\r' | b' ') || !c.is_ascii())
+        {
             return true;
         }
     }

@@ -155,7 +155,10 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     if f.arxiv.is_none() {
         // A bare new-style id (`2106.11959`) only when its month is real and it has the
         // five-digit sequence number of 2015 and later.
-        if let Some(c) = bare_arxiv_shape(text).then(|| ARXIV_BARE.captures(text)).flatten() {
+        if let Some(c) = bare_arxiv_shape(text)
+            .then(|| ARXIV_BARE.captures(text))
+            .flatten()
+        {
             let month: u32 = c[2].parse().unwrap_or(0);
             if (1..=12).contains(&month) && &c[1] >= "15" {
                 f.arxiv = Some(format!("{}{}.{}", &c[1], &c[2], &c[3]));

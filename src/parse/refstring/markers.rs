@@ -96,7 +96,10 @@ pub(super) fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
         }
         return None;
     }
-    if t.kind == Kind::Word && short_word(t) && is_editor_word(&t.lower()) && (t.dot || t.text.len() > 3)
+    if t.kind == Kind::Word
+        && short_word(t)
+        && is_editor_word(&t.lower())
+        && (t.dot || t.text.len() > 3)
     {
         return Some(i + 1);
     }

@@ -78,7 +78,10 @@ fn leading_groups(s: &str) -> Option<Groups<'_>> {
     let letters = skip(i, |c| c.is_ascii_alphabetic()) - i;
     let month = (letters > 0).then(|| &t[i..i + letters]);
     if letters > 0 {
-        i = skip(skip(i + letters, |c| c == b'.').min(i + letters + 1), is_space);
+        i = skip(
+            skip(i + letters, |c| c == b'.').min(i + letters + 1),
+            is_space,
+        );
     }
     Some(Groups {
         end: m.end(),
@@ -185,7 +188,9 @@ pub fn best_year(s: &str) -> Option<i32> {
     let mut fallback: Option<i32> = None;
     for m in YEAR.find_iter(s) {
         // The year without its letter (`1991a`): the match ends in a digit or one.
-        let digits = m.as_str().trim_end_matches(|c: char| c.is_ascii_lowercase());
+        let digits = m
+            .as_str()
+            .trim_end_matches(|c: char| c.is_ascii_lowercase());
         // `May2003` counts, `12000` and `ISBN9781…` do not.
         if s[..m.start()].ends_with(|c: char| c.is_ascii_digit() || c.is_ascii_uppercase()) {
             continue;
@@ -322,7 +327,9 @@ mod tests {
                     continue;
                 }
             }
-            if matches!(next, Some('/' | '.')) && after_next.starts_with(|c: char| c.is_ascii_digit()) {
+            if matches!(next, Some('/' | '.'))
+                && after_next.starts_with(|c: char| c.is_ascii_digit())
+            {
                 continue;
             }
             let mut score = 0;
