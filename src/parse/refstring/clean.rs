@@ -109,21 +109,38 @@ fn needs_normalising(s: &str) -> bool {
 /// Whether `hay` contains `needle`, ignoring ASCII case. The search runs on the
 /// needle's rarest letter (`x` of `arxiv`), so that few candidates are compared.
 pub fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    search(hay, needle, true)
+}
+
+/// `str::contains`, searching on the needle's rarest byte like
+/// [`contains_ignore_case`] (and without `str::contains`'s set-up).
+pub(super) fn contains_exact(hay: &str, needle: &str) -> bool {
+    search(hay, needle, false)
+}
+
+fn search(hay: &str, needle: &str, ignore_case: bool) -> bool {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
     let Some(k) = (0..needle.len()).min_by_key(|&k| commonness(needle[k])) else {
         return true;
     };
     let probe = needle[k];
-    let (lower, upper) = (probe.to_ascii_lowercase(), probe.to_ascii_uppercase());
+    let (lower, upper) = if ignore_case {
+        (probe.to_ascii_lowercase(), probe.to_ascii_uppercase())
+    } else {
+        (probe, probe)
+    };
     let mut from = k;
     while let Some(rest) = hay.get(from..)
         && let Some(i) = memchr::memchr2(lower, upper, rest)
     {
         let at = from + i - k;
-        if hay
-            .get(at..at + needle.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
-        {
+        if hay.get(at..at + needle.len()).is_some_and(|w| {
+            if ignore_case {
+                w.eq_ignore_ascii_case(needle)
+            } else {
+                w == needle
+            }
+        }) {
             return true;
         }
         from += i + 1;

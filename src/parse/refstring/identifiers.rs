@@ -90,26 +90,26 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
         // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
         let raw = m.as_str();
         let lower = raw.to_ascii_lowercase();
-        let keep = [
-            ",arxiv",
-            ".url",
-            "url",
-            ",http",
-            ".http",
-            ",doi",
-            ".doi",
-            ".issn",
-            ",pmid",
-            ".pmid",
-            ",isbn",
-            ".isbn",
-            "[",
-            ",available",
-        ]
-        .iter()
-        .filter_map(|k| lower[8..].find(k).map(|p| p + 8))
-        .min()
-        .unwrap_or(raw.len());
+        let keep = first_of(
+            &lower[8..],
+            &[
+                ",arxiv",
+                ".url",
+                "url",
+                ",http",
+                ".http",
+                ",doi",
+                ".doi",
+                ".issn",
+                ",pmid",
+                ".pmid",
+                ",isbn",
+                ".isbn",
+                "[",
+                ",available",
+            ],
+        )
+        .map_or(raw.len(), |p| p + 8);
         let mut end = m.start() + keep;
         let mut doi = raw[..keep].to_string();
         // `10.1093/molbev /msu300`: the PDF split the DOI before a slash.
@@ -207,10 +207,15 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     Cow::Owned(remove_spans(text, cut))
 }
 
-/// `str::contains` for the short needles above, without its searcher's set-up.
-fn contains(text: &str, needle: &str) -> bool {
-    let (hay, needle) = (text.as_bytes(), needle.as_bytes());
-    memchr::memchr_iter(needle[0], hay).any(|at| hay[at..].starts_with(needle))
+use super::clean::contains_exact as contains;
+
+/// Where the first of the `ends` starts in `s` (the earliest start of any of them).
+fn first_of(s: &str, ends: &[&str]) -> Option<usize> {
+    let b = s.as_bytes();
+    (0..b.len()).find(|&i| {
+        ends.iter()
+            .any(|e| e.as_bytes()[0] == b[i] && b[i..].starts_with(e.as_bytes()))
+    })
 }
 
 /// A character that `\d` may match: an ASCII digit or any non-ASCII character
