@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use memchr::memmem;
 use regex::Regex;
 use unicode_normalization::UnicodeNormalization;
 
@@ -55,10 +56,10 @@ pub fn clean(raw: &str) -> String {
                 .replace("&nbsp;", " "),
         );
     }
-    if s.contains('<') {
+    if has_tag_start(&s) {
         s = Cow::Owned(TAG.replace_all(&s, " ").into_owned());
     }
-    if s.contains("](") {
+    if s.contains("](http") {
         s = Cow::Owned(MD_LINK.replace_all(&s, "$1 $2").into_owned());
     }
     let mut out = collapse_spaces(&s);
@@ -67,16 +68,10 @@ pub fn clean(raw: &str) -> String {
         // (`A, B, … Z` in APA lists).
         out = out.replace(" ...", " …");
     }
-    if has_pair(&out, b"- ") {
+    if has(&out, &HYPHEN_SPACE) {
         out = join_hyphenation(&out);
     }
-    if has_pair(&out, b"10")
-        && (has_pair(&out, b". ")
-            || has_pair(&out, b" .")
-            || has_pair(&out, b" /")
-            || has_pair(&out, b"/ ")
-            || out.contains(": 10"))
-    {
+    if has_pair(&out, b"10") && doi_spaced(&out) {
         out = DOI_SPACES
             .replace_all(&out, |c: &regex::Captures| {
                 match (c.get(1), c.get(2), c.get(3)) {
@@ -89,7 +84,7 @@ pub fn clean(raw: &str) -> String {
             })
             .into_owned();
     }
-    if out.len() >= 10 && contains_ignore_case(&out, "arxiv") {
+    if out.len() >= 10 && arxiv_spaced(&out) {
         out = ARXIV_SPACES
             .replace_all(&out, |c: &regex::Captures| {
                 let v: String = c
@@ -111,28 +106,59 @@ fn needs_normalising(s: &str) -> bool {
             != unicode_normalization::IsNormalized::Yes
 }
 
-/// Whether `hay` contains `needle`, ignoring ASCII case.
+/// Whether `hay` contains `needle`, ignoring ASCII case. The search runs on the
+/// needle's rarest letter (`x` of `arxiv`), so that few candidates are compared.
 pub fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    search(hay, needle, true)
+}
+
+/// `str::contains`, searching on the needle's rarest byte like
+/// [`contains_ignore_case`] (and without `str::contains`'s set-up).
+pub(super) fn contains_exact(hay: &str, needle: &str) -> bool {
+    search(hay, needle, false)
+}
+
+fn search(hay: &str, needle: &str, ignore_case: bool) -> bool {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    let Some(&first) = needle.first() else {
+    let Some(k) = (0..needle.len()).min_by_key(|&k| commonness(needle[k])) else {
         return true;
     };
-    let mut from = 0;
-    while let Some(i) = memchr::memchr2(
-        first.to_ascii_lowercase(),
-        first.to_ascii_uppercase(),
-        &hay[from..],
-    ) {
-        let at = from + i;
-        if hay
-            .get(at..at + needle.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
-        {
+    let probe = needle[k];
+    let (lower, upper) = if ignore_case {
+        (probe.to_ascii_lowercase(), probe.to_ascii_uppercase())
+    } else {
+        (probe, probe)
+    };
+    let mut from = k;
+    while let Some(rest) = hay.get(from..)
+        && let Some(i) = memchr::memchr2(lower, upper, rest)
+    {
+        let at = from + i - k;
+        if hay.get(at..at + needle.len()).is_some_and(|w| {
+            if ignore_case {
+                w.eq_ignore_ascii_case(needle)
+            } else {
+                w == needle
+            }
+        }) {
             return true;
         }
-        from = at + 1;
+        from += i + 1;
     }
     false
+}
+
+/// How often a byte turns up in a reference, roughly (English letter frequencies;
+/// spaces and punctuation most of all).
+fn commonness(b: u8) -> u8 {
+    match b.to_ascii_lowercase() {
+        b' ' | b'.' | b',' | b'e' | b't' | b'a' | b'o' | b'i' | b'n' => 9,
+        b's' | b'r' | b'h' | b'l' | b'd' | b'c' => 8,
+        b'u' | b'm' | b'f' | b'p' | b'g' | b'w' | b'y' => 6,
+        b'b' | b'v' => 4,
+        b'k' | b'x' | b'j' | b'q' | b'z' => 2,
+        _ => 5,
+    }
 }
 
 /// Whether `s` holds one of the HTML entities [`clean`] decodes.
@@ -150,21 +176,113 @@ fn has_pair(s: &str, pair: &[u8; 2]) -> bool {
     memchr::memchr_iter(pair[0], bytes).any(|at| bytes.get(at + 1) == Some(&pair[1]))
 }
 
+/// Whether `s` holds `needle`, with a searcher built once (`str::contains` and
+/// `memmem::find` set one up on every call).
+fn has(s: &str, needle: &'static LazyLock<memmem::Finder<'static>>) -> bool {
+    needle.find(s.as_bytes()).is_some()
+}
+
+static TWO_SPACES: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"  "));
+static HYPHEN_SPACE: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"- "));
+
 /// Every run of whitespace (line breaks, no-break spaces) becomes one space.
 fn collapse_spaces(s: &str) -> String {
+    if is_collapsed(s) {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while !rest.is_empty() {
-        let word = rest.len() - rest.trim_start_matches(|c: char| !c.is_whitespace()).len();
-        if word > 0 {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(&rest[..word]);
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
         }
-        rest = rest[word..].trim_start();
+        out.push_str(word);
     }
     out
+}
+
+/// Whether `s` has no whitespace but single ASCII spaces between words, so that
+/// [`collapse_spaces`] would leave it as it is; most references are.
+fn is_collapsed(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') || has(s, &TWO_SPACES) {
+        return false;
+    }
+    // Not short-circuited, so that it runs over whole words at a time.
+    let control = b
+        .iter()
+        .fold(false, |acc, c| acc | matches!(c, b'\t'..=b'\r'));
+    // The lead bytes of the other Unicode spaces (U+0085, U+00A0, U+1680,
+    // U+2000–U+205F, U+3000).
+    let unicode = !s.is_ascii()
+        && memchr::memchr3_iter(0xC2, 0xE1, 0xE2, b)
+            .chain(memchr::memchr_iter(0xE3, b))
+            .any(|at| s[at..].starts_with(char::is_whitespace));
+    !control && !unicode
+}
+
+/// Whether `s` holds a `<` that may open an HTML tag (`<i>`, `</b>`).
+fn has_tag_start(s: &str) -> bool {
+    let b = s.as_bytes();
+    memchr::memchr_iter(b'<', b).any(|at| {
+        b.get(at + 1)
+            .is_some_and(|n| *n == b'/' || n.is_ascii_alphabetic())
+    })
+}
+
+/// Whether a DOI in `s` may be broken by a space, so that [`DOI_SPACES`] would
+/// change it: the old rule (one of `. `, ` .`, ` /`, `/ `, `: 10`) and a pair that
+/// every match holding a space has (` /`, `/ `, `: 10`, ` :`, `10 .`, `10. `).
+/// `s` has single spaces only.
+fn doi_spaced(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (mut old_rule, mut spaced) = (false, false);
+    for i in memchr::memchr3_iter(b'.', b'/', b':', b) {
+        let space_before = i > 0 && b[i - 1] == b' ';
+        let space_after = b.get(i + 1) == Some(&b' ');
+        match b[i] {
+            b'/' if space_before || space_after => return true,
+            b':' if b[i + 1..].starts_with(b" 10") => return true,
+            b':' => spaced |= space_before,
+            b'.' => {
+                old_rule |= space_before || space_after;
+                spaced |= (space_before && i >= 3 && &b[i - 3..i - 1] == b"10")
+                    || (space_after && i >= 2 && &b[i - 2..i] == b"10");
+            }
+            _ => {}
+        }
+    }
+    old_rule && spaced
+}
+
+/// Whether [`ARXIV_SPACES`] may change `s`: some `arxiv` label not written `arXiv`,
+/// or one followed by a space (or any non-ASCII character) within the bytes that a
+/// match can reach before its first space.
+fn arxiv_spaced(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut from = 0;
+    while let Some(i) = memchr::memchr2(b'a', b'A', &b[from..]) {
+        let at = from + i;
+        from = at + 1;
+        let Some(label) = b.get(at..at + 5) else {
+            break;
+        };
+        if !label.eq_ignore_ascii_case(b"arxiv") {
+            continue;
+        }
+        if label != b"arXiv" {
+            return true;
+        }
+        // `:` + 4 digits + `.` + 5 digits + `v`: at most 12 bytes before a space.
+        let window = &b[at + 5..b.len().min(at + 5 + 16)];
+        if window
+            .iter()
+            .any(|c| matches!(c, b'\t'..=b'\r' | b' ') || !c.is_ascii())
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// `trans- formation` → `transformation`: a hyphen at a line break between two

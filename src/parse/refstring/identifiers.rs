@@ -2,6 +2,7 @@
 //! then cut out with their labels (`doi:`, `Retrieved from`, `[Online]. Available:`)
 //! so the bibliographic fields are read from what is left.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -50,14 +51,21 @@ static NOISE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Read the identifiers into `f` and return the text with them and their labels cut.
-pub fn extract(text: &str, f: &mut RefFields) -> String {
+///
+/// The regexes run only where an exact test on the bytes leaves them something to
+/// find (the input is [`clean`](super::clean::clean)ed: in NFKC, so `(?i)` letters
+/// are ASCII ones).
+pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     let mut cut: Vec<(usize, usize)> = Vec::new();
-    let has = |needle: &str| text.contains(needle);
-
+    let has = |needle: &str| contains(text, needle);
     let lower_has = |needle: &str| super::clean::contains_ignore_case(text, needle);
-    if (has("://") || lower_has("www."))
-        && let Some(m) = URL.find(text)
-    {
+    let mut urls = if has("://") || lower_has("www.") {
+        Some(URL.find_iter(text))
+    } else {
+        None
+    };
+    if let Some(m) = urls.as_mut().and_then(Iterator::next) {
+        cut.push((m.start(), m.end()));
         let url = trim_url(m.as_str());
         if !url.is_empty() {
             match ids::identifier_from_url(url) {
@@ -74,9 +82,7 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
                 _ => f.url = Some(url.to_string()),
             }
         }
-        for m in URL.find_iter(text) {
-            cut.push((m.start(), m.end()));
-        }
+        cut.extend(urls.into_iter().flatten().map(|m| (m.start(), m.end())));
     }
     if has("10.")
         && let Some(m) = DOI.find(text)
@@ -84,26 +90,26 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
         // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
         let raw = m.as_str();
         let lower = raw.to_ascii_lowercase();
-        let keep = [
-            ",arxiv",
-            ".url",
-            "url",
-            ",http",
-            ".http",
-            ",doi",
-            ".doi",
-            ".issn",
-            ",pmid",
-            ".pmid",
-            ",isbn",
-            ".isbn",
-            "[",
-            ",available",
-        ]
-        .iter()
-        .filter_map(|k| lower[8..].find(k).map(|p| p + 8))
-        .min()
-        .unwrap_or(raw.len());
+        let keep = first_of(
+            &lower[8..],
+            &[
+                ",arxiv",
+                ".url",
+                "url",
+                ",http",
+                ".http",
+                ",doi",
+                ".doi",
+                ".issn",
+                ",pmid",
+                ".pmid",
+                ",isbn",
+                ".isbn",
+                "[",
+                ",available",
+            ],
+        )
+        .map_or(raw.len(), |p| p + 8);
         let mut end = m.start() + keep;
         let mut doi = raw[..keep].to_string();
         // `10.1093/molbev /msu300`: the PDF split the DOI before a slash.
@@ -130,6 +136,7 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
         cut.push((start, end));
     }
     if (has("xiv") || has("Xiv") || has("XIV") || has("["))
+        && (lower_has("arxiv") || bracketed_digits(text))
         && let Some(c) = ARXIV_NEW.captures(text)
     {
         f.arxiv.get_or_insert_with(|| c[1].to_string());
@@ -138,6 +145,7 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
     }
     if f.arxiv.is_none()
         && has("/")
+        && digits_after(text, b'/', 7)
         && let Some(c) = ARXIV_OLD.captures(text)
     {
         f.arxiv = Some(c[1].to_string());
@@ -147,7 +155,10 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
     if f.arxiv.is_none() {
         // A bare new-style id (`2106.11959`) only when its month is real and it has the
         // five-digit sequence number of 2015 and later.
-        if let Some(c) = ARXIV_BARE.captures(text) {
+        if let Some(c) = bare_arxiv_shape(text)
+            .then(|| ARXIV_BARE.captures(text))
+            .flatten()
+        {
             let month: u32 = c[2].parse().unwrap_or(0);
             if (1..=12).contains(&month) && &c[1] >= "15" {
                 f.arxiv = Some(format!("{}{}.{}", &c[1], &c[2], &c[3]));
@@ -157,12 +168,15 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
         }
     }
     if has("PM") || has("Pub") || has("pm") {
-        if let Some(c) = PMID.captures(text) {
+        if let Some(c) = (lower_has("pmid") || lower_has("pubmed"))
+            .then(|| PMID.captures(text))
+            .flatten()
+        {
             f.pmid = ids::normalize_pmid(&c[1]);
             let m = c.get(0).expect("whole match");
             cut.push((m.start(), m.end()));
         }
-        if let Some(c) = PMCID.captures(text) {
+        if let Some(c) = lower_has("pmc").then(|| PMCID.captures(text)).flatten() {
             f.pmcid = Some(format!("PMC{}", &c[2]));
             let m = c.get(0).expect("whole match");
             cut.push((m.start(), m.end()));
@@ -188,9 +202,50 @@ pub fn extract(text: &str, f: &mut RefFields) -> String {
         }
     }
     if cut.is_empty() {
-        return text.to_string();
+        return Cow::Borrowed(text);
     }
-    remove_spans(text, cut)
+    Cow::Owned(remove_spans(text, cut))
+}
+
+use super::clean::contains_exact as contains;
+
+/// Where the first of the `ends` starts in `s` (the earliest start of any of them).
+fn first_of(s: &str, ends: &[&str]) -> Option<usize> {
+    let b = s.as_bytes();
+    (0..b.len()).find(|&i| {
+        ends.iter()
+            .any(|e| e.as_bytes()[0] == b[i] && b[i..].starts_with(e.as_bytes()))
+    })
+}
+
+/// A character that `\d` may match: an ASCII digit or any non-ASCII character
+/// (Unicode digits are not ASCII).
+fn maybe_digit(c: char) -> bool {
+    c.is_ascii_digit() || !c.is_ascii()
+}
+
+/// Whether some `marker` byte is followed by `n` characters that may be digits.
+fn digits_after(text: &str, marker: u8, n: usize) -> bool {
+    memchr::memchr_iter(marker, text.as_bytes()).any(|at| {
+        let mut chars = text[at + 1..].chars();
+        (0..n).all(|_| chars.next().is_some_and(maybe_digit))
+    })
+}
+
+/// `[2106.11959]`: a bracket right before a new-style arXiv id.
+fn bracketed_digits(text: &str) -> bool {
+    digits_after(text, b'[', 4)
+}
+
+/// Whether some `.` has four possible digits before it and five after it, as a bare
+/// new-style arXiv id (`2106.11959`) has.
+fn bare_arxiv_shape(text: &str) -> bool {
+    memchr::memchr_iter(b'.', text.as_bytes()).any(|at| {
+        let mut after = text[at + 1..].chars();
+        let mut before = text[..at].chars().rev();
+        (0..4).all(|_| before.next().is_some_and(maybe_digit))
+            && (0..5).all(|_| after.next().is_some_and(maybe_digit))
+    })
 }
 
 fn trim_url(u: &str) -> &str {

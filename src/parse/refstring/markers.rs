@@ -25,6 +25,12 @@ pub(super) fn is_editor_word(w: &str) -> bool {
     )
 }
 
+/// Whether `t` may be an editor word: those have at most seven bytes, and an ASCII
+/// word keeps its length in lowercase.
+fn short_word(t: &Tok) -> bool {
+    t.text.len() <= 7 || !t.text.is_ascii()
+}
+
 /// `et al.`, `and others`, `et. al.`, `...`: returns the index after the marker.
 pub(super) fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
     let t = toks.get(i)?;
@@ -81,12 +87,20 @@ pub(super) fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
     if t.is('(') || t.is('[') {
         let w = toks.get(i + 1)?;
         let close = toks.get(i + 2)?;
-        if w.kind == Kind::Word && is_editor_word(&w.lower()) && (close.is(')') || close.is(']')) {
+        if w.kind == Kind::Word
+            && short_word(w)
+            && is_editor_word(&w.lower())
+            && (close.is(')') || close.is(']'))
+        {
             return Some(i + 3);
         }
         return None;
     }
-    if t.kind == Kind::Word && is_editor_word(&t.lower()) && (t.dot || t.text.len() > 3) {
+    if t.kind == Kind::Word
+        && short_word(t)
+        && is_editor_word(&t.lower())
+        && (t.dot || t.text.len() > 3)
+    {
         return Some(i + 1);
     }
     None

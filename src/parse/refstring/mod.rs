@@ -16,13 +16,15 @@ mod markers;
 mod names;
 mod persons;
 mod subtitle;
+#[cfg(test)]
+mod test_support;
 mod title;
 mod tokens;
 mod venue;
 mod year;
 
 use crate::model::RefFields;
-use tokens::Tokenized;
+use tokens::{Lower, Tokenized};
 
 /// Longest input read; a reference is never this long, and the cap bounds the work.
 const MAX_LEN: usize = 4096;
@@ -275,7 +277,17 @@ fn read_venue<'a>(tokens: &Tokenized<'a>, rest: &'a str, f: &mut RefFields) {
     let edited = ["edited by ", "Edited by ", "Ed. by ", "ed. by "]
         .iter()
         .find_map(|p| rest.strip_prefix(p));
-    let list = names::scan(tokens, edited.unwrap_or(rest));
+    // Without `edited by`, the names count only as editors, which takes an editor
+    // word (`Eds.`, `(Hrsg.)`): a whole alphabetic run, as its token is.
+    let may_edit = edited.is_some()
+        || rest
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| (w.len() <= 7 || !w.is_ascii()) && markers::is_editor_word(&Lower::of(w)));
+    let list = if may_edit {
+        names::scan(tokens, edited.unwrap_or(rest))
+    } else {
+        names::NameList::empty()
+    };
     if !list.persons.is_empty() && (list.editors || edited.is_some()) {
         let base = edited.unwrap_or(rest);
         f.editors = list.persons;
@@ -285,7 +297,7 @@ fn read_venue<'a>(tokens: &Tokenized<'a>, rest: &'a str, f: &mut RefFields) {
     let venue = rest[..end].trim();
     let after = &rest[end..];
     let publisher_like = venue.split_whitespace().any(|w| {
-        lexicon::is_publisher_word(&w.to_lowercase())
+        lexicon::is_publisher_word(&Lower::of(w))
             && w.chars().next().is_some_and(char::is_uppercase)
     }) && ![
         "Journal",

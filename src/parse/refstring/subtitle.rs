@@ -162,14 +162,17 @@ fn is_part_number(w: &str) -> bool {
 /// the title read up to the year (the year may end it); returns where the title ends
 /// without the journal, or `None` when the end does not look like one.
 pub fn glued_journal(seg: &str, after: &str) -> Option<usize> {
-    let toks = super::tokens::tokenize(seg);
-    let mut n = toks.len();
     // `Journal (1997) 91`, or `Journal 1994; 9:` (a title's own final year is followed
     // by its period instead: `Der Vesuvausbruch im Juni 1929.`).
     let year_after = after.trim_start().strip_prefix('(').is_some_and(|a| {
         a.get(..4)
             .is_some_and(|y| y.bytes().all(|b| b.is_ascii_digit()) && YEAR.is_match(y))
     });
+    if !year_after && !after.trim_start().starts_with(';') {
+        return None;
+    }
+    let toks = super::tokens::tokenize(seg);
+    let mut n = toks.len();
     let year_last = n > 0
         && toks[n - 1].kind == Kind::Num
         && YEAR.is_match(toks[n - 1].text)

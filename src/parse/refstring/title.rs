@@ -444,6 +444,10 @@ fn period_ends_title(toks: &[Tok], k: usize) -> bool {
 /// A segment that is a journal abbreviation with its volume (`Nucl. Phys. B 195`,
 /// `ApJ`) rather than a title.
 pub fn looks_like_journal(seg: &str, after: &str) -> bool {
+    let number_follows = after.trim_start().starts_with(|c: char| c.is_ascii_digit());
+    if !number_follows && !ends_with_number(seg) {
+        return false;
+    }
     let toks = tokenize(seg);
     let words: Vec<&Tok> = toks.iter().filter(|t| t.kind == Kind::Word).collect();
     if words.is_empty() || words.len() > 7 {
@@ -451,9 +455,19 @@ pub fn looks_like_journal(seg: &str, after: &str) -> bool {
     }
     let abbreviated = words.iter().filter(|t| t.dot && !t.is_initial()).count();
     let ends_with_number = toks.last().is_some_and(|t| t.kind == Kind::Num);
-    let number_follows = after.trim_start().starts_with(|c: char| c.is_ascii_digit());
     (ends_with_number || number_follows)
         && (abbreviated * 2 >= words.len()
             || words.len() <= 2
             || words.iter().all(|w| w.dot || w.is_initial()))
+}
+
+/// Whether the last token of `seg` is a number (`195`, `1991a`), read off the text:
+/// digits, or digits and one lowercase ASCII letter.
+fn ends_with_number(seg: &str) -> bool {
+    let b = seg.trim_end().as_bytes();
+    match b {
+        [.., d] if d.is_ascii_digit() => true,
+        [.., d, l] => d.is_ascii_digit() && l.is_ascii_lowercase(),
+        _ => false,
+    }
 }

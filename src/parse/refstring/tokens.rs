@@ -42,6 +42,9 @@ impl Tok<'_> {
         if self.kind != Kind::Word {
             return false;
         }
+        if self.text.is_ascii() {
+            return self.is_ascii_initial();
+        }
         let mut letters = self.text.chars().filter(|c| c.is_alphabetic());
         let Some(first) = letters.next() else {
             return false;
@@ -70,6 +73,31 @@ impl Tok<'_> {
                 self.text,
                 "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo"
             )
+    }
+
+    /// [`Tok::is_initial`] of an ASCII word, on its bytes.
+    fn is_ascii_initial(&self) -> bool {
+        let b = self.text.as_bytes();
+        let mut letters = b.iter().filter(|c| c.is_ascii_alphabetic());
+        match (letters.next(), letters.next()) {
+            (Some(first), _) if !first.is_ascii_uppercase() => false,
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(_), Some(second)) => {
+                let count = 2 + letters.clone().count();
+                let all_upper = second.is_ascii_uppercase() && letters.all(u8::is_ascii_uppercase);
+                if (b.contains(&b'.') || (b.contains(&b'-') && count <= 3)) && all_upper {
+                    return true;
+                }
+                self.dot
+                    && count == 2
+                    && second.is_ascii_lowercase()
+                    && matches!(
+                        self.text,
+                        "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo"
+                    )
+            }
+        }
     }
 
     /// Vancouver initials written without periods (`JJ`, `OA`, `WF`).
@@ -259,6 +287,50 @@ fn char_at(s: &str, i: usize) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The implementation before the ASCII fast path.
+    fn old_is_initial(t: &Tok) -> bool {
+        if t.kind != Kind::Word {
+            return false;
+        }
+        let mut letters = t.text.chars().filter(|c| c.is_alphabetic());
+        let Some(first) = letters.next() else {
+            return false;
+        };
+        if !first.is_uppercase() {
+            return false;
+        }
+        let Some(second) = letters.next() else {
+            return true;
+        };
+        let mut count = 2;
+        let mut all_upper = second.is_uppercase();
+        for c in letters {
+            count += 1;
+            all_upper &= c.is_uppercase();
+        }
+        if (t.text.contains('.') || (t.text.contains('-') && count <= 3)) && all_upper {
+            return true;
+        }
+        t.dot
+            && count == 2
+            && second.is_lowercase()
+            && matches!(
+                t.text,
+                "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo"
+            )
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn is_initial_is_unchanged(s in super::super::test_support::any_text()) {
+            for t in tokenize(&s) {
+                proptest::prop_assert_eq!(t.is_initial(), old_is_initial(&t), "{:?}", t);
+            }
+        }
+    }
 
     #[test]
     fn words_keep_inner_marks_and_record_their_period() {

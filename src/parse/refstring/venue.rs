@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexicon::is_publisher_word;
-use super::tokens::{Kind, Tok, Tokenized};
+use super::tokens::{Kind, Lower, Tok, Tokenized};
 use super::year::YEAR;
 
 static VOLUME: LazyLock<Regex> = LazyLock::new(|| {
@@ -128,30 +128,33 @@ pub fn tail(rest: &str) -> Tail {
         out.pages = Some(normalise_pages(&c[1]));
     }
     if out.volume.is_none() || out.pages.is_none() {
-        for c in VOL_ISSUE_PAGES.captures_iter(rest) {
-            let v = &c[1];
+        for m in VOL_ISSUE_PAGES.find_iter(rest) {
+            let (v, issue, pages) = numbering_groups(rest, m.start(), m.as_str());
             let is_year = v.len() == 4 && YEAR.is_match(v);
-            if is_year && c.get(2).is_none() && c.get(3).is_none() {
+            if is_year && issue.is_none() && pages.is_none() {
                 continue;
             }
-            if c.get(2).is_none() && c.get(3).is_none() && out.volume.is_some() {
+            if issue.is_none() && pages.is_none() && out.volume.is_some() {
                 continue;
             }
             if out.volume.is_none() && !is_year {
                 out.volume = Some(v.to_string());
             }
             if out.issue.is_none() {
-                out.issue = c.get(2).map(|m| m.as_str().to_string());
+                out.issue = issue.map(str::to_string);
             }
             if out.pages.is_none() {
-                out.pages = c.get(3).map(|m| normalise_pages(m.as_str()));
+                out.pages = pages.map(normalise_pages);
             }
             if out.volume.is_some() {
                 break;
             }
         }
     }
-    if let Some(c) = PUBLISHER_AFTER_PLACE.captures(rest) {
+    if let Some(c) = colon_before_capital(rest)
+        .then(|| PUBLISHER_AFTER_PLACE.captures(rest))
+        .flatten()
+    {
         out.publisher = Some(c[1].trim().to_string());
     } else {
         out.publisher = rest
@@ -159,12 +162,94 @@ pub fn tail(rest: &str) -> Tail {
             .map(|seg| seg.trim().trim_start_matches([':', ' ']))
             .find(|seg| {
                 seg.split_whitespace()
-                    .any(|w| is_publisher_word(&w.to_lowercase()))
+                    .any(|w| is_publisher_word(&Lower::of(w)))
                     && seg.len() > 2
             })
             .map(str::to_string);
     }
     out
+}
+
+/// Volume, issue and pages: [`VOL_ISSUE_PAGES`]'s groups of the match `m` at
+/// `start` of `rest`. Its captures are costly (the backtracker clears a table as
+/// large as the program, which `\w` makes large, on every call), so a match of ASCII
+/// and dashes is read by hand: the pattern leaves one way to read it.
+fn numbering_groups<'a>(
+    rest: &'a str,
+    start: usize,
+    m: &'a str,
+) -> (&'a str, Option<&'a str>, Option<&'a str>) {
+    if let Some(groups) = numbering_by_hand(m) {
+        return groups;
+    }
+    let c = VOL_ISSUE_PAGES
+        .captures_at(rest, start)
+        .expect("the match is found again from its start");
+    let group = |k: usize| c.get(k).map(|g| g.as_str());
+    (group(1).unwrap_or(""), group(2), group(3))
+}
+
+fn numbering_by_hand(m: &str) -> Option<(&str, Option<&str>, Option<&str>)> {
+    if !m.chars().all(|c| c.is_ascii() || c == '–' || c == '—') {
+        return None;
+    }
+    let b = m.as_bytes();
+    let skip_space = |mut i: usize| {
+        while b.get(i).is_some_and(|c| matches!(c, b'\t'..=b'\r' | b' ')) {
+            i += 1;
+        }
+        i
+    };
+    // `\d{1,5}[A-Z]?`
+    let mut i = b.iter().take_while(|c| c.is_ascii_digit()).count().min(5);
+    if b.get(i).is_some_and(u8::is_ascii_uppercase) {
+        i += 1;
+    }
+    let volume = &m[..i];
+    i = skip_space(i);
+    // `\(\s*([\w/–-]{1,12})\s*\)`: a `(` here can only open it.
+    let mut issue = None;
+    if b.get(i) == Some(&b'(') {
+        let from = skip_space(i + 1);
+        let len = m[from..]
+            .chars()
+            .take_while(|&c| c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '–' | '-'))
+            .map(char::len_utf8)
+            .sum::<usize>();
+        issue = Some(&m[from..from + len]);
+        i = skip_space(from + len);
+        if b.get(i) != Some(&b')') {
+            return None;
+        }
+        i = skip_space(i + 1);
+    }
+    // `[:,]\s*(?:pp?\.\s*)?` and the pages, which end the match.
+    let mut pages = None;
+    if matches!(b.get(i), Some(b':' | b',')) {
+        i = skip_space(i + 1);
+        for label in ["pp.", "p."] {
+            if m[i..].starts_with(label) {
+                i = skip_space(i + label.len());
+                break;
+            }
+        }
+        pages = Some(&m[i..]);
+    } else if i != m.len() {
+        return None;
+    }
+    Some((volume, issue, pages))
+}
+
+/// Whether some `:` is followed, after ASCII spaces, by an ASCII capital or a
+/// non-ASCII character: what [`PUBLISHER_AFTER_PLACE`] needs (`: \p{Lu}`).
+fn colon_before_capital(s: &str) -> bool {
+    let b = s.as_bytes();
+    memchr::memchr_iter(b':', b).any(|at| {
+        b[at + 1..]
+            .iter()
+            .find(|c| !matches!(c, b'\t'..=b'\r' | b' '))
+            .is_some_and(|c| c.is_ascii_uppercase() || !c.is_ascii())
+    })
 }
 
 fn normalise_pages(p: &str) -> String {
@@ -173,4 +258,57 @@ fn normalise_pages(p: &str) -> String {
         .replace("to", "-")
         .replace(['–', '—'], "-")
         .replace("--", "-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{any_text, numbering_like};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn by_captures(rest: &str) -> Vec<(&str, Option<&str>, Option<&str>)> {
+        VOL_ISSUE_PAGES
+            .captures_iter(rest)
+            .map(|c| {
+                let group = |k: usize| c.get(k).map(|g| g.as_str());
+                (group(1).unwrap_or(""), group(2), group(3))
+            })
+            .collect()
+    }
+
+    fn by_hand(rest: &str) -> Vec<(&str, Option<&str>, Option<&str>)> {
+        VOL_ISSUE_PAGES
+            .find_iter(rest)
+            .map(|m| numbering_groups(rest, m.start(), m.as_str()))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn numbering_groups_agree_with_captures(s in prop_oneof![any_text(), numbering_like()]) {
+            prop_assert_eq!(by_hand(&s), by_captures(&s));
+        }
+
+        #[test]
+        fn publisher_prefilter_never_hides_a_match(s in any_text()) {
+            if PUBLISHER_AFTER_PLACE.is_match(&s) {
+                prop_assert!(colon_before_capital(&s));
+            }
+        }
+    }
+
+    #[test]
+    fn numbering_read_by_hand() {
+        assert_eq!(
+            numbering_by_hand("6(1):166-170"),
+            Some(("6", Some("1"), Some("166-170")))
+        );
+        assert_eq!(
+            numbering_by_hand("106, pp. 4894–4899"),
+            Some(("106", None, Some("4894–4899")))
+        );
+        assert_eq!(numbering_by_hand("12 "), Some(("12", None, None)));
+    }
 }
