@@ -280,9 +280,16 @@ async fn a_host_that_never_answers_is_given_up_on_after_three_attempts() {
     for _ in 0..6 {
         errors.push(src.send(&HttpRequest::get(url.clone())).await.unwrap_err());
     }
-    assert!(errors[..3].iter().all(|e| matches!(e, NetError::Connect(_))), "{errors:?}");
     assert!(
-        errors[3..].iter().all(|e| matches!(e, NetError::Unreachable { failures: 3, .. })),
+        errors[..3]
+            .iter()
+            .all(|e| matches!(e, NetError::Connect(_))),
+        "{errors:?}"
+    );
+    assert!(
+        errors[3..]
+            .iter()
+            .all(|e| matches!(e, NetError::Unreachable { failures: 3, .. })),
         "{errors:?}"
     );
     let stats = src.stats();
@@ -295,7 +302,10 @@ async fn error_statuses_are_answers_and_never_open_the_breaker() {
     let (_net, src) = source(policy(0, 5));
     for _ in 0..6 {
         let err = src.send(&get(&server, "/x")).await.unwrap_err();
-        assert!(matches!(err, NetError::Status { status: 503, .. }), "{err:?}");
+        assert!(
+            matches!(err, NetError::Status { status: 503, .. }),
+            "{err:?}"
+        );
     }
     assert_eq!(src.stats().short_circuited, 0);
 }

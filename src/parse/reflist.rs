@@ -42,8 +42,9 @@ const TITLES: &[&str] = &[
 /// `## References`, `**Sources:**`, `Bibliography {.unnumbered}`, `References:`.
 pub fn is_section_title(line: &str) -> bool {
     let mut t = line.trim().trim_start_matches('#').trim();
-    if let Some(brace) = t.find(" {")
-        && t.ends_with('}')
+    // `ends_with` first: it is one byte test, and most lines are not attributed.
+    if t.ends_with('}')
+        && let Some(brace) = t.find(" {")
     {
         t = t[..brace].trim_end();
     }

@@ -174,7 +174,8 @@ fn without_network_every_source_is_given_up_on_and_the_run_says_so() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("6 unverified"), "{}", run.stdout);
     assert!(
-        run.stdout.contains("unreachable: 3 attempts in a row got no answer"),
+        run.stdout
+            .contains("unreachable: 3 attempts in a row got no answer"),
         "later references fail at once: {}",
         run.stdout
     );

@@ -275,12 +275,9 @@ impl<'t, 'o> Walker<'t, 'o> {
                     (numbered && dest.starts_with("http"))
                         .then(|| (IdScheme::Url, dest.to_string()))
                 });
-                let url_span = written
-                    .rfind(dest)
-                    .filter(|_| !dest.is_empty())
-                    .map_or(span, |at| {
-                        Span::new(span.start + at, span.start + at + dest.len())
-                    });
+                let url_span = dest_offset(written, dest).map_or(span, |at| {
+                    Span::new(span.start + at, span.start + at + dest.len())
+                });
                 LinkState {
                     cite: id.map(|id| link_citation(self.text, url_span, span, id)),
                     hide_text: numbered,
@@ -383,6 +380,19 @@ fn item(
         narrative: false,
         command,
     }
+}
+
+/// Where the destination `dest` is written in a link's source text: most often just
+/// before its closing `)`, else its last occurrence.
+fn dest_offset(written: &str, dest: &str) -> Option<usize> {
+    if dest.is_empty() {
+        return None;
+    }
+    let inner = written.strip_suffix(')').unwrap_or(written);
+    if inner.ends_with(dest) {
+        return Some(inner.len() - dest.len());
+    }
+    written.rfind(dest)
 }
 
 /// A citation by link: the key is the URL as written.

@@ -105,27 +105,29 @@ pub(super) fn long_hits(bytes: &[u8]) -> impl Iterator<Item = usize> {
 
 /// Where `pm` starts in any case, in increasing order. `p` and `m` are common
 /// letters and `pm` a rare pair: finding `P`, `M` and the pair `pm` costs far less
-/// than stopping at every `p`.
+/// than stopping at every `p`. Both searches yield increasing offsets (an `M` stands
+/// for the byte before it, which no earlier `P` or `M` passes), so they merge without
+/// a buffer; `PM` is found by both its letters, hence the dedup.
 fn pubmed_starts(bytes: &[u8]) -> impl Iterator<Item = usize> {
     static LOWER: LazyLock<memchr::memmem::Finder<'static>> =
         LazyLock::new(|| memchr::memmem::Finder::new(b"pm"));
-    let mut starts: Vec<usize> = LOWER.find_iter(bytes).collect();
-    for at in memchr::memchr2_iter(b'P', b'M', bytes) {
+    let capitals = memchr::memchr2_iter(b'P', b'M', bytes).filter_map(|at| {
         let start = if bytes[at] == b'P' {
-            Some(at)
+            at
         } else {
-            at.checked_sub(1)
+            at.checked_sub(1)?
         };
-        if let Some(start) = start
-            && bytes[start..].len() >= 2
-            && bytes[start..start + 2].eq_ignore_ascii_case(b"pm")
-        {
-            starts.push(start);
-        }
-    }
-    starts.sort_unstable();
-    starts.dedup();
-    starts.into_iter()
+        bytes
+            .get(start..start + 2)
+            .is_some_and(|pair| pair.eq_ignore_ascii_case(b"pm"))
+            .then_some(start)
+    });
+    let mut last = None;
+    merge(LOWER.find_iter(bytes), capitals).filter(move |&at| {
+        let new = last != Some(at);
+        last = Some(at);
+        new
+    })
 }
 
 /// Two increasing sequences as one.
