@@ -356,9 +356,10 @@ fn looks_like_year_label(label: &str) -> bool {
 
 /// Markdown emphasis markers removed: `**Title**`, `*Venue*`, `_x_` at word edges.
 /// Runs that hold a `/` (DOIs, URLs) keep theirs: `_` and `*` may belong to them.
-pub fn strip_emphasis(s: &str) -> String {
-    if !s.contains(['*', '_']) {
-        return s.to_string();
+pub fn strip_emphasis(s: &str) -> Cow<'_, str> {
+    // On the bytes: `*` and `_` are ASCII, and a char-set `contains` decodes every char.
+    if memchr::memchr2(b'*', b'_', s.as_bytes()).is_none() {
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     for (k, run) in s.split(' ').enumerate() {
@@ -385,7 +386,7 @@ pub fn strip_emphasis(s: &str) -> String {
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// An LLM-style reference that opens with its title in emphasis or quotes:

@@ -41,7 +41,7 @@ pub fn parse(raw: &str) -> RefFields {
         None => (false, body),
     };
     let (forced_title, body) = match clean::leading_title(body) {
-        Some((t, rest)) => (Some(clean::strip_emphasis(t)), rest),
+        Some((t, rest)) => (Some(clean::strip_emphasis(t).into_owned()), rest),
         None => (None, body),
     };
     let body = clean::strip_emphasis(body);
