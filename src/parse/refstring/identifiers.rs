@@ -198,9 +198,7 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
         let m = c.get(0).expect("whole match");
         cut.push((m.start(), m.end()));
     }
-    let noisy = has!("[")
-        || has!("(")
-        || NOISE_WORDS.iter().any(|k| contains_folded(text, *k));
+    let noisy = has!("[") || has!("(") || NOISE_WORDS.iter().any(|k| contains_folded(text, *k));
     if noisy {
         for m in NOISE.find_iter(text) {
             cut.push((m.start(), m.end()));
