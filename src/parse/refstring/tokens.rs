@@ -89,19 +89,23 @@ impl<'a> Tok<'a> {
             (Some(first), _) if !first.is_ascii_uppercase() => false,
             (None, _) => false,
             (Some(_), None) => true,
-            (Some(_), Some(second)) => {
-                let count = 2 + letters.clone().count();
-                let all_upper = second.is_ascii_uppercase() && letters.all(u8::is_ascii_uppercase);
-                if (b.contains(&b'.') || (b.contains(&b'-') && count <= 3)) && all_upper {
-                    return true;
-                }
+            // Not all capitals (most names): only `Ch.` and its like.
+            (Some(_), Some(second)) if second.is_ascii_lowercase() => {
                 self.dot
-                    && count == 2
-                    && second.is_ascii_lowercase()
                     && matches!(
                         self.text,
                         "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo"
                     )
+            }
+            (Some(_), Some(_)) => {
+                let mut count = 2;
+                for c in letters {
+                    if !c.is_ascii_uppercase() {
+                        return false;
+                    }
+                    count += 1;
+                }
+                b.contains(&b'.') || (b.contains(&b'-') && count <= 3)
             }
         }
     }
