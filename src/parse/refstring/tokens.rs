@@ -1,6 +1,8 @@
 //! A small tokenizer for the name and field rules: words (with their attached period),
 //! numbers and punctuation, each with its byte range.
 
+use std::borrow::Cow;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// Letters, possibly with inner `-`, `'`, `’` or inner periods (`U.S`, `J.-P`).
@@ -213,8 +215,11 @@ impl<'a> Tokenized<'a> {
 
     /// The tokens of `rest` (positions relative to it); `rest` is usually the end of
     /// the text, otherwise it is tokenized on its own.
-    pub fn of(&self, rest: &'a str) -> Vec<Tok<'a>> {
+    pub fn of(&self, rest: &'a str) -> Cow<'_, [Tok<'a>]> {
         let offset = self.offset_of(rest);
+        if offset == Some(0) && rest.len() == self.text.len() {
+            return Cow::Borrowed(&self.toks);
+        }
         if let Some(offset) = offset
             && offset + rest.len() == self.text.len()
         {
@@ -230,7 +235,7 @@ impl<'a> Tokenized<'a> {
                     .collect();
             }
         }
-        tokenize_folded(rest, self.folded_of(rest))
+        Cow::Owned(tokenize_folded(rest, self.folded_of(rest)))
     }
 }
 
@@ -243,12 +248,9 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
 /// their lowercase form.
 fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
     let all_ascii = s.is_ascii();
-    let fold = |from: usize, to: usize| {
-        folded
-            .filter(|_| all_ascii || s[from..to].is_ascii())
-            .and_then(|f| f.get(from..to))
-    };
-    let mut out = Vec::with_capacity(s.len() / 4);
+    let fold = |from: usize, to: usize| fold(s, folded, all_ascii, from, to);
+    // Room for a token every two bytes or so (`Lee, K. (2020).`), so that it rarely grows.
+    let mut out = Vec::with_capacity(s.len() / 2 + 4);
     let bytes = s.as_bytes();
     let mut i = 0;
     while let Some(c) = char_at(s, i) {
@@ -327,6 +329,20 @@ fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
         }
     }
     out
+}
+
+/// The lowercase form of the token `from..to` of `s`, when it is ASCII.
+#[inline(always)]
+fn fold<'a>(
+    s: &str,
+    folded: Option<&'a str>,
+    all_ascii: bool,
+    from: usize,
+    to: usize,
+) -> Option<&'a str> {
+    folded
+        .filter(|_| all_ascii || s[from..to].is_ascii())
+        .and_then(|f| f.get(from..to))
 }
 
 /// The character at byte `i` of `s` (none at the end or inside a character).
