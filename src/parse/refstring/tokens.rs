@@ -23,8 +23,8 @@ pub struct Tok<'a> {
     pub end: usize,
     /// A period follows immediately (`J.`, `Sheth.`).
     pub dot: bool,
-    /// `text` in lowercase, when it is ASCII and the text was tokenized with its
-    /// lowercase copy ([`Tokenized::new`]).
+    /// `text` in lowercase, when it is an ASCII word and the text was tokenized with
+    /// its lowercase copy ([`Tokenized::new`]).
     folded: Option<&'a str>,
 }
 
@@ -312,7 +312,7 @@ fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
                 start: i,
                 end,
                 dot: false,
-                folded: fold(i, end),
+                folded: None,
             });
             i = end;
         } else {
@@ -323,7 +323,7 @@ fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
                 start: i,
                 end,
                 dot: false,
-                folded: fold(i, end),
+                folded: None,
             });
             i = end;
         }
