@@ -109,21 +109,57 @@ fn needs_normalising(s: &str) -> bool {
 /// Whether `hay` contains `needle`, ignoring ASCII case. The search runs on the
 /// needle's rarest letter (`x` of `arxiv`), so that few candidates are compared.
 pub fn contains_ignore_case(hay: &str, needle: &str) -> bool {
-    search(hay, needle, true)
+    search(hay, needle.as_bytes(), rarest(needle.as_bytes()), true)
+}
+
+/// A needle whose rarest byte is found once, when it is a constant: the searches on
+/// every reference then skip that step.
+#[derive(Clone, Copy)]
+pub(super) struct Needle {
+    bytes: &'static [u8],
+    probe: usize,
+}
+
+impl Needle {
+    pub(super) const fn new(needle: &'static str) -> Needle {
+        let bytes = needle.as_bytes();
+        Needle {
+            bytes,
+            probe: rarest(bytes),
+        }
+    }
 }
 
 /// `str::contains`, searching on the needle's rarest byte like
 /// [`contains_ignore_case`] (and without `str::contains`'s set-up).
-pub(super) fn contains_exact(hay: &str, needle: &str) -> bool {
-    search(hay, needle, false)
+pub(super) fn contains_exact(hay: &str, needle: Needle) -> bool {
+    search(hay, needle.bytes, needle.probe, false)
 }
 
-fn search(hay: &str, needle: &str, ignore_case: bool) -> bool {
-    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    let Some(k) = (0..needle.len()).min_by_key(|&k| commonness(needle[k])) else {
+/// [`contains_ignore_case`] of a [`Needle`].
+pub(super) fn contains_folded(hay: &str, needle: Needle) -> bool {
+    search(hay, needle.bytes, needle.probe, true)
+}
+
+/// The index of the needle's rarest byte (the first of the rarest).
+const fn rarest(needle: &[u8]) -> usize {
+    let mut best = 0;
+    let mut k = 1;
+    while k < needle.len() {
+        if commonness(needle[k]) < commonness(needle[best]) {
+            best = k;
+        }
+        k += 1;
+    }
+    best
+}
+
+/// Whether `hay` holds `needle`, probing on `needle[k]`.
+fn search(hay: &str, needle: &[u8], k: usize, ignore_case: bool) -> bool {
+    let hay = hay.as_bytes();
+    let Some(&probe) = needle.get(k) else {
         return true;
     };
-    let probe = needle[k];
     let (lower, upper) = if ignore_case {
         (probe.to_ascii_lowercase(), probe.to_ascii_uppercase())
     } else {
@@ -131,7 +167,11 @@ fn search(hay: &str, needle: &str, ignore_case: bool) -> bool {
     };
     let mut from = k;
     while let Some(rest) = hay.get(from..)
-        && let Some(i) = memchr::memchr2(lower, upper, rest)
+        && let Some(i) = if lower == upper {
+            memchr::memchr(lower, rest)
+        } else {
+            memchr::memchr2(lower, upper, rest)
+        }
     {
         let at = from + i - k;
         if hay.get(at..at + needle.len()).is_some_and(|w| {
@@ -150,7 +190,7 @@ fn search(hay: &str, needle: &str, ignore_case: bool) -> bool {
 
 /// How often a byte turns up in a reference, roughly (English letter frequencies;
 /// spaces and punctuation most of all).
-fn commonness(b: u8) -> u8 {
+const fn commonness(b: u8) -> u8 {
     match b.to_ascii_lowercase() {
         b' ' | b'.' | b',' | b'e' | b't' | b'a' | b'o' | b'i' | b'n' => 9,
         b's' | b'r' | b'h' | b'l' | b'd' | b'c' => 8,
@@ -356,9 +396,10 @@ fn looks_like_year_label(label: &str) -> bool {
 
 /// Markdown emphasis markers removed: `**Title**`, `*Venue*`, `_x_` at word edges.
 /// Runs that hold a `/` (DOIs, URLs) keep theirs: `_` and `*` may belong to them.
-pub fn strip_emphasis(s: &str) -> String {
-    if !s.contains(['*', '_']) {
-        return s.to_string();
+pub fn strip_emphasis(s: &str) -> Cow<'_, str> {
+    // On the bytes: `*` and `_` are ASCII, and a char-set `contains` decodes every char.
+    if memchr::memchr2(b'*', b'_', s.as_bytes()).is_none() {
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     for (k, run) in s.split(' ').enumerate() {
@@ -385,7 +426,7 @@ pub fn strip_emphasis(s: &str) -> String {
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// An LLM-style reference that opens with its title in emphasis or quotes:
@@ -421,4 +462,44 @@ pub fn leading_title(s: &str) -> Option<(&str, &str)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NEEDLES: [Needle; 8] = [
+        Needle::new("arxiv"),
+        Needle::new("://"),
+        Needle::new("10."),
+        Needle::new("["),
+        Needle::new("PM"),
+        Needle::new("www."),
+        Needle::new("retriev"),
+        Needle::new(""),
+    ];
+
+    #[test]
+    fn needles_probe_their_rarest_byte() {
+        assert_eq!(NEEDLES[0].probe, 2);
+        assert_eq!(NEEDLES[1].probe, 0);
+        assert_eq!(NEEDLES[2].probe, 0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn needle_search_is_str_contains(s in super::super::test_support::any_text()) {
+            let folded = s.to_ascii_lowercase();
+            for n in NEEDLES {
+                let text = std::str::from_utf8(n.bytes).unwrap();
+                proptest::prop_assert_eq!(contains_exact(&s, n), s.contains(text));
+                proptest::prop_assert_eq!(
+                    contains_folded(&s, n),
+                    folded.contains(&text.to_ascii_lowercase())
+                );
+            }
+        }
+    }
 }

@@ -57,9 +57,18 @@ static NOISE: LazyLock<Regex> = LazyLock::new(|| {
 /// are ASCII ones).
 pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     let mut cut: Vec<(usize, usize)> = Vec::new();
-    let has = |needle: &str| contains(text, needle);
-    let lower_has = |needle: &str| super::clean::contains_ignore_case(text, needle);
-    let mut urls = if has("://") || lower_has("www.") {
+    // Constant needles, so that each one's rarest byte is found at compile time.
+    macro_rules! has {
+        ($needle:literal) => {
+            contains_exact(text, const { Needle::new($needle) })
+        };
+    }
+    macro_rules! lower_has {
+        ($needle:literal) => {
+            contains_folded(text, const { Needle::new($needle) })
+        };
+    }
+    let mut urls = if has!("://") || lower_has!("www.") {
         Some(URL.find_iter(text))
     } else {
         None
@@ -84,7 +93,7 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
         }
         cut.extend(urls.into_iter().flatten().map(|m| (m.start(), m.end())));
     }
-    if has("10.")
+    if has!("10.")
         && let Some(m) = DOI.find(text)
     {
         // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
@@ -135,8 +144,8 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
             .map_or(m.start(), |l| l.start());
         cut.push((start, end));
     }
-    if (has("xiv") || has("Xiv") || has("XIV") || has("["))
-        && (lower_has("arxiv") || bracketed_digits(text))
+    if (has!("xiv") || has!("Xiv") || has!("XIV") || has!("["))
+        && (lower_has!("arxiv") || bracketed_digits(text))
         && let Some(c) = ARXIV_NEW.captures(text)
     {
         f.arxiv.get_or_insert_with(|| c[1].to_string());
@@ -144,7 +153,7 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
         cut.push((m.start(), m.end()));
     }
     if f.arxiv.is_none()
-        && has("/")
+        && has!("/")
         && digits_after(text, b'/', 7)
         && let Some(c) = ARXIV_OLD.captures(text)
     {
@@ -167,8 +176,8 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
             }
         }
     }
-    if has("PM") || has("Pub") || has("pm") {
-        if let Some(c) = (lower_has("pmid") || lower_has("pubmed"))
+    if has!("PM") || has!("Pub") || has!("pm") {
+        if let Some(c) = (lower_has!("pmid") || lower_has!("pubmed"))
             .then(|| PMID.captures(text))
             .flatten()
         {
@@ -176,26 +185,20 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
             let m = c.get(0).expect("whole match");
             cut.push((m.start(), m.end()));
         }
-        if let Some(c) = lower_has("pmc").then(|| PMCID.captures(text)).flatten() {
+        if let Some(c) = lower_has!("pmc").then(|| PMCID.captures(text)).flatten() {
             f.pmcid = Some(format!("PMC{}", &c[2]));
             let m = c.get(0).expect("whole match");
             cut.push((m.start(), m.end()));
         }
     }
-    if (has("ISBN") || has("isbn"))
+    if (has!("ISBN") || has!("isbn"))
         && let Some(c) = ISBN.captures(text)
     {
         f.isbn = ids::normalize_isbn(&c[1]);
         let m = c.get(0).expect("whole match");
         cut.push((m.start(), m.end()));
     }
-    let noisy = has("[")
-        || has("(")
-        || [
-            "retriev", "access", "availab", "viewed", "consult", "url", "online", "epub", "arxiv",
-        ]
-        .iter()
-        .any(|k| lower_has(k));
+    let noisy = has!("[") || has!("(") || NOISE_WORDS.iter().any(|k| contains_folded(text, *k));
     if noisy {
         for m in NOISE.find_iter(text) {
             cut.push((m.start(), m.end()));
@@ -207,7 +210,20 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     Cow::Owned(remove_spans(text, cut))
 }
 
-use super::clean::contains_exact as contains;
+use super::clean::{Needle, contains_exact, contains_folded};
+
+/// Words of which [`NOISE`] needs one, when the text has no bracket.
+const NOISE_WORDS: [Needle; 9] = [
+    Needle::new("retriev"),
+    Needle::new("access"),
+    Needle::new("availab"),
+    Needle::new("viewed"),
+    Needle::new("consult"),
+    Needle::new("url"),
+    Needle::new("online"),
+    Needle::new("epub"),
+    Needle::new("arxiv"),
+];
 
 /// Where the first of the `ends` starts in `s` (the earliest start of any of them).
 fn first_of(s: &str, ends: &[&str]) -> Option<usize> {

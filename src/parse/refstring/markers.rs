@@ -74,7 +74,7 @@ pub(super) fn role_marker(toks: &[Tok], i: usize) -> Option<usize> {
                 | "creator"
         )
     };
-    let words: Vec<super::tokens::Lower> = toks[i + 1..close]
+    let words: Vec<super::tokens::Lower<'_>> = toks[i + 1..close]
         .iter()
         .filter(|t| t.kind == Kind::Word)
         .map(|t| t.lower())

@@ -24,7 +24,7 @@ mod venue;
 mod year;
 
 use crate::model::RefFields;
-use tokens::{Lower, Tokenized};
+use tokens::Tokenized;
 
 /// Longest input read; a reference is never this long, and the cap bounds the work.
 const MAX_LEN: usize = 4096;
@@ -41,7 +41,7 @@ pub fn parse(raw: &str) -> RefFields {
         None => (false, body),
     };
     let (forced_title, body) = match clean::leading_title(body) {
-        Some((t, rest)) => (Some(clean::strip_emphasis(t)), rest),
+        Some((t, rest)) => (Some(clean::strip_emphasis(t).into_owned()), rest),
         None => (None, body),
     };
     let body = clean::strip_emphasis(body);
@@ -67,7 +67,8 @@ fn truncate(s: &str, max: usize) -> &str {
 const SEPARATORS: &[char] = &[' ', ',', '.', ':', ';', '-', '–', '—'];
 
 fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut RefFields) {
-    let tokens = Tokenized::new(s);
+    let folded = s.to_ascii_lowercase();
+    let tokens = Tokenized::new(s, &folded);
     let mut pos = 0;
     let mut comma_style = false;
     let mut title_done = false;
@@ -280,9 +281,9 @@ fn read_venue<'a>(tokens: &Tokenized<'a>, rest: &'a str, f: &mut RefFields) {
     // Without `edited by`, the names count only as editors, which takes an editor
     // word (`Eds.`, `(Hrsg.)`): a whole alphabetic run, as its token is.
     let may_edit = edited.is_some()
-        || rest
-            .split(|c: char| !c.is_alphabetic())
-            .any(|w| (w.len() <= 7 || !w.is_ascii()) && markers::is_editor_word(&Lower::of(w)));
+        || rest.split(|c: char| !c.is_alphabetic()).any(|w| {
+            (w.len() <= 7 || !w.is_ascii()) && markers::is_editor_word(&tokens.lower_of(w))
+        });
     let list = if may_edit {
         names::scan(tokens, edited.unwrap_or(rest))
     } else {
@@ -297,7 +298,7 @@ fn read_venue<'a>(tokens: &Tokenized<'a>, rest: &'a str, f: &mut RefFields) {
     let venue = rest[..end].trim();
     let after = &rest[end..];
     let publisher_like = venue.split_whitespace().any(|w| {
-        lexicon::is_publisher_word(&Lower::of(w))
+        lexicon::is_publisher_word(&tokens.lower_of(w))
             && w.chars().next().is_some_and(char::is_uppercase)
     }) && ![
         "Journal",

@@ -7,9 +7,9 @@ use super::tokens::{Kind, Tok, Tokenized};
 use crate::model::Person;
 
 /// The source text of tokens `from..to`, without a closing period after a word.
-pub(super) fn text_of(s: &str, toks: &[Tok], from: usize, to: usize) -> String {
+pub(super) fn text_of<'s>(s: &'s str, toks: &[Tok], from: usize, to: usize) -> &'s str {
     if from >= to {
-        return String::new();
+        return "";
     }
     let last = &toks[to - 1];
     let keep_dot = last.is_initial() || is_suffix(&last.lower()) || last.is_caps_initials();
@@ -18,17 +18,17 @@ pub(super) fn text_of(s: &str, toks: &[Tok], from: usize, to: usize) -> String {
     } else {
         last.end
     };
-    s[toks[from].start..end].trim().to_string()
+    s[toks[from].start..end].trim()
 }
 
 pub(super) fn single(s: &str, toks: &[Tok], c: &Chunk) -> Person {
-    Person::new(None, &text_of(s, toks, c.from, c.to))
+    Person::new(None, text_of(s, toks, c.from, c.to))
 }
 
 pub(super) fn pair(s: &str, toks: &[Tok], family: &Chunk, given: &Chunk) -> Person {
     Person::new(
-        Some(&text_of(s, toks, given.from, given.to)),
-        &text_of(s, toks, family.from, family.to),
+        Some(text_of(s, toks, given.from, given.to)),
+        text_of(s, toks, family.from, family.to),
     )
 }
 
@@ -43,8 +43,8 @@ pub(super) fn vancouver(s: &str, toks: &[Tok], c: &Chunk) -> Person {
         .strip_suffix('.')
         .filter(|g| g.chars().all(|c| c.is_uppercase()));
     Person::new(
-        Some(bare.unwrap_or(&given)),
-        &text_of(s, toks, c.from, first_init),
+        Some(bare.unwrap_or(given)),
+        text_of(s, toks, c.from, first_init),
     )
 }
 
@@ -60,8 +60,8 @@ pub(super) fn direct(s: &str, toks: &[Tok], c: &Chunk) -> Person {
     if c.to - c.from >= 2 && caps(&toks[c.from]) && !toks[c.from..c.to].iter().skip(1).any(caps) {
         let fam_end = c.from + 1;
         return Person::new(
-            Some(&text_of(s, toks, fam_end, c.to)),
-            &text_of(s, toks, c.from, fam_end),
+            Some(text_of(s, toks, fam_end, c.to)),
+            text_of(s, toks, c.from, fam_end),
         );
     }
     let mut end = c.to;
@@ -79,8 +79,8 @@ pub(super) fn direct(s: &str, toks: &[Tok], c: &Chunk) -> Person {
         }
     }
     Person::new(
-        Some(&text_of(s, toks, c.from, start)),
-        &text_of(s, toks, start, c.to),
+        Some(text_of(s, toks, c.from, start)),
+        text_of(s, toks, start, c.to),
     )
 }
 

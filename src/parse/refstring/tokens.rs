@@ -1,6 +1,8 @@
 //! A small tokenizer for the name and field rules: words (with their attached period),
 //! numbers and punctuation, each with its byte range.
 
+use std::borrow::Cow;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// Letters, possibly with inner `-`, `'`, `’` or inner periods (`U.S`, `J.-P`).
@@ -21,16 +23,22 @@ pub struct Tok<'a> {
     pub end: usize,
     /// A period follows immediately (`J.`, `Sheth.`).
     pub dot: bool,
+    /// `text` in lowercase, when it is an ASCII word and the text was tokenized with
+    /// its lowercase copy ([`Tokenized::new`]).
+    folded: Option<&'a str>,
 }
 
-impl Tok<'_> {
+impl<'a> Tok<'a> {
     pub fn is(&self, c: char) -> bool {
         self.kind == Kind::Punct && self.text.starts_with(c)
     }
 
-    /// The text in lowercase (short ASCII words without allocating).
-    pub fn lower(&self) -> Lower {
-        Lower::of(self.text)
+    /// The text in lowercase (ASCII words without allocating).
+    pub fn lower(&self) -> Lower<'a> {
+        match self.folded {
+            Some(f) => Lower::Folded(f),
+            None => Lower::of(self.text),
+        }
     }
 
     pub fn capitalised(&self) -> bool {
@@ -83,19 +91,23 @@ impl Tok<'_> {
             (Some(first), _) if !first.is_ascii_uppercase() => false,
             (None, _) => false,
             (Some(_), None) => true,
-            (Some(_), Some(second)) => {
-                let count = 2 + letters.clone().count();
-                let all_upper = second.is_ascii_uppercase() && letters.all(u8::is_ascii_uppercase);
-                if (b.contains(&b'.') || (b.contains(&b'-') && count <= 3)) && all_upper {
-                    return true;
-                }
+            // Not all capitals (most names): only `Ch.` and its like.
+            (Some(_), Some(second)) if second.is_ascii_lowercase() => {
                 self.dot
-                    && count == 2
-                    && second.is_ascii_lowercase()
                     && matches!(
                         self.text,
                         "Ch" | "Th" | "Wm" | "St" | "Ph" | "Gh" | "Kh" | "Sh" | "Zh" | "Yu" | "Jo"
                     )
+            }
+            (Some(_), Some(_)) => {
+                let mut count = 2;
+                for c in letters {
+                    if !c.is_ascii_uppercase() {
+                        return false;
+                    }
+                    count += 1;
+                }
+                b.contains(&b'.') || (b.contains(&b'-') && count <= 3)
             }
         }
     }
@@ -109,15 +121,16 @@ impl Tok<'_> {
     }
 }
 
-/// A word in lowercase: short ASCII words stay on the stack, the word lists are
-/// consulted for every token.
-pub enum Lower {
+/// A word in lowercase: ASCII words are borrowed from the lowercase copy of the text
+/// or stay on the stack, the word lists are consulted for every token.
+pub enum Lower<'a> {
+    Folded(&'a str),
     Inline { buf: [u8; 24], len: u8 },
     Heap(String),
 }
 
-impl Lower {
-    pub fn of(text: &str) -> Lower {
+impl Lower<'_> {
+    pub fn of(text: &str) -> Lower<'static> {
         if text.len() <= 24 && text.is_ascii() {
             let mut buf = [0u8; 24];
             for (b, t) in buf.iter_mut().zip(text.bytes()) {
@@ -134,6 +147,7 @@ impl Lower {
 
     pub fn as_str(&self) -> &str {
         match self {
+            Lower::Folded(f) => f,
             Lower::Inline { buf, len } => {
                 std::str::from_utf8(&buf[..usize::from(*len)]).unwrap_or("")
             }
@@ -142,7 +156,7 @@ impl Lower {
     }
 }
 
-impl std::ops::Deref for Lower {
+impl std::ops::Deref for Lower<'_> {
     type Target = str;
 
     fn deref(&self) -> &str {
@@ -160,26 +174,55 @@ fn word_char(c: char) -> bool {
 /// because a token depends only on the text after its start.
 pub struct Tokenized<'a> {
     text: &'a str,
+    /// `text` in ASCII lowercase, byte for byte: a token's lowercase form is the same
+    /// range of it.
+    folded: &'a str,
     toks: Vec<Tok<'a>>,
 }
 
 impl<'a> Tokenized<'a> {
-    pub fn new(text: &'a str) -> Tokenized<'a> {
+    /// `folded` is `text.to_ascii_lowercase()`.
+    pub fn new(text: &'a str, folded: &'a str) -> Tokenized<'a> {
+        debug_assert_eq!(text.len(), folded.len());
         Tokenized {
             text,
-            toks: tokenize(text),
+            folded,
+            toks: tokenize_folded(text, Some(folded)),
+        }
+    }
+
+    /// Where `part` starts in the text, when it lies inside it.
+    fn offset_of(&self, part: &str) -> Option<usize> {
+        // The same bytes in memory: `part` is a slice of the text.
+        let offset = (part.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        let end = offset.checked_add(part.len())?;
+        (end <= self.text.len()).then_some(offset)
+    }
+
+    /// The lowercase copy of `part` of the text.
+    fn folded_of(&self, part: &str) -> Option<&'a str> {
+        let at = self.offset_of(part)?;
+        self.folded.get(at..at + part.len())
+    }
+
+    /// `w` in lowercase; a word of the text is borrowed from its lowercase copy.
+    pub fn lower_of(&self, w: &str) -> Lower<'a> {
+        match self.folded_of(w) {
+            Some(f) if w.is_ascii() => Lower::Folded(f),
+            _ => Lower::of(w),
         }
     }
 
     /// The tokens of `rest` (positions relative to it); `rest` is usually the end of
     /// the text, otherwise it is tokenized on its own.
-    pub fn of(&self, rest: &'a str) -> Vec<Tok<'a>> {
-        // The same bytes in memory: `rest` lies inside the text and ends where it ends.
-        let offset = (rest.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
-        let is_end = offset
-            .checked_add(rest.len())
-            .is_some_and(|end| end == self.text.len());
-        if is_end {
+    pub fn of(&self, rest: &'a str) -> Cow<'_, [Tok<'a>]> {
+        let offset = self.offset_of(rest);
+        if offset == Some(0) && rest.len() == self.text.len() {
+            return Cow::Borrowed(&self.toks);
+        }
+        if let Some(offset) = offset
+            && offset + rest.len() == self.text.len()
+        {
             let first = self.toks.partition_point(|t| t.start < offset);
             if first == 0 || self.toks[first - 1].end <= offset {
                 return self.toks[first..]
@@ -192,13 +235,22 @@ impl<'a> Tokenized<'a> {
                     .collect();
             }
         }
-        tokenize(rest)
+        Cow::Owned(tokenize_folded(rest, self.folded_of(rest)))
     }
 }
 
 /// Split `s` into tokens.
 pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
-    let mut out = Vec::with_capacity(s.len() / 4);
+    tokenize_folded(s, None)
+}
+
+/// Split `s` into tokens; `folded`, `s` in ASCII lowercase, gives the ASCII ones
+/// their lowercase form.
+fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
+    let all_ascii = s.is_ascii();
+    let fold = |from: usize, to: usize| fold(s, folded, all_ascii, from, to);
+    // Room for a token every two bytes or so (`Lee, K. (2020).`), so that it rarely grows.
+    let mut out = Vec::with_capacity(s.len() / 2 + 4);
     let bytes = s.as_bytes();
     let mut i = 0;
     while let Some(c) = char_at(s, i) {
@@ -240,6 +292,7 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
                 start: i,
                 end: end + dot as usize,
                 dot,
+                folded: fold(i, end),
             });
             i = end + dot as usize;
         } else if c.is_ascii_digit() {
@@ -259,6 +312,7 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
                 start: i,
                 end,
                 dot: false,
+                folded: None,
             });
             i = end;
         } else {
@@ -269,11 +323,26 @@ pub fn tokenize(s: &str) -> Vec<Tok<'_>> {
                 start: i,
                 end,
                 dot: false,
+                folded: None,
             });
             i = end;
         }
     }
     out
+}
+
+/// The lowercase form of the token `from..to` of `s`, when it is ASCII.
+#[inline(always)]
+fn fold<'a>(
+    s: &str,
+    folded: Option<&'a str>,
+    all_ascii: bool,
+    from: usize,
+    to: usize,
+) -> Option<&'a str> {
+    folded
+        .filter(|_| all_ascii || s[from..to].is_ascii())
+        .and_then(|f| f.get(from..to))
 }
 
 /// The character at byte `i` of `s` (none at the end or inside a character).
@@ -323,6 +392,25 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn folded_lowercase_is_unchanged(s in super::super::test_support::any_text()) {
+            let folded = s.to_ascii_lowercase();
+            let tokens = Tokenized::new(&s, &folded);
+            let plain = tokenize(&s);
+            proptest::prop_assert_eq!(tokens.toks.len(), plain.len());
+            for (t, p) in tokens.toks.iter().zip(&plain) {
+                proptest::prop_assert_eq!((t.text, t.start, t.end), (p.text, p.start, p.end));
+                // `Lower::of` is `to_lowercase`, on the stack for short ASCII words.
+                let old = t.text.to_lowercase();
+                proptest::prop_assert_eq!(&*t.lower(), old.as_str());
+                proptest::prop_assert_eq!(&*tokens.lower_of(t.text), old.as_str());
+            }
+            for w in s.split(' ') {
+                let old = w.to_lowercase();
+                proptest::prop_assert_eq!(&*tokens.lower_of(w), old.as_str());
+            }
+        }
 
         #[test]
         fn is_initial_is_unchanged(s in super::super::test_support::any_text()) {
