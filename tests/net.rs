@@ -248,18 +248,21 @@ async fn a_truncated_body_is_a_failure_not_a_short_reply() {
     assert_eq!(handle.join().unwrap(), 2, "retried once");
 }
 
-#[tokio::test]
-async fn connection_refused_is_a_connect_failure() {
+/// A URL on a loopback port nothing listens on (bound, then released).
+fn closed_port_url() -> Url {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
+    Url::parse(&format!("http://127.0.0.1:{port}/x")).unwrap()
+}
+
+#[tokio::test]
+async fn connection_refused_is_a_connect_failure() {
     let (_net, src) = source(policy(1, 5));
     let err = src
-        .send(&HttpRequest::get(
-            Url::parse(&format!("http://127.0.0.1:{port}/x")).unwrap(),
-        ))
+        .send(&HttpRequest::get(closed_port_url()))
         .await
         .unwrap_err();
     assert!(matches!(err, NetError::Connect(_)), "{err:?}");
@@ -269,13 +272,8 @@ async fn connection_refused_is_a_connect_failure() {
 
 #[tokio::test]
 async fn a_host_that_never_answers_is_given_up_on_after_three_attempts() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
     let (_net, src) = source(policy(0, 5));
-    let url = Url::parse(&format!("http://127.0.0.1:{port}/x")).unwrap();
+    let url = closed_port_url();
     let mut errors = Vec::new();
     for _ in 0..6 {
         errors.push(src.send(&HttpRequest::get(url.clone())).await.unwrap_err());
