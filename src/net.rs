@@ -1,7 +1,8 @@
 //! HTTP for every scholarly source: one pooled reqwest client (rustls with the ring
 //! provider), and per source a token-bucket rate limiter, a concurrency cap, a total
 //! timeout, retries with exponential backoff and jitter on 429 / 5xx / connection errors
-//! (honouring Retry-After, which also pauses the whole source), a streamed response-size
+//! (honouring Retry-After, which also pauses the whole source), a circuit breaker per
+//! host (a host that stops answering is skipped for a while), a streamed response-size
 //! cap and counters a run can report.
 //!
 //! Interpreting a reply (found, not found, malformed) is the source module's job: this
