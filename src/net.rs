@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant, SystemTime};
 
-use breaker::{Breakers, Reachability, host_key};
+use breaker::{Breakers, host_key};
 use governor::{DefaultDirectRateLimiter, RateLimiter};
 use serde::Serialize;
 use tokio::sync::Semaphore;
@@ -386,7 +386,6 @@ impl SourceHandle {
     async fn attempt_once(&self, request: &HttpRequest) -> Result<Attempt, NetError> {
         let gate = &self.gate;
         let host = host_key(&request.url);
-        let breaker = &gate.policy.breaker;
         // Checked before waiting and again after: requests queued behind the rate
         // limiter when the host stopped answering must not each wait for a token.
         self.short_circuit(&host)?;
@@ -407,14 +406,8 @@ impl SourceHandle {
             Ok(result) => result,
             Err(_) => Err(NetError::Timeout(timeout)),
         };
-        let error = outcome.as_ref().err();
-        gate.breakers.record(
-            &host,
-            breaker,
-            Reachability::of(&outcome),
-            error,
-            Instant::now(),
-        );
+        gate.breakers
+            .record(&host, &gate.policy.breaker, &outcome, Instant::now());
         outcome
     }
 

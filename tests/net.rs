@@ -9,8 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use citeproof::net::{
-    BreakerPolicy, HttpRequest, Net, NetConfig, NetError, Rate, RetryPolicy, SourceHandle,
-    SourcePolicy,
+    HttpRequest, Net, NetConfig, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
 };
 use http_mock::{Canned, MockServer};
 use url::Url;
@@ -28,7 +27,7 @@ fn policy(max_retries: u32, base_delay_ms: u64) -> SourcePolicy {
             retry_timeouts: true,
         },
         max_body_bytes: 1 << 20,
-        breaker: BreakerPolicy::default(),
+        ..SourcePolicy::default()
     }
 }
 

@@ -45,27 +45,6 @@ pub(super) struct Breakers {
     hosts: Mutex<HashMap<String, HostState>>,
 }
 
-/// Whether an attempt's outcome says something about the host being reachable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Reachability {
-    /// The host answered (any status).
-    Answered,
-    /// No answer: the connection failed or the attempt timed out.
-    NoAnswer,
-    /// Says nothing about the host (a body over the cap, a bad request).
-    Unknown,
-}
-
-impl Reachability {
-    pub(super) fn of<T>(outcome: &Result<T, NetError>) -> Reachability {
-        match outcome {
-            Ok(_) => Reachability::Answered,
-            Err(NetError::Connect(_) | NetError::Timeout(_)) => Reachability::NoAnswer,
-            Err(_) => Reachability::Unknown,
-        }
-    }
-}
-
 impl Breakers {
     /// `Err(Unreachable)` while the breaker of `host` is open at `now`.
     pub(super) fn check(&self, host: &str, now: Instant) -> Result<(), NetError> {
@@ -82,26 +61,32 @@ impl Breakers {
         }
     }
 
-    /// Record what an attempt to `host` found at `now`.
-    pub(super) fn record(
+    /// Record what an attempt to `host` found at `now`: any reply is an answer; a
+    /// failed connection or a timeout is none; other errors (a body over the cap, a bad
+    /// request) say nothing about the host.
+    pub(super) fn record<T>(
         &self,
         host: &str,
         policy: &BreakerPolicy,
-        outcome: Reachability,
-        error: Option<&NetError>,
+        outcome: &Result<T, NetError>,
         now: Instant,
     ) {
-        if policy.failures == 0 || outcome == Reachability::Unknown {
+        let error = match outcome {
+            Ok(_) => None,
+            Err(e @ (NetError::Connect(_) | NetError::Timeout(_))) => Some(e),
+            Err(_) => return,
+        };
+        if policy.failures == 0 {
             return;
         }
         let mut hosts = self.hosts.lock().expect("breaker lock");
-        if outcome == Reachability::Answered {
+        let Some(error) = error else {
             hosts.remove(host);
             return;
-        }
+        };
         let state = hosts.entry(host.to_string()).or_default();
         state.failures = state.failures.saturating_add(1);
-        state.last = error.map(brief).unwrap_or_default();
+        state.last = brief(error);
         if state.failures >= policy.failures {
             // Opened again at once after a failed try past the cool-down.
             state.open_until = Some(now + policy.cooldown);
@@ -145,8 +130,8 @@ mod tests {
     }
 
     fn fail(b: &Breakers, now: Instant) {
-        let error = NetError::Connect("dns error".into());
-        b.record(HOST, &policy(), Reachability::NoAnswer, Some(&error), now);
+        let error: Result<(), _> = Err(NetError::Connect("dns error".into()));
+        b.record(HOST, &policy(), &error, now);
     }
 
     #[test]
@@ -174,7 +159,7 @@ mod tests {
         fail(&b, later);
         assert!(b.check(HOST, later).is_err());
         let again = later + Duration::from_secs(61);
-        b.record(HOST, &policy(), Reachability::Answered, None, again);
+        b.record(HOST, &policy(), &Ok(()), again);
         fail(&b, again);
         assert!(b.check(HOST, again).is_ok(), "the count restarted");
     }
@@ -185,17 +170,11 @@ mod tests {
         let t0 = Instant::now();
         fail(&b, t0);
         fail(&b, t0);
-        b.record(HOST, &policy(), Reachability::Answered, None, t0);
+        b.record(HOST, &policy(), &Ok(()), t0);
         fail(&b, t0);
         fail(&b, t0);
-        let big = NetError::TooLarge { limit: 1 };
-        b.record(
-            HOST,
-            &policy(),
-            Reachability::of::<()>(&Err(big.clone())),
-            Some(&big),
-            t0,
-        );
+        let big: Result<(), _> = Err(NetError::TooLarge { limit: 1 });
+        b.record(HOST, &policy(), &big, t0);
         assert!(b.check(HOST, t0).is_ok());
         fail(&b, t0);
         assert!(b.check(HOST, t0).is_err());
@@ -210,8 +189,8 @@ mod tests {
         };
         let t0 = Instant::now();
         for _ in 0..10 {
-            let error = NetError::Timeout(Duration::from_secs(1));
-            b.record(HOST, &off, Reachability::NoAnswer, Some(&error), t0);
+            let error: Result<(), _> = Err(NetError::Timeout(Duration::from_secs(1)));
+            b.record(HOST, &off, &error, t0);
         }
         assert!(b.check(HOST, t0).is_ok());
     }
@@ -219,19 +198,13 @@ mod tests {
     #[test]
     fn the_last_error_is_kept_without_its_url() {
         let b = Breakers::default();
-        let error = NetError::Connect(
+        let error: Result<(), _> = Err(NetError::Connect(
             "error sending request for url (https://api.crossref.org/works?filter=doi%3A10.1%2Fx): \
              client error (Connect): dns error: failed to lookup address information"
                 .into(),
-        );
+        ));
         for _ in 0..3 {
-            b.record(
-                HOST,
-                &policy(),
-                Reachability::NoAnswer,
-                Some(&error),
-                Instant::now(),
-            );
+            b.record(HOST, &policy(), &error, Instant::now());
         }
         let Err(NetError::Unreachable { last, .. }) = b.check(HOST, Instant::now()) else {
             panic!("the breaker is open");

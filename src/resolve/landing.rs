@@ -12,9 +12,7 @@ use url::Url;
 
 use crate::cache::Cache;
 use crate::model::{Person, Work};
-use crate::net::{
-    BreakerPolicy, HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
-};
+use crate::net::{HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy};
 use crate::resolve::lookup::Answer;
 use crate::resolve::sources::SourcesSettings;
 use crate::resolve::sources::text::{finish, split_name, year_in};
@@ -55,7 +53,7 @@ impl LandingFetcher {
                     ..RetryPolicy::default()
                 },
                 max_body_bytes: 8 * 1024 * 1024,
-                breaker: BreakerPolicy::default(),
+                ..SourcePolicy::default()
             },
         );
         Ok(LandingFetcher {

@@ -20,8 +20,7 @@ use super::extract::{Extracted, html, jats, pdf};
 use super::urlpolicy::{REFUSAL_MARKS, UrlPolicy, UrlRefusal};
 use super::verdict::TextFormat;
 use crate::net::{
-    BreakerPolicy, HttpReply, HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle,
-    SourcePolicy,
+    HttpReply, HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
 };
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::sources::{SourceName, Sources, SourcesSettings, encode_path};
@@ -160,7 +159,7 @@ impl FullTextFetcher {
                 timeout: config.timeout,
                 retry: config.retry.clone(),
                 max_body_bytes: config.max_bytes,
-                breaker: BreakerPolicy::default(),
+                ..SourcePolicy::default()
             },
         );
         Ok(FullTextFetcher {

@@ -17,9 +17,7 @@ use serde_json::{Value, json};
 use url::Url;
 
 use super::usage::{BudgetExhausted, Limiter, Prices, UsageLimits, UsageTracker};
-use crate::net::{
-    BreakerPolicy, HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
-};
+use crate::net::{HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy};
 
 /// Environment variable holding the API key unless another name is configured.
 pub const DEFAULT_API_KEY_ENV: &str = "CITEPROOF_LLM_API_KEY";
@@ -172,7 +170,7 @@ impl LlmClient {
             timeout: config.timeout,
             retry: config.retry.clone(),
             max_body_bytes: 8 * 1024 * 1024,
-            breaker: BreakerPolicy::default(),
+            ..SourcePolicy::default()
         };
         let http = net.source(&format!("llm {}", config.base_url), policy);
         let api_key = config

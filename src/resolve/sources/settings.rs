@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use url::Url;
 
-use crate::net::{BreakerPolicy, DEFAULT_MAX_BODY_BYTES, Rate, RetryPolicy, SourcePolicy};
+use crate::net::{DEFAULT_MAX_BODY_BYTES, Rate, RetryPolicy, SourcePolicy};
 
 /// A scholarly source with its own client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -265,7 +265,7 @@ impl SourceSettings {
             timeout: self.timeout,
             retry: self.retry.clone(),
             max_body_bytes: self.max_body_bytes,
-            breaker: BreakerPolicy::default(),
+            ..SourcePolicy::default()
         }
     }
 }
