@@ -261,6 +261,12 @@ fn is_collapsed(s: &str) -> bool {
     !control && !unicode
 }
 
+/// `\s` on an ASCII byte: the regexes' class, which (unlike
+/// `u8::is_ascii_whitespace`) holds the vertical tab.
+pub(super) fn is_space(c: u8) -> bool {
+    matches!(c, b'\t'..=b'\r' | b' ')
+}
+
 /// Whether `s` holds a `<` that may open an HTML tag (`<i>`, `</b>`).
 fn has_tag_start(s: &str) -> bool {
     let b = s.as_bytes();
@@ -315,10 +321,7 @@ fn arxiv_spaced(s: &str) -> bool {
         }
         // `:` + 4 digits + `.` + 5 digits + `v`: at most 12 bytes before a space.
         let window = &b[at + 5..b.len().min(at + 5 + 16)];
-        if window
-            .iter()
-            .any(|c| matches!(c, b'\t'..=b'\r' | b' ') || !c.is_ascii())
-        {
+        if window.iter().any(|&c| is_space(c) || !c.is_ascii()) {
             return true;
         }
     }

@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::clean::{Needle, contains_exact, contains_folded};
+
 use crate::model::{IdScheme, RefFields};
 use crate::parse::ids;
 
@@ -209,8 +211,6 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     }
     Cow::Owned(remove_spans(text, cut))
 }
-
-use super::clean::{Needle, contains_exact, contains_folded};
 
 /// Words of which [`NOISE`] needs one, when the text has no bracket.
 const NOISE_WORDS: [Needle; 9] = [

@@ -25,10 +25,10 @@ pub(super) fn is_editor_word(w: &str) -> bool {
     )
 }
 
-/// Whether `t` may be an editor word: those have at most seven bytes, and an ASCII
-/// word keeps its length in lowercase.
-fn short_word(t: &Tok) -> bool {
-    t.text.len() <= 7 || !t.text.is_ascii()
+/// Whether `w` may be an editor word, before lowering it: those have at most seven
+/// bytes, and an ASCII word keeps its length in lowercase.
+pub(super) fn may_be_editor_word(w: &str) -> bool {
+    w.len() <= 7 || !w.is_ascii()
 }
 
 /// `et al.`, `and others`, `et. al.`, `...`: returns the index after the marker.
@@ -88,7 +88,7 @@ pub(super) fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
         let w = toks.get(i + 1)?;
         let close = toks.get(i + 2)?;
         if w.kind == Kind::Word
-            && short_word(w)
+            && may_be_editor_word(w.text)
             && is_editor_word(&w.lower())
             && (close.is(')') || close.is(']'))
         {
@@ -97,7 +97,7 @@ pub(super) fn editor_marker(toks: &[Tok], i: usize) -> Option<usize> {
         return None;
     }
     if t.kind == Kind::Word
-        && short_word(t)
+        && may_be_editor_word(t.text)
         && is_editor_word(&t.lower())
         && (t.dot || t.text.len() > 3)
     {

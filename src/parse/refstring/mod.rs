@@ -282,7 +282,7 @@ fn read_venue<'a>(tokens: &Tokenized<'a>, rest: &'a str, f: &mut RefFields) {
     // word (`Eds.`, `(Hrsg.)`): a whole alphabetic run, as its token is.
     let may_edit = edited.is_some()
         || rest.split(|c: char| !c.is_alphabetic()).any(|w| {
-            (w.len() <= 7 || !w.is_ascii()) && markers::is_editor_word(&tokens.lower_of(w))
+            markers::may_be_editor_word(w) && markers::is_editor_word(&tokens.lower_of(w))
         });
     let list = if may_edit {
         names::scan(tokens, edited.unwrap_or(rest))

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::clean::is_space;
 use super::lexicon::is_publisher_word;
 use super::tokens::{Kind, Lower, Tok, Tokenized};
 use super::year::YEAR;
@@ -195,7 +196,7 @@ fn numbering_by_hand(m: &str) -> Option<(&str, Option<&str>, Option<&str>)> {
     }
     let b = m.as_bytes();
     let skip_space = |mut i: usize| {
-        while b.get(i).is_some_and(|c| matches!(c, b'\t'..=b'\r' | b' ')) {
+        while b.get(i).is_some_and(|&c| is_space(c)) {
             i += 1;
         }
         i
@@ -247,7 +248,7 @@ fn colon_before_capital(s: &str) -> bool {
     memchr::memchr_iter(b':', b).any(|at| {
         b[at + 1..]
             .iter()
-            .find(|c| !matches!(c, b'\t'..=b'\r' | b' '))
+            .find(|&&c| !is_space(c))
             .is_some_and(|c| c.is_ascii_uppercase() || !c.is_ascii())
     })
 }

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::clean::is_space;
 use super::lexicon::is_month;
 use super::tokens::Lower;
 
@@ -100,11 +101,6 @@ fn leading_groups_by_captures(s: &str) -> Option<Groups<'_>> {
         year: c.get(2).or_else(|| c.get(4))?.as_str(),
         bare: c.get(4).is_some(),
     })
-}
-
-/// `\s` on ASCII bytes.
-fn is_space(c: u8) -> bool {
-    matches!(c, b'\t'..=b'\r' | b' ')
 }
 
 /// Whether [`LEADING_YEAR`] may match `s`: after the separators, a bracket, then a
