@@ -9,6 +9,7 @@
 //! position in the list.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -92,16 +93,95 @@ static MARKER: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The marker at the start of a line and where the item's text begins.
 fn marker(line: &str) -> Option<(Marker, usize)> {
+    // Every line of a reference section is asked; the regex is left the lines where a
+    // digit outside ASCII (which `\d` takes) could be part of the marker.
+    match marker_by_hand(line) {
+        Ok(found) => found,
+        Err(NonAsciiDigit) => marker_by_regex(line),
+    }
+}
+
+/// [`MARKER`] and the link test of [`marker`], through the regex.
+fn marker_by_regex(line: &str) -> Option<(Marker, usize)> {
     let caps = MARKER.captures(line)?;
     let end = caps.get(0)?.end();
     let number = caps.name("b").or(caps.name("p")).or(caps.name("n"));
-    // `[1](…)` and `[1][2]` are links and markers, not list items.
     if caps.name("b").is_some() && line[end..].starts_with(['(', '[']) {
         return None;
     }
     Some(match number {
         Some(n) => (Marker::Number(Span::new(n.start(), n.end())), end),
         None => (Marker::Bullet, end),
+    })
+}
+
+/// A character that `\d` may take where [`marker_by_hand`] reads ASCII digits only.
+struct NonAsciiDigit;
+
+/// [`MARKER`] read on the bytes: `[n]` (then `:`) and spaces, `(n)`, `n.` or `n)`, or
+/// a bullet, then spaces. `[1](…)` and `[1][2]` are links and markers, not list items.
+fn marker_by_hand(line: &str) -> Result<Option<(Marker, usize)>, NonAsciiDigit> {
+    let b = line.as_bytes();
+    let spaces = |at: usize| {
+        b[at.min(b.len())..]
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count()
+    };
+    // Up to `max` ASCII digits at `at`; a run shorter than `max` that goes on in a
+    // non-ASCII numeric character is the regex's to read.
+    let digits = |at: usize, max: usize| {
+        let n = b[at.min(b.len())..]
+            .iter()
+            .take(max)
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let next = line.get(at + n..).and_then(|r| r.chars().next());
+        if n < max && next.is_some_and(|c| !c.is_ascii() && c.is_numeric()) {
+            return Err(NonAsciiDigit);
+        }
+        Ok(n)
+    };
+    let lead = spaces(0);
+    let number = |from: usize, n: usize| Marker::Number(Span::new(from, from + n));
+    let Some(first) = line[lead..].chars().next() else {
+        return Ok(None);
+    };
+    Ok(match first {
+        '[' => {
+            let n = digits(lead + 1, 4)?;
+            let close = lead + 1 + n;
+            if n == 0 || b.get(close) != Some(&b']') {
+                return Ok(None);
+            }
+            let mut end = close + 1;
+            end += usize::from(b.get(end) == Some(&b':'));
+            end += spaces(end);
+            if line[end..].starts_with(['(', '[']) {
+                return Ok(None);
+            }
+            Some((number(lead + 1, n), end))
+        }
+        '(' => {
+            let n = digits(lead + 1, 3)?;
+            let close = lead + 1 + n;
+            let gap = spaces(close + 1);
+            (n > 0 && b.get(close) == Some(&b')') && gap > 0)
+                .then(|| (number(lead + 1, n), close + 1 + gap))
+        }
+        '0'..='9' => {
+            let n = digits(lead, 3)?;
+            let gap = spaces(lead + n + 1);
+            (matches!(b.get(lead + n), Some(b'.' | b')')) && gap > 0)
+                .then(|| (number(lead, n), lead + n + 1 + gap))
+        }
+        '-' | '*' | '+' | '•' | '‣' | '◦' => {
+            let after = lead + first.len_utf8();
+            let gap = spaces(after);
+            (gap > 0).then_some((Marker::Bullet, after + gap))
+        }
+        c if !c.is_ascii() && c.is_numeric() => return Err(NonAsciiDigit),
+        _ => None,
     })
 }
 
@@ -121,17 +201,21 @@ fn is_skipped(trimmed: &str, link_definitions: bool) -> bool {
 
 /// `[n]: …`, a Markdown link reference definition with a numeric label.
 pub fn is_link_definition(trimmed: &str) -> bool {
-    trimmed.starts_with('[')
-        && trimmed[1..]
-            .split_once("]:")
-            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    // The first `]:` closes the label: all digits, it comes right after them.
+    let digits = trimmed
+        .bytes()
+        .skip(1)
+        .take_while(u8::is_ascii_digit)
+        .count();
+    trimmed.starts_with('[') && digits > 0 && trimmed[1 + digits..].starts_with("]:")
 }
 
 struct Item {
     span: Span,
     number: Option<Span>,
-    /// Text pieces (absolute spans) after the marker.
-    body: Vec<Span>,
+    /// Its text pieces after the marker: a range of the list's lines (absolute spans),
+    /// which an item takes one after the other.
+    body: Range<usize>,
     /// Started by a blank-line-separated paragraph rather than a marker.
     unmarked: bool,
 }
@@ -139,7 +223,21 @@ struct Item {
 /// The items of the reference list written in `text[range]`. `link_definitions`:
 /// read `[n]: url` lines as items (plain text); Markdown reads them elsewhere.
 pub fn read(file: FileId, text: &str, range: Span, link_definitions: bool) -> Vec<Reference> {
+    let mut out = Vec::new();
+    read_into(file, text, range, link_definitions, &mut out);
+    out
+}
+
+/// [`read`], adding the references to `out`.
+pub fn read_into(
+    file: FileId,
+    text: &str,
+    range: Span,
+    link_definitions: bool,
+    out: &mut Vec<Reference>,
+) {
     let mut items: Vec<Item> = Vec::new();
+    let mut lines: Vec<Span> = Vec::new();
     let mut open = false;
     let mut blank_before = true;
     let mut line_start = range.start;
@@ -165,41 +263,39 @@ pub fn read(file: FileId, text: &str, range: Span, link_definitions: bool) -> Ve
                     Marker::Number(n) => Some(n.offset(line_start)),
                     Marker::Bullet => None,
                 },
-                body: vec![Span::new((line_start + body).min(content_end), content_end)],
+                body: lines.len()..lines.len() + 1,
                 unmarked: false,
             });
+            lines.push(Span::new((line_start + body).min(content_end), content_end));
             open = true;
         } else if open && (!blank_before || lead > 0) {
             let item = items.last_mut().expect("open item");
             item.span.end = content_end;
-            item.body.push(Span::new(line_start + lead, content_end));
+            item.body.end += 1;
+            lines.push(Span::new(line_start + lead, content_end));
         } else {
             items.push(Item {
                 span: Span::new(line_start + lead, content_end),
                 number: None,
-                body: vec![Span::new(line_start + lead, content_end)],
+                body: lines.len()..lines.len() + 1,
                 unmarked: true,
             });
+            lines.push(Span::new(line_start + lead, content_end));
             open = true;
         }
         blank_before = false;
         line_start = next;
     }
-    let items = settle_unmarked(items);
-    let mut position = 0;
-    items
-        .into_iter()
-        .filter_map(|item| {
-            position += 1;
-            reference(file, text, item, position)
-        })
-        .collect()
+    let items = settle_unmarked(items, &lines);
+    for (k, item) in items.into_iter().enumerate() {
+        out.extend(reference(file, text, &lines, item, k + 1));
+    }
 }
 
 /// Unmarked text next to marked items is commentary, not references. In a list of
 /// unmarked items, a paragraph that wraps over several lines is one item; otherwise
 /// each line is one.
-fn settle_unmarked(items: Vec<Item>) -> Vec<Item> {
+fn settle_unmarked(items: Vec<Item>, lines: &[Span]) -> Vec<Item> {
     let marked = items.iter().any(|i| !i.unmarked);
     if marked {
         return items.into_iter().filter(|i| !i.unmarked).collect();
@@ -212,10 +308,10 @@ fn settle_unmarked(items: Vec<Item>) -> Vec<Item> {
     items
         .into_iter()
         .flat_map(|item| {
-            item.body.into_iter().map(|line| Item {
-                span: line,
+            item.body.map(|k| Item {
+                span: lines[k],
                 number: None,
-                body: vec![line],
+                body: k..k + 1,
                 unmarked: true,
             })
         })
@@ -226,24 +322,29 @@ static MD_LINK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\[([^\]\[]*)\]\(([^)\s]*)\)|<(https?://[^>\s]+)>").expect("link regex")
 });
 
-fn reference(file: FileId, text: &str, item: Item, position: usize) -> Option<Reference> {
-    let body = item
-        .body
-        .iter()
-        .map(|s| text[s.start..s.end].trim())
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
+fn reference(
+    file: FileId,
+    text: &str,
+    lines: &[Span],
+    item: Item,
+    position: usize,
+) -> Option<Reference> {
+    let body = item_text(text, &lines[item.body]);
     if body.is_empty() {
         return None;
     }
-    let cleaned: Cow<str> = MD_LINK.replace_all(&body, |c: &regex::Captures| {
-        match (c.get(1), c.get(2), c.get(3)) {
-            (Some(label), Some(url), _) => format!("{} {}", label.as_str(), url.as_str()),
-            (_, _, Some(url)) => url.as_str().to_string(),
-            _ => String::new(),
-        }
-    });
+    // The regex needs a `[` or a `<`; most items hold neither.
+    let cleaned: Cow<str> = if memchr::memchr2(b'[', b'<', body.as_bytes()).is_none() {
+        Cow::Borrowed(&body)
+    } else {
+        MD_LINK.replace_all(&body, |c: &regex::Captures| {
+            match (c.get(1), c.get(2), c.get(3)) {
+                (Some(label), Some(url), _) => format!("{} {}", label.as_str(), url.as_str()),
+                (_, _, Some(url)) => url.as_str().to_string(),
+                _ => String::new(),
+            }
+        })
+    };
     let key = match item.number {
         Some(n) => text[n.start..n.end].to_string(),
         None => position.to_string(),
@@ -259,6 +360,29 @@ fn reference(file: FileId, text: &str, item: Item, position: usize) -> Option<Re
         fields: refstring::parse(&cleaned),
         field_spans: Vec::new(),
     })
+}
+
+/// An item's lines, trimmed and joined by single spaces (borrowed when it has one).
+fn item_text<'t>(text: &'t str, lines: &[Span]) -> Cow<'t, str> {
+    let mut pieces = lines
+        .iter()
+        .map(|s| text[s.start..s.end].trim())
+        .filter(|s| !s.is_empty());
+    let Some(first) = pieces.next() else {
+        return Cow::Borrowed("");
+    };
+    let Some(second) = pieces.next() else {
+        return Cow::Borrowed(first);
+    };
+    let mut joined =
+        String::with_capacity(lines.iter().map(Span::len).sum::<usize>() + lines.len());
+    for piece in [first, second].into_iter().chain(pieces) {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(piece);
+    }
+    Cow::Owned(joined)
 }
 
 /// The reference a footnote definition `[^label]: text` written at `span` makes
@@ -355,6 +479,24 @@ mod tests {
         let got = keys_and_raw("1. A 2020.\n\nSome closing words.\n\n2. B 2021.\n");
         assert_eq!(got.len(), 2);
         assert_eq!(got[1].0, "2");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5000))]
+
+        #[test]
+        fn marker_by_hand_is_the_regex(line in "[ \t]{0,2}[\\[(]?[0-9٣３]{0,5}[\\])\\.:]{0,2}[ \t(\\[]{0,2}[-*+•‣◦a ]{0,3}") {
+            proptest::prop_assert_eq!(marker(&line), marker_by_regex(&line), "{:?}", line);
+        }
+
+        #[test]
+        fn link_definition_test_is_split_once(line in "\\[[0-9a]{0,3}[\\]:]{0,3}[0-9\\]: ]{0,3}") {
+            let by_split = line.starts_with('[')
+                && line[1..]
+                    .split_once("]:")
+                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            proptest::prop_assert_eq!(is_link_definition(&line), by_split, "{:?}", line);
+        }
     }
 
     #[test]

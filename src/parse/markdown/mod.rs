@@ -12,7 +12,7 @@ mod walk;
 
 use pulldown_cmark::{Options, Parser};
 
-use crate::model::{FileId, Span};
+use crate::model::{FileId, Reference, Span};
 use crate::parse::{ParseOptions, Parsed, reflist};
 
 /// The pulldown-cmark extensions citeproof reads Markdown with.
@@ -28,7 +28,7 @@ pub fn options() -> Options {
 pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
     let mut out = Parsed::default();
     let parser = Parser::new_ext(text, options());
-    let definitions: Vec<defs::LinkDefinition> = parser
+    let mut definitions: Vec<defs::LinkDefinition> = parser
         .reference_definitions()
         .iter()
         .filter(|(label, _)| {
@@ -47,16 +47,46 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
     let (citations, claims, sections) = walker.finish();
     out.citations = citations;
     out.claims = claims;
+    // Three runs, each in document order: footnotes (from the walk), the reference
+    // sections' items, the link definitions (pulldown-cmark keeps them in a map).
+    let footnotes = std::mem::take(&mut out.references);
+    let mut listed = Vec::new();
     for section in sections {
-        out.references
-            .extend(reflist::read(file, text, section, false));
+        reflist::read_into(file, text, section, false, &mut listed);
     }
-    out.references.extend(
-        definitions
-            .iter()
-            .filter_map(|def| defs::link_definition(file, text, def)),
-    );
-    out.references.sort_by_key(|r| r.span.start);
+    definitions.sort_unstable_by_key(|def| def.span.start);
+    let defined = definitions
+        .iter()
+        .filter_map(|def| defs::link_definition(file, text, def))
+        .collect();
+    out.references = merge_by_start([footnotes, listed, defined]);
+    out
+}
+
+/// The references of the runs in order of where they start, as a stable sort of the
+/// runs one after the other orders them: merged when each run is in order, which
+/// moves each (large) reference once.
+fn merge_by_start<const N: usize>(runs: [Vec<Reference>; N]) -> Vec<Reference> {
+    let total = runs.iter().map(Vec::len).sum();
+    if !runs
+        .iter()
+        .all(|run| run.is_sorted_by_key(|r| r.span.start))
+    {
+        let mut all: Vec<Reference> = runs.into_iter().flatten().collect();
+        all.sort_by_key(|r| r.span.start);
+        return all;
+    }
+    let mut heads = runs.map(Vec::into_iter);
+    let mut out = Vec::with_capacity(total);
+    // The earliest next reference; on a tie, the one of the earlier run.
+    while let Some((_, k)) = heads
+        .iter()
+        .enumerate()
+        .filter_map(|(k, run)| run.as_slice().first().map(|r| (r.span.start, k)))
+        .min()
+    {
+        out.extend(heads[k].next());
+    }
     out
 }
 

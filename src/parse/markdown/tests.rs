@@ -51,3 +51,31 @@ fn citations_in_headings_and_entities_keep_spans_exact() {
     assert_eq!(&text[j.span.start..j.span.end], "j");
     assert_eq!(parsed.claims[1].text, "Tom & Jerry.");
 }
+
+#[test]
+fn references_of_every_kind_come_in_document_order() {
+    // Definitions (a map in pulldown-cmark), footnotes and two reference sections,
+    // interleaved.
+    let text = "Text [@tag:z] [^a] [@tag:y].\n\n[@tag:z]: doi:10.1000/z\n\n[^a]: A note.\n\n\
+                ## References\n\n1. Smith, J. (2020). One.\n2. Lee, K. (2021). Two.\n\n\
+                [@tag:y]: doi:10.1000/y\n\n[^b]: Another note.\n\n## Sources\n\n- https://ex.org/s\n";
+    let parsed = run(text);
+    let got: Vec<(&str, ReferenceOrigin)> = parsed
+        .references
+        .iter()
+        .map(|r| (r.key.as_str(), r.origin))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("tag:z", ReferenceOrigin::TagDefinition),
+            ("^a", ReferenceOrigin::Footnote),
+            ("1", ReferenceOrigin::ReferenceList),
+            ("2", ReferenceOrigin::ReferenceList),
+            ("tag:y", ReferenceOrigin::TagDefinition),
+            ("^b", ReferenceOrigin::Footnote),
+            ("1", ReferenceOrigin::ReferenceList),
+        ]
+    );
+    assert!(parsed.references.is_sorted_by_key(|r| r.span.start));
+}
