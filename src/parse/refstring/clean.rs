@@ -306,26 +306,21 @@ fn doi_spaced(s: &str) -> bool {
 /// match can reach before its first space.
 fn arxiv_spaced(s: &str) -> bool {
     let b = s.as_bytes();
-    let mut from = 0;
-    while let Some(i) = memchr::memchr2(b'a', b'A', &b[from..]) {
-        let at = from + i;
-        from = at + 1;
-        let Some(label) = b.get(at..at + 5) else {
-            break;
+    // Found by the label's rare `x`, two bytes after its start.
+    memchr::memchr2_iter(b'x', b'X', b).any(|x| {
+        let Some(label) = x.checked_sub(2).and_then(|at| b.get(at..at + 5)) else {
+            return false;
         };
         if !label.eq_ignore_ascii_case(b"arxiv") {
-            continue;
+            return false;
         }
         if label != b"arXiv" {
             return true;
         }
         // `:` + 4 digits + `.` + 5 digits + `v`: at most 12 bytes before a space.
-        let window = &b[at + 5..b.len().min(at + 5 + 16)];
-        if window.iter().any(|&c| is_space(c) || !c.is_ascii()) {
-            return true;
-        }
-    }
-    false
+        let window = &b[x + 3..b.len().min(x + 3 + 16)];
+        window.iter().any(|&c| is_space(c) || !c.is_ascii())
+    })
 }
 
 /// `trans- formation` → `transformation`: a hyphen at a line break between two
@@ -482,6 +477,30 @@ mod tests {
         Needle::new(""),
     ];
 
+    /// [`arxiv_spaced`] as it was written first, on every `a`.
+    fn arxiv_spaced_by_a(s: &str) -> bool {
+        let b = s.as_bytes();
+        let mut from = 0;
+        while let Some(i) = memchr::memchr2(b'a', b'A', &b[from..]) {
+            let at = from + i;
+            from = at + 1;
+            let Some(label) = b.get(at..at + 5) else {
+                break;
+            };
+            if !label.eq_ignore_ascii_case(b"arxiv") {
+                continue;
+            }
+            if label != b"arXiv" {
+                return true;
+            }
+            let window = &b[at + 5..b.len().min(at + 5 + 16)];
+            if window.iter().any(|&c| is_space(c) || !c.is_ascii()) {
+                return true;
+            }
+        }
+        false
+    }
+
     #[test]
     fn needles_probe_their_rarest_byte() {
         assert_eq!(NEEDLES[0].probe, 2);
@@ -491,6 +510,11 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn arxiv_spaced_by_its_x_is_by_its_a(s in super::super::test_support::any_text()) {
+            proptest::prop_assert_eq!(arxiv_spaced(&s), arxiv_spaced_by_a(&s));
+        }
 
         #[test]
         fn needle_search_is_str_contains(s in super::super::test_support::any_text()) {

@@ -1,7 +1,7 @@
 //! Markers around names: `et al.`, editor and role labels (`(Eds.)`, `(Director)`),
 //! name suffixes, initials in parentheses.
 
-use super::tokens::{Kind, Tok};
+use super::tokens::{Kind, Tok, Tokenized};
 
 pub(super) fn is_editor_word(w: &str) -> bool {
     matches!(
@@ -29,6 +29,36 @@ pub(super) fn is_editor_word(w: &str) -> bool {
 /// bytes, and an ASCII word keeps its length in lowercase.
 pub(super) fn may_be_editor_word(w: &str) -> bool {
     w.len() <= 7 || !w.is_ascii()
+}
+
+/// Whether a whole alphabetic run of `s` (as a token is) is an editor word.
+pub(super) fn has_editor_word(tokens: &Tokenized, s: &str) -> bool {
+    if !s.is_ascii() {
+        return s
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| may_be_editor_word(w) && is_editor_word(&tokens.lower_of(w)));
+    }
+    // On the bytes; the ASCII editor words have at most seven letters, the first of
+    // them one of these.
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        if i == start {
+            i += 1;
+            continue;
+        }
+        if i - start <= 7
+            && matches!(b[start] | 0x20, b'e' | b'h' | b'd' | b'c' | b'r')
+            && is_editor_word(&tokens.lower_of(&s[start..i]))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// `et al.`, `and others`, `et. al.`, `...`: returns the index after the marker.
@@ -124,4 +154,24 @@ pub(super) fn initials_in_parens(toks: &[Tok], at: usize) -> Option<(usize, usiz
         close,
         close + 1,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::any_text;
+    use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn editor_word_scan_is_the_split(s in any_text()) {
+            let folded = s.to_ascii_lowercase();
+            let tokens = Tokenized::new(&s, &folded);
+            let by_split = s
+                .split(|c: char| !c.is_alphabetic())
+                .any(|w| is_editor_word(&w.to_lowercase()));
+            proptest::prop_assert_eq!(has_editor_word(&tokens, &s), by_split);
+        }
+    }
 }

@@ -280,10 +280,7 @@ fn read_venue<'a>(tokens: &Tokenized<'a>, rest: &'a str, f: &mut RefFields) {
         .find_map(|p| rest.strip_prefix(p));
     // Without `edited by`, the names count only as editors, which takes an editor
     // word (`Eds.`, `(Hrsg.)`): a whole alphabetic run, as its token is.
-    let may_edit = edited.is_some()
-        || rest.split(|c: char| !c.is_alphabetic()).any(|w| {
-            markers::may_be_editor_word(w) && markers::is_editor_word(&tokens.lower_of(w))
-        });
+    let may_edit = edited.is_some() || markers::has_editor_word(tokens, rest);
     let list = if may_edit {
         names::scan(tokens, edited.unwrap_or(rest))
     } else {

@@ -91,7 +91,6 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
         truncated: false,
         editors: false,
     };
-    let mut chunks: Vec<Chunk> = Vec::new();
     let mut style = Style::Unknown;
     let mut pending: Option<Chunk> = None;
     let mut i = 0;
@@ -201,14 +200,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
         let chunk = Chunk { from: i, to };
         let accepted = if let Some(fam) = pending.take() {
             if given_like(shape) {
-                chunks.push(fam);
-                chunks.push(chunk);
-                list.persons.push(pair(
-                    s,
-                    &toks,
-                    &chunks[chunks.len() - 2],
-                    &chunks[chunks.len() - 1],
-                ));
+                list.persons.push(pair(s, &toks, &fam, &chunk));
                 if style == Style::Unknown {
                     style = Style::Inverted;
                 }

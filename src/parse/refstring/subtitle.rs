@@ -5,7 +5,7 @@
 
 use super::lexicon::{is_publisher_word, is_stopword};
 use super::title::title_end;
-use super::tokens::{Kind, Tok, Tokenized};
+use super::tokens::{Kind, Lower, Tok, Tokenized};
 use super::year::YEAR;
 
 /// The title's end once the sentences after its first one are weighed: `rest` is
@@ -77,7 +77,7 @@ fn starts_field(s: &str) -> bool {
     let Some(first) = s.split_whitespace().next() else {
         return false;
     };
-    let first = first.trim_end_matches([',', '.', ':']).to_lowercase();
+    let first = Lower::of(first.trim_end_matches([',', '.', ':']));
     matches!(
         first.as_str(),
         "in" | "trans"
