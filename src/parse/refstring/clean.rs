@@ -59,11 +59,11 @@ pub fn clean(raw: &str) -> String {
     if has_tag_start(&s) {
         s = Cow::Owned(TAG.replace_all(&s, " ").into_owned());
     }
-    if s.contains("](http") {
+    if has(&s, &LINK_TARGET) {
         s = Cow::Owned(MD_LINK.replace_all(&s, "$1 $2").into_owned());
     }
     let mut out = collapse_spaces(&s);
-    if out.contains(" ...") {
+    if has(&out, &SPACED_ELLIPSIS) {
         // NFKC spells the ellipsis out; one character keeps it apart from periods
         // (`A, B, … Z` in APA lists).
         out = out.replace(" ...", " …");
@@ -225,6 +225,10 @@ fn has(s: &str, needle: &'static LazyLock<memmem::Finder<'static>>) -> bool {
 static TWO_SPACES: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"  "));
 static HYPHEN_SPACE: LazyLock<memmem::Finder<'static>> =
     LazyLock::new(|| memmem::Finder::new(b"- "));
+static LINK_TARGET: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"](http"));
+static SPACED_ELLIPSIS: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b" ..."));
 
 /// Every run of whitespace (line breaks, no-break spaces) becomes one space.
 fn collapse_spaces(s: &str) -> String {

@@ -228,9 +228,13 @@ const NOISE_WORDS: [Needle; 9] = [
 /// Where the first of the `ends` starts in `s` (the earliest start of any of them).
 fn first_of(s: &str, ends: &[&str]) -> Option<usize> {
     let b = s.as_bytes();
+    // The first bytes of the ends, to pass over the others at once.
+    let mut first = [false; 256];
+    for e in ends {
+        first[usize::from(e.as_bytes()[0])] = true;
+    }
     (0..b.len()).find(|&i| {
-        ends.iter()
-            .any(|e| e.as_bytes()[0] == b[i] && b[i..].starts_with(e.as_bytes()))
+        first[usize::from(b[i])] && ends.iter().any(|e| b[i..].starts_with(e.as_bytes()))
     })
 }
 

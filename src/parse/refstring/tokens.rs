@@ -258,38 +258,19 @@ fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
     let mut out = Vec::with_capacity(s.len() / 2 + 4);
     let bytes = s.as_bytes();
     let mut i = 0;
-    while let Some(c) = char_at(s, i) {
-        if c.is_whitespace() {
-            i += c.len_utf8();
-            continue;
-        }
-        if word_char(c) {
-            let mut end = i + c.len_utf8();
-            // Letters since the last inner period: `U.S`, `Ph.D` and `J.-P` keep theirs,
-            // `glance.J` (a missing space) does not.
-            let mut run = 1;
-            loop {
-                // ASCII letters, the bulk of every word, go on the word without the
-                // checks below (which they would pass).
-                while bytes.get(end).is_some_and(u8::is_ascii_alphabetic) {
-                    end += 1;
-                    run += 1;
-                }
-                let Some(d) = char_at(s, end) else {
-                    break;
-                };
-                let after = end + d.len_utf8();
-                let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
-                    && (d != '.' || run <= 2)
-                    && char_at(s, after)
-                        .is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
-                if word_char(d) || inner || (d == '-' && bytes.get(after) == Some(&b'.')) {
-                    run = if d == '.' { 0 } else { run + 1 };
-                    end = after;
-                } else {
-                    break;
-                }
-            }
+    while let Some(&b) = bytes.get(i) {
+        // ASCII bytes, nearly all of them, are told apart without decoding a char.
+        let (letter, digit, space) = if b.is_ascii() {
+            let space = matches!(b, b' ' | b'\t'..=b'\r');
+            (b.is_ascii_alphabetic(), b.is_ascii_digit(), space)
+        } else {
+            let Some(c) = char_at(s, i) else { break };
+            (word_char(c), false, c.is_whitespace())
+        };
+        if space {
+            i += utf8_len(b);
+        } else if letter {
+            let end = word_end(s, i);
             let dot = bytes.get(end) == Some(&b'.');
             out.push(Tok {
                 text: &s[i..end],
@@ -300,17 +281,8 @@ fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
                 folded: fold(i, end),
             });
             i = end + dot as usize;
-        } else if c.is_ascii_digit() {
-            let mut end = i + 1;
-            while end < bytes.len() && bytes[end].is_ascii_digit() {
-                end += 1;
-            }
-            // `1991a`: one letter suffix, not the start of a word.
-            if bytes.get(end).is_some_and(u8::is_ascii_lowercase)
-                && !char_at(s, end + 1).is_some_and(char::is_alphabetic)
-            {
-                end += 1;
-            }
+        } else if digit {
+            let end = number_end(s, i);
             out.push(Tok {
                 text: &s[i..end],
                 kind: Kind::Num,
@@ -321,7 +293,7 @@ fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
             });
             i = end;
         } else {
-            let end = i + c.len_utf8();
+            let end = i + utf8_len(b);
             out.push(Tok {
                 text: &s[i..end],
                 kind: Kind::Punct,
@@ -334,6 +306,67 @@ fn tokenize_folded<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
         }
     }
     out
+}
+
+/// The length of the UTF-8 sequence that `lead` starts.
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+/// Where the word that starts at `i` (a letter) ends, before the period after it.
+fn word_end(s: &str, i: usize) -> usize {
+    let bytes = s.as_bytes();
+    let mut end = i + char_at(s, i).map_or(1, char::len_utf8);
+    // Letters since the last inner period: `U.S`, `Ph.D` and `J.-P` keep theirs,
+    // `glance.J` (a missing space) does not.
+    let mut run = 1;
+    loop {
+        // ASCII letters, the bulk of every word, go on the word without the checks
+        // below (which they would pass).
+        while bytes.get(end).is_some_and(u8::is_ascii_alphabetic) {
+            end += 1;
+            run += 1;
+        }
+        let Some(d) = char_at(s, end) else {
+            break;
+        };
+        // A space, a comma or another plain separator ends the word.
+        if d.is_ascii() && !matches!(d, '-' | '\'' | '.') {
+            break;
+        }
+        let after = end + d.len_utf8();
+        let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
+            && (d != '.' || run <= 2)
+            && char_at(s, after).is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
+        if word_char(d) || inner || (d == '-' && bytes.get(after) == Some(&b'.')) {
+            run = if d == '.' { 0 } else { run + 1 };
+            end = after;
+        } else {
+            break;
+        }
+    }
+    end
+}
+
+/// Where the number that starts at `i` (an ASCII digit) ends.
+fn number_end(s: &str, i: usize) -> usize {
+    let bytes = s.as_bytes();
+    let mut end = i + 1;
+    while end < bytes.len() && bytes[end].is_ascii_digit() {
+        end += 1;
+    }
+    // `1991a`: one letter suffix, not the start of a word.
+    if bytes.get(end).is_some_and(u8::is_ascii_lowercase)
+        && !char_at(s, end + 1).is_some_and(char::is_alphabetic)
+    {
+        end += 1;
+    }
+    end
 }
 
 /// The lowercase form of the token `from..to` of `s`, when it is ASCII.
@@ -362,8 +395,111 @@ fn char_at(s: &str, i: usize) -> Option<char> {
 mod tests {
     use super::*;
 
+    /// The tokenizer as it was written first, char by char: what [`tokenize_folded`]
+    /// must give.
+    fn tokenize_by_chars<'a>(s: &'a str, folded: Option<&'a str>) -> Vec<Tok<'a>> {
+        let all_ascii = s.is_ascii();
+        let fold = |from: usize, to: usize| fold(s, folded, all_ascii, from, to);
+        // Room for a token every two bytes or so (`Lee, K. (2020).`), so that it rarely grows.
+        let mut out = Vec::with_capacity(s.len() / 2 + 4);
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while let Some(c) = char_at(s, i) {
+            if c.is_whitespace() {
+                i += c.len_utf8();
+                continue;
+            }
+            if word_char(c) {
+                let mut end = i + c.len_utf8();
+                // Letters since the last inner period: `U.S`, `Ph.D` and `J.-P` keep theirs,
+                // `glance.J` (a missing space) does not.
+                let mut run = 1;
+                loop {
+                    // ASCII letters, the bulk of every word, go on the word without the
+                    // checks below (which they would pass).
+                    while bytes.get(end).is_some_and(u8::is_ascii_alphabetic) {
+                        end += 1;
+                        run += 1;
+                    }
+                    let Some(d) = char_at(s, end) else {
+                        break;
+                    };
+                    let after = end + d.len_utf8();
+                    let inner = matches!(d, '-' | '\'' | '’' | '.' | '–')
+                        && (d != '.' || run <= 2)
+                        && char_at(s, after)
+                            .is_some_and(|n| n.is_alphabetic() || (d == '.' && n == '-'));
+                    if word_char(d) || inner || (d == '-' && bytes.get(after) == Some(&b'.')) {
+                        run = if d == '.' { 0 } else { run + 1 };
+                        end = after;
+                    } else {
+                        break;
+                    }
+                }
+                let dot = bytes.get(end) == Some(&b'.');
+                out.push(Tok {
+                    text: &s[i..end],
+                    kind: Kind::Word,
+                    start: i,
+                    end: end + dot as usize,
+                    dot,
+                    folded: fold(i, end),
+                });
+                i = end + dot as usize;
+            } else if c.is_ascii_digit() {
+                let mut end = i + 1;
+                while end < bytes.len() && bytes[end].is_ascii_digit() {
+                    end += 1;
+                }
+                // `1991a`: one letter suffix, not the start of a word.
+                if bytes.get(end).is_some_and(u8::is_ascii_lowercase)
+                    && !char_at(s, end + 1).is_some_and(char::is_alphabetic)
+                {
+                    end += 1;
+                }
+                out.push(Tok {
+                    text: &s[i..end],
+                    kind: Kind::Num,
+                    start: i,
+                    end,
+                    dot: false,
+                    folded: None,
+                });
+                i = end;
+            } else {
+                let end = i + c.len_utf8();
+                out.push(Tok {
+                    text: &s[i..end],
+                    kind: Kind::Punct,
+                    start: i,
+                    end,
+                    dot: false,
+                    folded: None,
+                });
+                i = end;
+            }
+        }
+        out
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn tokenize_is_the_char_by_char_tokenizer(s in super::super::test_support::any_text()) {
+            let folded = s.to_ascii_lowercase();
+            for f in [None, Some(folded.as_str())] {
+                let fast = tokenize_folded(&s, f);
+                let slow = tokenize_by_chars(&s, f);
+                proptest::prop_assert_eq!(fast.len(), slow.len());
+                for (a, b) in fast.iter().zip(&slow) {
+                    proptest::prop_assert_eq!(
+                        (a.text, a.kind, a.start, a.end, a.dot, a.folded),
+                        (b.text, b.kind, b.start, b.end, b.dot, b.folded)
+                    );
+                }
+            }
+        }
 
         #[test]
         fn folded_lowercase_is_unchanged(s in super::super::test_support::any_text()) {

@@ -10,18 +10,20 @@ use super::lexicon::is_publisher_word;
 use super::tokens::{Kind, Lower, Tok, Tokenized};
 use super::year::YEAR;
 
-static VOLUME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(?:vol(?:ume)?s?|bd|tome|t|v)\.?\s*(\d+[A-Za-z]?|[IVXLC]+(?-u:\b))")
-        .expect("volume regex")
-});
-static ISSUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(?:(?-u:\b)(?:no|nr|num|issue|iss|heft|h)\.?|n°|№)\s*(\d+[A-Za-z]?(?:\s*[-–/]\s*\d+)?)",
-    )
-    .expect("issue regex")
-});
-static PAGES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(?:pp?|pages?|s|págs?)\.?\s*([A-Za-z]?\d+\s*(?:[-–—]+|to)\s*[A-Za-z]?\d+|[A-Za-z]?\d+)(?-u:\b)").expect("pages regex")
+const VOLUME_PATTERN: &str =
+    r"(?i)(?-u:\b)(?:vol(?:ume)?s?|bd|tome|t|v)\.?\s*(\d+[A-Za-z]?|[IVXLC]+(?-u:\b))";
+const ISSUE_PATTERN: &str =
+    r"(?i)(?:(?-u:\b)(?:no|nr|num|issue|iss|heft|h)\.?|n°|№)\s*(\d+[A-Za-z]?(?:\s*[-–/]\s*\d+)?)";
+const PAGES_PATTERN: &str = r"(?i)(?-u:\b)(?:pp?|pages?|s|págs?)\.?\s*([A-Za-z]?\d+\s*(?:[-–—]+|to)\s*[A-Za-z]?\d+|[A-Za-z]?\d+)(?-u:\b)";
+static VOLUME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(VOLUME_PATTERN).expect("volume regex"));
+static ISSUE: LazyLock<Regex> = LazyLock::new(|| Regex::new(ISSUE_PATTERN).expect("issue regex"));
+static PAGES: LazyLock<Regex> = LazyLock::new(|| Regex::new(PAGES_PATTERN).expect("pages regex"));
+/// Any of the three, so that the text after most venues (`, 12(3), 45–67.`) is
+/// searched once rather than three times.
+static LABELLED_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!("{VOLUME_PATTERN}|{ISSUE_PATTERN}|{PAGES_PATTERN}"))
+        .expect("labelled number regex")
 });
 /// `6(1):166-170`, `106, 4894–4899`, `97:633-641`, `341:239`, `8(3), 27–38`.
 static VOL_ISSUE_PAGES: LazyLock<Regex> = LazyLock::new(|| {
@@ -119,14 +121,16 @@ pub fn tail(rest: &str) -> Tail {
         pages: None,
         publisher: None,
     };
-    if let Some(c) = VOLUME.captures(rest) {
-        out.volume = Some(c[1].to_string());
-    }
-    if let Some(c) = ISSUE.captures(rest) {
-        out.issue = Some(c[1].split_whitespace().collect());
-    }
-    if let Some(c) = PAGES.captures(rest) {
-        out.pages = Some(normalise_pages(&c[1]));
+    if LABELLED_NUMBER.is_match(rest) {
+        if let Some(c) = VOLUME.captures(rest) {
+            out.volume = Some(c[1].to_string());
+        }
+        if let Some(c) = ISSUE.captures(rest) {
+            out.issue = Some(c[1].split_whitespace().collect());
+        }
+        if let Some(c) = PAGES.captures(rest) {
+            out.pages = Some(normalise_pages(&c[1]));
+        }
     }
     if out.volume.is_none() || out.pages.is_none() {
         for m in VOL_ISSUE_PAGES.find_iter(rest) {
@@ -254,6 +258,13 @@ fn colon_before_capital(s: &str) -> bool {
 }
 
 fn normalise_pages(p: &str) -> String {
+    // Most pages (`45-67`, `e1002`) have nothing to change.
+    if p.bytes()
+        .all(|c| c.is_ascii_alphanumeric() && c != b't' || c == b'-')
+        && !p.contains("--")
+    {
+        return p.to_string();
+    }
     let compact: String = p.split_whitespace().collect();
     compact
         .replace("to", "-")
