@@ -19,6 +19,9 @@ use split::{Sentences, has_word};
 /// Stands in for a citation marker in prose text.
 pub const CITATION_PLACEHOLDER: char = '\u{FFFC}';
 
+/// The placeholder's UTF-8 bytes, compared without decoding.
+const PLACEHOLDER_UTF8: &[u8] = "\u{FFFC}".as_bytes();
+
 #[derive(Debug, Clone, Copy)]
 struct Segment {
     text_start: usize,
@@ -116,10 +119,17 @@ impl Prose {
 
     /// Source offset of a text offset (the start of the segment for synthetic text).
     pub fn source_offset(&self, text_offset: usize) -> usize {
-        let index = self
-            .segments
+        self.offset_in(self.segment_at(text_offset), text_offset)
+    }
+
+    /// Index of the last segment that starts at or before `text_offset` (0 when none).
+    fn segment_at(&self, text_offset: usize) -> usize {
+        self.segments
             .partition_point(|s| s.text_start <= text_offset)
-            .saturating_sub(1);
+            .saturating_sub(1)
+    }
+
+    fn offset_in(&self, index: usize, text_offset: usize) -> usize {
         match self.segments.get(index) {
             Some(s) if s.copied => s.src_start + (text_offset - s.text_start).min(s.len),
             Some(s) => s.src_start,
@@ -129,13 +139,19 @@ impl Prose {
 
     /// Source span of a text range: from the start of its first byte to the end of its last.
     pub fn source_span(&self, range: Range<usize>) -> Span {
-        let start = self.source_offset(range.start);
+        let first = self.segment_at(range.start);
+        let start = self.offset_in(first, range.start);
         let end = if range.end > range.start {
+            // The last byte's segment: a sentence spans few, so step to it.
             let last = range.end - 1;
-            let index = self
+            let mut index = first;
+            while self
                 .segments
-                .partition_point(|s| s.text_start <= last)
-                .saturating_sub(1);
+                .get(index + 1)
+                .is_some_and(|s| s.text_start <= last)
+            {
+                index += 1;
+            }
             match self.segments.get(index) {
                 Some(s) if s.copied => s.src_start + (range.end - s.text_start).min(s.len),
                 Some(s) => self
@@ -211,20 +227,26 @@ struct Claimer<'a> {
 impl Claimer<'_> {
     /// Make a claim of the sentence `range` if it holds citations.
     fn claim(&mut self, range: Range<usize>) {
-        let cited = &self.prose.citations[self.next..];
-        let first = cited.partition_point(|c| c.0 < range.start);
-        let count = cited[first..].partition_point(|c| c.0 < range.end);
-        self.next += first + count;
+        // Sentences hold few citations: step over them rather than search.
+        let all = &self.prose.citations;
+        let first = self.next
+            + all[self.next..]
+                .iter()
+                .take_while(|c| c.0 < range.start)
+                .count();
+        let count = all[first..].iter().take_while(|c| c.0 < range.end).count();
+        self.next = first + count;
         if count == 0 {
             return;
         }
+        let cited = &all[first..first + count];
         let claim = self.claims.len();
         self.claims.push(Claim {
             file: self.file,
             span: self.prose.source_span(range.clone()),
             text: claim_text(&self.prose.text[range]),
         });
-        for &(_, _, index) in &cited[first..first + count] {
+        for &(_, _, index) in cited {
             if let Some(citation) = self.citations.get_mut(index) {
                 citation.claim = Some(claim);
             }

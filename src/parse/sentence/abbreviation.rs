@@ -1,5 +1,7 @@
 //! Words after which a period does not end a sentence.
 
+use super::PLACEHOLDER_UTF8;
+
 /// Abbreviations after which a period does not end a sentence (compared lowercase,
 /// without the final period).
 const ABBREVIATIONS: &[&str] = &[
@@ -32,24 +34,61 @@ static LISTED: [u64; ABBREVIATIONS.len()] = {
     listed
 };
 
+/// Whether the word that ends just before the period at byte `dot` is an initial or
+/// a listed abbreviation: [`is_abbreviation`] of [`word_before`], without looking
+/// up Unicode tables for the citation placeholder that often ends the word.
+pub fn ends_in_abbreviation(text: &str, dot: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut start = dot;
+    while start > 0 && is_word_byte(bytes[start - 1]) {
+        start -= 1;
+    }
+    if start > 0 && !bytes[start - 1].is_ascii() && !bytes[..start].ends_with(PLACEHOLDER_UTF8) {
+        // A non-ASCII letter may continue the word.
+        return is_abbreviation(word_before(text, dot));
+    }
+    is_ascii_abbreviation(&bytes[start..dot])
+}
+
+/// The longest listed word, in bytes.
+const LONGEST: usize = 8;
+
+/// Bytes of a word as [`word_before`] reads it (ASCII only).
+fn is_word_byte(b: u8) -> bool {
+    WORD_BYTES[usize::from(b)]
+}
+
+/// ASCII letters, digits and `.`, as a table: the test runs on every byte of
+/// every word before a period.
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'.' as usize;
+        b += 1;
+    }
+    table
+};
+
 /// Whether `word` (the letters before a period) is an initial ("J", "J.R") or a
 /// listed abbreviation.
-pub fn is_abbreviation(word: &str) -> bool {
-    let bytes = word.as_bytes();
-    if !word.is_ascii() {
-        return is_initials_unicode(word);
+fn is_abbreviation(word: &str) -> bool {
+    if word.is_ascii() {
+        is_ascii_abbreviation(word.as_bytes())
+    } else {
+        is_initials_unicode(word)
     }
-    match bytes.len() {
+}
+
+/// [`is_abbreviation`] of an ASCII word.
+fn is_ascii_abbreviation(word: &[u8]) -> bool {
+    match word.len() {
         0 => false,
         // A single capital letter is an initial ("J. Smith").
-        1 => bytes[0].is_ascii_uppercase(),
-        len => {
-            // `J.R`: single capitals separated by periods.
-            if bytes[1] == b'.' && len % 2 == 1 && is_ascii_initials(bytes) {
-                return true;
-            }
-            len <= 8 && LISTED.binary_search(&pack(bytes)).is_ok()
-        }
+        1 => word[0].is_ascii_uppercase(),
+        // `J.R`: single capitals separated by periods.
+        len if word[1] == b'.' && len % 2 == 1 && is_ascii_initials(word) => true,
+        len => len <= LONGEST && LISTED.binary_search(&pack(word)).is_ok(),
     }
 }
 
@@ -84,6 +123,25 @@ const fn pack(word: &[u8]) -> u64 {
         i += 1;
     }
     u64::from_be_bytes(buf)
+}
+
+/// The word (letters, digits and inner periods) that ends just before byte `dot`.
+fn word_before(text: &str, dot: usize) -> &str {
+    let bytes = text.as_bytes();
+    let mut start = dot;
+    while start > 0 && is_word_byte(bytes[start - 1]) {
+        start -= 1;
+    }
+    if start > 0 && !bytes[start - 1].is_ascii() {
+        // A non-ASCII letter may continue the word: read it by characters.
+        start = text[..start]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| c.is_alphanumeric() || c == '.')
+            .last()
+            .map_or(start, |(i, _)| i);
+    }
+    &text[start..dot]
 }
 
 #[cfg(test)]
@@ -126,6 +184,19 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn the_word_before_a_period_is_read_as_a_whole(
+            text in "[a-zA-Z.ÖöŞ2 (\u{FFFC}]{0,14}", tail in "[a-z2]{0,10}|\u{FFFC}",
+        ) {
+            let text = format!("{text}{tail}.");
+            let dot = text.len() - 1;
+            proptest::prop_assert_eq!(
+                ends_in_abbreviation(&text, dot),
+                is_abbreviation(word_before(&text, dot)),
+                "{:?}", text
+            );
+        }
+
         #[test]
         fn agrees_with_the_rule_by_characters(word in "[a-zA-Z.ÖöŞ2]{0,10}") {
             proptest::prop_assert_eq!(is_abbreviation(&word), is_abbreviation_by_chars(&word));

@@ -1,6 +1,6 @@
 //! The text of a claim: its sentence without citation markers.
 
-use super::CITATION_PLACEHOLDER;
+use super::{CITATION_PLACEHOLDER, PLACEHOLDER_UTF8};
 
 /// Sentence text with placeholders removed, whitespace collapsed and the space that
 /// a removed marker leaves before punctuation dropped.
@@ -17,11 +17,13 @@ pub fn claim_text(sentence: &str) -> String {
         let b = bytes[i];
         let (c, len) = if b < 0x80 {
             (b as char, 1)
+        } else if bytes[i..].starts_with(PLACEHOLDER_UTF8) {
+            (CITATION_PLACEHOLDER, PLACEHOLDER_UTF8.len())
         } else {
             let c = sentence[i..].chars().next().expect("char at boundary");
             (c, c.len_utf8())
         };
-        if c.is_whitespace() || c == CITATION_PLACEHOLDER {
+        if c == CITATION_PLACEHOLDER || c.is_whitespace() {
             space = true;
             i += len;
             continue;
