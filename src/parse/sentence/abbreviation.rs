@@ -72,7 +72,7 @@ static WORD_BYTES: [bool; 256] = {
 
 /// Whether `word` (the letters before a period) is an initial ("J", "J.R") or a
 /// listed abbreviation.
-fn is_abbreviation(word: &str) -> bool {
+pub(super) fn is_abbreviation(word: &str) -> bool {
     if word.is_ascii() {
         is_ascii_abbreviation(word.as_bytes())
     } else {
@@ -126,7 +126,7 @@ const fn pack(word: &[u8]) -> u64 {
 }
 
 /// The word (letters, digits and inner periods) that ends just before byte `dot`.
-fn word_before(text: &str, dot: usize) -> &str {
+pub(super) fn word_before(text: &str, dot: usize) -> &str {
     let bytes = text.as_bytes();
     let mut start = dot;
     while start > 0 && is_word_byte(bytes[start - 1]) {

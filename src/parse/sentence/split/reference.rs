@@ -1,96 +1,14 @@
-//! The sentence splitter and claim maker as first written (one sentence vector,
-//! a second one for merged sentences), kept to test the streaming code against.
+//! The sentence splitter and claim maker as first written (every sentence into a
+//! vector, brackets counted byte by byte, marker-only sentences merged into a
+//! second vector), kept to test the lazy splitter against. The helpers that did not
+//! change (and the abbreviation test, checked on its own) are shared.
 
 use std::ops::Range;
 
+use super::super::abbreviation::{is_abbreviation, word_before};
 use super::super::{CITATION_PLACEHOLDER, Prose, claim_text};
+use super::{is_closing, next_terminator, skip_while};
 use crate::model::{Citation, Claim, FileId};
-
-/// Abbreviations after which a period does not end a sentence (compared lowercase,
-/// without the final period).
-const ABBREVIATIONS: &[&str] = &[
-    "al", "e.g", "i.e", "cf", "vs", "viz", "fig", "figs", "eq", "eqs", "eqn", "eqns", "ref",
-    "refs", "sec", "secs", "tab", "tbl", "ch", "chap", "app", "no", "nos", "vol", "vols", "pp",
-    "p", "ed", "eds", "approx", "resp", "dr", "mr", "mrs", "ms", "prof", "st", "inc", "ltd", "co",
-    "corp", "jr", "sr", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
-    "nov", "dec", "u.s", "u.k", "e.u", "ca", "c", "incl", "def", "thm", "lem", "prop", "cor",
-    "suppl", "supp", "est", "dept", "univ", "ibid", "op", "cit", "n.b", "a.k.a", "mt", "sp", "spp",
-    "sect", "sects", "para", "paras", "fn", "n.d", "appx", "ex",
-];
-
-fn is_closing(c: char) -> bool {
-    matches!(
-        c,
-        '"' | '\'' | ')' | ']' | '}' | '”' | '’' | '»' | '*' | '_'
-    )
-}
-
-/// The word (letters, digits and inner periods) that ends just before byte `dot`.
-fn word_before(text: &str, dot: usize) -> &str {
-    let bytes = text.as_bytes();
-    let mut start = dot;
-    while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'.') {
-        start -= 1;
-    }
-    if start > 0 && !bytes[start - 1].is_ascii() {
-        // A non-ASCII letter may continue the word: read it by characters.
-        start = text[..start]
-            .char_indices()
-            .rev()
-            .take_while(|&(_, c)| c.is_alphanumeric() || c == '.')
-            .last()
-            .map_or(start, |(i, _)| i);
-    }
-    &text[start..dot]
-}
-
-fn is_abbreviation(word: &str) -> bool {
-    if word.is_empty() {
-        return false;
-    }
-    // A single capital letter is an initial ("J. Smith"); so are chains like "J.R".
-    let mut chars = word.chars();
-    if let (Some(first), None) = (chars.next(), chars.next()) {
-        return first.is_uppercase();
-    }
-    if word.is_ascii() {
-        // `J.R`: single capitals separated by periods.
-        let initials = word.bytes().enumerate().all(|(i, b)| {
-            if i % 2 == 0 {
-                b.is_ascii_uppercase()
-            } else {
-                b == b'.'
-            }
-        });
-        if initials && word.len() % 2 == 1 {
-            return true;
-        }
-    } else if word.split('.').all(|part| {
-        let mut cs = part.chars();
-        matches!((cs.next(), cs.next()), (Some(c), None) if c.is_uppercase())
-    }) {
-        return true;
-    }
-    // Listed words are short ASCII: compare them as integers, without allocating.
-    static LISTED: std::sync::LazyLock<Vec<u64>> = std::sync::LazyLock::new(|| {
-        let mut listed: Vec<u64> = ABBREVIATIONS.iter().filter_map(|a| packed(a)).collect();
-        listed.sort_unstable();
-        listed
-    });
-    packed(word).is_some_and(|key| LISTED.binary_search(&key).is_ok())
-}
-
-/// An ASCII word of at most eight bytes as one lowercase integer.
-fn packed(word: &str) -> Option<u64> {
-    if word.len() > 8 || !word.is_ascii() {
-        return None;
-    }
-    let mut buf = [0u8; 8];
-    for (b, w) in buf.iter_mut().zip(word.bytes()) {
-        *b = w.to_ascii_lowercase();
-    }
-    Some(u64::from_be_bytes(buf))
-}
 
 /// Longest stretch (bytes) a bracket may keep a sentence open.
 const MAX_PARENTHETICAL: usize = 600;
@@ -151,21 +69,6 @@ pub fn split(text: &str, last: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// The next `.`, `?`, `!` or `。` at or after byte `from`.
-fn next_terminator(text: &str, from: usize, ideographic: bool) -> Option<usize> {
-    let rest = text.as_bytes().get(from..)?;
-    let ascii = memchr::memchr3(b'.', b'?', b'!', rest);
-    let wide = if ideographic {
-        text[from..].find('。')
-    } else {
-        None
-    };
-    match (ascii, wide) {
-        (Some(a), Some(w)) => Some(from + a.min(w)),
-        (a, w) => a.or(w).map(|x| from + x),
-    }
-}
-
 /// Brackets opened minus brackets closed in `bytes`.
 fn bracket_balance(bytes: &[u8]) -> i32 {
     // Byte-wide sums over short chunks cannot overflow and compile to SIMD code.
@@ -187,26 +90,6 @@ fn has_word(text: &str) -> bool {
 
 fn char_at(text: &str, at: usize) -> Option<char> {
     text.get(at..)?.chars().next()
-}
-
-/// The first byte at or after `from` whose character does not satisfy `keep`.
-fn skip_while(text: &str, from: usize, keep: impl Fn(char) -> bool) -> usize {
-    let bytes = text.as_bytes();
-    let mut i = from;
-    while i < bytes.len() {
-        let c = match bytes[i] {
-            b if b.is_ascii() => b as char,
-            _ => match text.get(i..).and_then(|rest| rest.chars().next()) {
-                Some(c) => c,
-                None => return text.len(),
-            },
-        };
-        if !keep(c) {
-            return i;
-        }
-        i += c.len_utf8();
-    }
-    text.len()
 }
 
 /// Decide whether the terminator `c` at byte `at` ends a sentence, given that the
