@@ -72,7 +72,7 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
             break;
         }
     }
-    let decoded = if s.contains('%') {
+    let decoded = if memchr::memchr(b'%', s.as_bytes()).is_some() {
         percent_encoding::percent_decode_str(s).decode_utf8_lossy()
     } else {
         Cow::Borrowed(s)
@@ -87,8 +87,9 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
         }
         m.end()
     };
+    // The `/` after the prefix is always there: the tail trimmed off holds none.
     let doi = trim_doi_tail(&decoded[..len]);
-    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| lowercase(doi))
+    (doi.len() > 8 && !doi.ends_with('/')).then(|| lowercase(doi))
 }
 
 /// `s` in lowercase, without the Unicode tables when it is ASCII.
@@ -144,6 +145,12 @@ pub fn find_dois(text: &str) -> Vec<(Span, String)> {
 /// a `10.48550/arXiv.…` DOI) to its version-less form.
 pub fn normalize_arxiv(raw: &str) -> Option<String> {
     let s = raw.trim();
+    // Most ids come as `1706.03762` or `arXiv:1706.03762v5`: read them without a
+    // lowercase copy. Such an id holds no letter but a lowercase `v`, so the copy
+    // would read the same.
+    if let Some(id) = bare_new_style(without_arxiv_labels(s)) {
+        return Some(id.to_string());
+    }
     let lower = s.to_ascii_lowercase();
     if let Some(rest) = lower
         .strip_prefix("10.48550/arxiv.")
@@ -174,6 +181,23 @@ pub fn normalize_arxiv(raw: &str) -> Option<String> {
     let id = old.get(1)?;
     // A bare old-style id must be the whole string; inside text it needs a prefix.
     (old.get(0)?.start() == 0).then(|| id.as_str().to_string())
+}
+
+/// `s` without leading `arXiv:` and `arXiv ` labels (in any case, as many as there
+/// are, the colon ones first) and the spaces around what is left.
+fn without_arxiv_labels(s: &str) -> &str {
+    fn strip_all<'s>(mut s: &'s str, label: &[u8]) -> &'s str {
+        while s
+            .as_bytes()
+            .get(..label.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(label))
+        {
+            // The label is ASCII: what follows it starts a character.
+            s = &s[label.len()..];
+        }
+        s
+    }
+    strip_all(strip_all(s, b"arxiv:"), b"arxiv ").trim()
 }
 
 /// [`ARXIV_BARE`] on ASCII text: the id without its version.

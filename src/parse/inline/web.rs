@@ -10,8 +10,10 @@ use super::{Item, Syntax};
 use crate::model::{CitationKind, IdScheme, Span};
 use crate::parse::ids;
 use candidates::candidates;
+use heads::{Head, open_head};
 
 mod candidates;
+mod heads;
 
 /// The pattern of URLs and bare identifiers. It is only tried where one can start
 /// (see [`candidates`]), anchored there: an unanchored search over every run of
@@ -40,6 +42,15 @@ thread_local! {
 
 /// The end of the [`WEB_PATTERN`] match that starts at `start`, if one does.
 fn match_end(text: &str, start: usize) -> Option<usize> {
+    match open_head(text.as_bytes(), start) {
+        Head::Tail(from) => Some(tail_end(text, from)).filter(|&end| end > from),
+        Head::NoMatch => None,
+        Head::Unsure => dfa_match_end(text, start),
+    }
+}
+
+/// [`match_end`] by the lazy DFA.
+fn dfa_match_end(text: &str, start: usize) -> Option<usize> {
     // A URL (`h…`) or a DOI (`d…`, `1…`) ends in a run of anything but spaces,
     // quotes, angle brackets and backticks: the DFA only reads up to the first
     // byte of that run, and the rest is read here, by a simpler loop.
@@ -99,9 +110,18 @@ pub struct WebMatch {
 /// Every URL and identifier in `text` (spans relative to `text`): the matches of
 /// [`WEB_PATTERN`] that a leftmost, non-overlapping search finds.
 pub fn find(text: &str) -> Vec<WebMatch> {
+    let mut hits = Vec::new();
+    super::hits::find(text.as_bytes(), &mut hits);
     let mut out = Vec::new();
+    find_at(text, &hits, &mut out);
+    out
+}
+
+/// [`find`], with the run's hits (see `inline::hits`) already found; the matches
+/// are appended to `out`.
+pub(super) fn find_at(text: &str, hits: &[usize], out: &mut Vec<WebMatch>) {
     let mut pos = 0;
-    candidates(text.as_bytes(), |start| {
+    candidates(text.as_bytes(), hits, |start| {
         if start < pos {
             return;
         }
@@ -120,7 +140,6 @@ pub fn find(text: &str) -> Vec<WebMatch> {
             pos = end;
         }
     });
-    out
 }
 
 fn kind_of(found: &str) -> WebKind {
@@ -211,9 +230,26 @@ pub fn trim_url(url: &str) -> &str {
             _ => {}
         }
     }
-    url[..end].trim_end_matches([
-        '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
-    ])
+    without_trailing_punctuation(&url[..end])
+}
+
+/// `s` without the punctuation that ends a sentence or a quotation after a URL.
+fn without_trailing_punctuation(s: &str) -> &str {
+    let mut rest = s.as_bytes();
+    loop {
+        match rest {
+            [
+                head @ ..,
+                b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'"' | b'*' | b'_' | b'>',
+            ] => {
+                rest = head;
+            }
+            // `’` and `”`.
+            [head @ .., 0xE2, 0x80, 0x99 | 0x9D] => rest = head,
+            // Only whole characters were taken off.
+            _ => return &s[..rest.len()],
+        }
+    }
 }
 
 /// Hosts whose pages are scholarly works (publishers, preprint servers, indexes).
@@ -353,7 +389,6 @@ fn doi_in_path(url: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::candidates::{long_hits, short_hits};
     use super::*;
 
     #[test]
@@ -403,15 +438,35 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Short runs are read byte by byte, long ones with vector searches: both
-        /// stop at the same bytes.
+        /// Reading the heads of URLs and DOIs by hand ends every match where the
+        /// general regex ends it, at every place a match may start (a word start).
         #[test]
-        fn short_and_long_runs_are_read_alike(parts in proptest::collection::vec(
-            proptest::sample::select(FRAGMENTS), 0..48)) {
-            let bytes = parts.concat().into_bytes();
-            let short: Vec<usize> = short_hits(&bytes).collect();
-            let long: Vec<usize> = long_hits(&bytes).collect();
-            proptest::prop_assert_eq!(short, long);
+        fn hand_read_heads_end_matches_as_the_regex_does(parts in proptest::collection::vec(
+            proptest::sample::select(FRAGMENTS), 0..24)) {
+            let text = parts.concat();
+            let bytes = text.as_bytes();
+            for start in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let word_start = start == 0
+                    || !(bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_');
+                if !word_start {
+                    continue;
+                }
+                let input = Input::new(&text).range(start..).anchored(Anchored::Yes);
+                let expected = WEB.search(&input).map(|m| m.end());
+                proptest::prop_assert_eq!(match_end(&text, start), expected, "{:?} at {}", text, start);
+            }
+        }
+
+        /// URLs lose the same punctuation as by `trim_end_matches`.
+        #[test]
+        fn trailing_punctuation_goes_as_by_trim_end_matches(parts in proptest::collection::vec(
+            proptest::sample::select(&[".", ",", ";", ":", "!", "?", "'", "\"", "*", "_", ">",
+                "’", "”", "a", "é", "‘", "\u{2019}x", " ", ")"][..]), 0..12)) {
+            let text = parts.concat();
+            let expected = text.trim_end_matches([
+                '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
+            ]);
+            proptest::prop_assert_eq!(without_trailing_punctuation(&text), expected);
         }
     }
 
@@ -421,6 +476,8 @@ mod tests {
         "http://",
         "https://",
         "HTTPS://",
+        "hTtP://",
+        "http:/",
         "httpſ://",
         "http",
         ":",
@@ -429,7 +486,15 @@ mod tests {
         "doi:",
         "DOI ",
         "doi",
+        "Doi:\u{A0}",
+        "doi\u{2003}",
+        "doi\t",
+        "doi:\x0B",
         "10.",
+        "10.1234/",
+        "10.123/",
+        "10.12345678901/",
+        "10.12٣4/",
         "1234",
         "12345",
         "1234567890",
