@@ -28,6 +28,10 @@ static PMCID_IN_TEXT: LazyLock<Regex> =
 /// Strip what commonly trails a DOI in prose or markup: punctuation, closing brackets
 /// that are not balanced inside the DOI, HTML/Markdown residue.
 fn trim_doi_tail(doi: &str) -> &str {
+    // Most DOIs end in a letter or digit: nothing to trim.
+    if doi.as_bytes().last().is_some_and(u8::is_ascii_alphanumeric) {
+        return doi;
+    }
     let mut doi = doi;
     loop {
         let before = doi.len();
@@ -365,7 +369,8 @@ pub fn identifier_from_url(url: &str) -> Option<(IdScheme, String)> {
 /// Interpret a prefixed identifier as Manubot/pandoc write it: `doi:10.1/x`,
 /// `arxiv:1706.03762`, `pmid:123`, `pmcid:PMC123`, `isbn:…`, `url:https://…`.
 pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
-    let colon = memchr::memchr(b':', raw.as_bytes())?;
+    // Short, with the colon early: a plain loop finds it soonest.
+    let colon = raw.bytes().position(|b| b == b':')?;
     let (prefix, value) = (&raw[..colon], &raw[colon + 1..]);
     let is = |name: &str| prefix.eq_ignore_ascii_case(name);
     match () {

@@ -126,13 +126,12 @@ const MAX_LEN: usize = 400;
 pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
     let bytes = text.as_bytes();
     let end = bytes.len().min(open + MAX_LEN);
-    let close = (open + 1..end).find(|&j| matches!(bytes[j], b')' | b'(' | b'\n'))?;
+    let close = open + 1 + memchr::memchr3(b')', b'(', b'\n', &bytes[open + 1..end])?;
     if bytes[close] != b')' {
         return None;
     }
     let content = &text[open + 1..close];
-    // Cheap rejection: every citation holds a year (or "n.d." / "in press").
-    if !content.bytes().any(|b| b.is_ascii_digit()) && !content.contains("n.d") {
+    if !may_hold_year(content.as_bytes()) {
         return None;
     }
     if YEARS_ONLY.is_match(content) {
@@ -158,6 +157,20 @@ pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
         group: Span::new(open, close + 1),
         items,
     })
+}
+
+/// Cheap rejection: every citation holds a [`YEAR`]. Parentheticals without a digit
+/// or `n.d` are not read further; of the rest, only those that hold the start of a
+/// year (`16`…`19`, `20`, `n.d.`, `press`, `forthcoming`) can match the patterns.
+fn may_hold_year(content: &[u8]) -> bool {
+    let has = |word: &[u8]| content.windows(word.len()).any(|w| w == word);
+    if !content.iter().any(u8::is_ascii_digit) && !has(b"n.d") {
+        return false;
+    }
+    let year_start = content
+        .windows(2)
+        .any(|w| matches!(w, [b'1', b'6'..=b'9'] | [b'2', b'0']));
+    year_start || has(b"n.d.") || has(b"press") || has(b"forthcoming")
 }
 
 /// `Smith et al. (2020)`: names right before the parenthesis.

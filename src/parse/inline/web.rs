@@ -11,9 +11,12 @@ use crate::model::{CitationKind, IdScheme, Span};
 use crate::parse::ids;
 use candidates::candidates;
 use heads::{Head, open_head};
+use tail::tail_end;
+pub use tail::trim_url;
 
 mod candidates;
 mod heads;
+mod tail;
 
 /// The pattern of URLs and bare identifiers. It is only tried where one can start
 /// (see [`candidates`]), anchored there: an unanchored search over every run of
@@ -40,16 +43,50 @@ thread_local! {
     static WEB_CACHE: RefCell<hybrid::dfa::Cache> = RefCell::new(WEB_DFA.create_cache());
 }
 
-/// The end of the [`WEB_PATTERN`] match that starts at `start`, if one does.
-fn match_end(text: &str, start: usize) -> Option<usize> {
+/// A match of [`WEB_PATTERN`] at a known start.
+#[derive(Debug, PartialEq, Eq)]
+struct Matched {
+    kind: WebKind,
+    /// Where the match ends.
+    end: usize,
+    /// Where its zone ends: URLs and DOIs lose what trails them in prose (see
+    /// [`trim_url`]), the rest match exactly.
+    zone_end: usize,
+}
+
+/// The [`WEB_PATTERN`] match that starts at `start`, if one does.
+fn match_at(text: &str, start: usize) -> Option<Matched> {
     match open_head(text.as_bytes(), start) {
-        Head::Tail(from) => Some(tail_end(text, from)).filter(|&end| end > from),
+        Head::Tail { from, kind } => {
+            let end = tail_end(text, from);
+            // The head ends in `/` and holds no bracket: trimming the tail alone
+            // trims the match.
+            let zone_end = from + trim_url(&text[from..end]).len();
+            (end > from).then_some(Matched {
+                kind,
+                end,
+                zone_end,
+            })
+        }
         Head::NoMatch => None,
-        Head::Unsure => dfa_match_end(text, start),
+        Head::Unsure => {
+            let end = dfa_match_end(text, start)?;
+            let found = &text[start..end];
+            let kind = kind_of(found);
+            let len = match kind {
+                WebKind::Url | WebKind::Doi => trim_url(found).len(),
+                _ => found.len(),
+            };
+            Some(Matched {
+                kind,
+                end,
+                zone_end: start + len,
+            })
+        }
     }
 }
 
-/// [`match_end`] by the lazy DFA.
+/// The end of the match that starts at `start`, by the lazy DFA.
 fn dfa_match_end(text: &str, start: usize) -> Option<usize> {
     // A URL (`h…`) or a DOI (`d…`, `1…`) ends in a run of anything but spaces,
     // quotes, angle brackets and backticks: the DFA only reads up to the first
@@ -65,27 +102,6 @@ fn dfa_match_end(text: &str, start: usize) -> Option<usize> {
         Ok(found) => found.map(|m| m.offset()),
         Err(_) => WEB.search(&input.earliest(false)).map(|m| m.end()),
     }
-}
-
-/// Where the run of `[^\s"<>`]` that goes on at `from` ends.
-fn tail_end(text: &str, from: usize) -> usize {
-    let bytes = text.as_bytes();
-    let mut i = from;
-    while let Some(&b) = bytes.get(i) {
-        if b.is_ascii() {
-            if b.is_ascii_whitespace() || matches!(b, b'\x0B' | b'"' | b'<' | b'>' | b'`') {
-                return i;
-            }
-            i += 1;
-        } else {
-            let c = text[i..].chars().next().unwrap_or(' ');
-            if c.is_whitespace() {
-                return i;
-            }
-            i += c.len_utf8();
-        }
-    }
-    i
 }
 
 /// What a [`WebMatch`] is.
@@ -125,19 +141,12 @@ pub(super) fn find_at(text: &str, hits: &[usize], out: &mut Vec<WebMatch>) {
         if start < pos {
             return;
         }
-        if let Some(end) = match_end(text, start) {
-            let found = &text[start..end];
-            let kind = kind_of(found);
-            // URLs and DOIs lose what trails them in prose; the rest match exactly.
-            let len = match kind {
-                WebKind::Url | WebKind::Doi => trim_url(found).len(),
-                _ => found.len(),
-            };
+        if let Some(m) = match_at(text, start) {
             out.push(WebMatch {
-                zone: Span::new(start, start + len),
-                kind,
+                zone: Span::new(start, m.zone_end),
+                kind: m.kind,
             });
-            pos = end;
+            pos = m.end;
         }
     });
 }
@@ -206,49 +215,6 @@ fn web_item(written: &str, span: Span, id: (IdScheme, String), command: &'static
         id: Some(id),
         narrative: false,
         command,
-    }
-}
-
-/// A URL without what trails it in prose or markup: punctuation, an unbalanced
-/// closing bracket, a Markdown link's `](`.
-pub fn trim_url(url: &str) -> &str {
-    let mut end = url.len();
-    let mut depth: i32 = 0;
-    // By bytes: no byte of a multi-byte character is an ASCII bracket.
-    for (i, b) in url.bytes().enumerate() {
-        match b {
-            b'(' => depth += 1,
-            b')' if depth == 0 => {
-                end = i;
-                break;
-            }
-            b')' => depth -= 1,
-            b']' | b'[' => {
-                end = i;
-                break;
-            }
-            _ => {}
-        }
-    }
-    without_trailing_punctuation(&url[..end])
-}
-
-/// `s` without the punctuation that ends a sentence or a quotation after a URL.
-fn without_trailing_punctuation(s: &str) -> &str {
-    let mut rest = s.as_bytes();
-    loop {
-        match rest {
-            [
-                head @ ..,
-                b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'"' | b'*' | b'_' | b'>',
-            ] => {
-                rest = head;
-            }
-            // `’` and `”`.
-            [head @ .., 0xE2, 0x80, 0x99 | 0x9D] => rest = head,
-            // Only whole characters were taken off.
-            _ => return &s[..rest.len()],
-        }
     }
 }
 
@@ -438,8 +404,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Reading the heads of URLs and DOIs by hand ends every match where the
-        /// general regex ends it, at every place a match may start (a word start).
+        /// Reading the heads of URLs and DOIs by hand ends every match (and its
+        /// zone) where the general regex ends it, at every place a match may start
+        /// (a word start).
         #[test]
         fn hand_read_heads_end_matches_as_the_regex_does(parts in proptest::collection::vec(
             proptest::sample::select(FRAGMENTS), 0..24)) {
@@ -452,8 +419,16 @@ mod tests {
                     continue;
                 }
                 let input = Input::new(&text).range(start..).anchored(Anchored::Yes);
-                let expected = WEB.search(&input).map(|m| m.end());
-                proptest::prop_assert_eq!(match_end(&text, start), expected, "{:?} at {}", text, start);
+                let expected = WEB.search(&input).map(|m| {
+                    let found = &text[start..m.end()];
+                    let kind = kind_of(found);
+                    let kept = match kind {
+                        WebKind::Url | WebKind::Doi => trim_url(found),
+                        _ => found,
+                    };
+                    Matched { kind, end: m.end(), zone_end: start + kept.len() }
+                });
+                proptest::prop_assert_eq!(match_at(&text, start), expected, "{:?} at {}", text, start);
             }
         }
 
@@ -466,7 +441,7 @@ mod tests {
             let expected = text.trim_end_matches([
                 '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
             ]);
-            proptest::prop_assert_eq!(without_trailing_punctuation(&text), expected);
+            proptest::prop_assert_eq!(tail::without_trailing_punctuation(&text), expected);
         }
     }
 

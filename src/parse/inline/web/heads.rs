@@ -3,11 +3,13 @@
 //! byte costs far less than starting the lazy DFA. Whatever is not ASCII before the
 //! tail is left to the DFA, which knows Unicode spaces, digits and case folding.
 
+use super::WebKind;
+
 /// How a URL or DOI match starting at a given byte begins.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Head {
-    /// The head matches; the open tail (`[^\s"<>`]+`) starts at this byte.
-    Tail(usize),
+    /// The head matches; the open tail (`[^\s"<>`]+`) starts at byte `from`.
+    Tail { from: usize, kind: WebKind },
     /// No URL or DOI match starts there.
     NoMatch,
     /// Not read by hand (another kind of match, or a non-ASCII byte in the head).
@@ -38,7 +40,10 @@ fn url_head(bytes: &[u8], start: usize) -> Head {
         _ => {}
     }
     match expect(bytes, &mut at, b"://") {
-        Ok(()) => Head::Tail(at),
+        Ok(()) => Head::Tail {
+            from: at,
+            kind: WebKind::Url,
+        },
         Err(head) => head,
     }
 }
@@ -72,7 +77,10 @@ fn doi_head(bytes: &[u8], start: usize) -> Head {
         return Head::NoMatch;
     }
     match bytes.get(at) {
-        Some(b'/') if digits >= 4 => Head::Tail(at + 1),
+        Some(b'/') if digits >= 4 => Head::Tail {
+            from: at + 1,
+            kind: WebKind::Doi,
+        },
         // A Unicode digit may go on with the number.
         Some(b) if !b.is_ascii() => Head::Unsure,
         _ => Head::NoMatch,
