@@ -47,24 +47,23 @@ static TAIL_BYTES: [TailByte; 256] = {
 /// A URL without what trails it in prose or markup: punctuation, an unbalanced
 /// closing bracket, a Markdown link's `](`.
 pub fn trim_url(url: &str) -> &str {
-    let mut end = url.len();
-    let mut depth: i32 = 0;
     // By bytes: no byte of a multi-byte character is an ASCII bracket.
-    for (i, b) in url.bytes().enumerate() {
-        match b {
+    let bytes = url.as_bytes();
+    let mut depth = 0;
+    let mut at = 0;
+    let end = loop {
+        let Some(skip) = bytes[at..].iter().position(|b| b"()[]".contains(b)) else {
+            break bytes.len();
+        };
+        at += skip;
+        match bytes[at] {
             b'(' => depth += 1,
-            b')' if depth == 0 => {
-                end = i;
-                break;
-            }
-            b')' => depth -= 1,
-            b']' | b'[' => {
-                end = i;
-                break;
-            }
-            _ => {}
+            b')' if depth > 0 => depth -= 1,
+            // An unbalanced `)`, or a square bracket.
+            _ => break at,
         }
-    }
+        at += 1;
+    };
     without_trailing_punctuation(&url[..end])
 }
 
