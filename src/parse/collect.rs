@@ -3,7 +3,7 @@
 //! list item, heading) at a time and calls [`Collector::flush`] at its end.
 
 use crate::model::{Citation, Claim, FileId, Span};
-use crate::parse::inline::{self, Found, Syntax};
+use crate::parse::inline::{Found, Scanner, Syntax};
 use crate::parse::sentence::{Prose, attach_claims};
 
 pub struct Collector<'t> {
@@ -12,6 +12,7 @@ pub struct Collector<'t> {
     pub citations: Vec<Citation>,
     pub claims: Vec<Claim>,
     prose: Prose,
+    scanner: Scanner,
 }
 
 impl<'t> Collector<'t> {
@@ -22,6 +23,7 @@ impl<'t> Collector<'t> {
             citations: Vec::new(),
             claims: Vec::new(),
             prose: Prose::new(),
+            scanner: Scanner::default(),
         }
     }
 
@@ -30,12 +32,15 @@ impl<'t> Collector<'t> {
         let slice = &self.text[span.start..span.end];
         let before = self.text[..span.start].chars().next_back();
         let mut pos = span.start;
-        for found in inline::scan(slice, span.start, syntax, before) {
+        // The scanner's buffers are taken out while its constructs are added.
+        let mut scanner = std::mem::take(&mut self.scanner);
+        for found in scanner.scan(slice, span.start, syntax, before) {
             self.prose
                 .push_source(&self.text[pos..found.group.start], pos);
             pos = found.group.end;
             self.construct(found);
         }
+        self.scanner = scanner;
         self.prose.push_source(&self.text[pos..span.end], pos);
     }
 

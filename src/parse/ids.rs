@@ -28,6 +28,10 @@ static PMCID_IN_TEXT: LazyLock<Regex> =
 /// Strip what commonly trails a DOI in prose or markup: punctuation, closing brackets
 /// that are not balanced inside the DOI, HTML/Markdown residue.
 fn trim_doi_tail(doi: &str) -> &str {
+    // Most DOIs end in a letter or digit: nothing to trim.
+    if doi.as_bytes().last().is_some_and(u8::is_ascii_alphanumeric) {
+        return doi;
+    }
     let mut doi = doi;
     loop {
         let before = doi.len();
@@ -46,6 +50,11 @@ fn trim_doi_tail(doi: &str) -> &str {
 /// Normalise a DOI given bare, as `doi:…`, or as a doi.org/dx.doi.org URL: lowercase,
 /// percent-decoded, without trailing punctuation. `None` if it is not a DOI.
 pub fn normalize_doi(raw: &str) -> Option<String> {
+    bare_ascii_doi(raw).or_else(|| any_doi(raw))
+}
+
+/// [`normalize_doi`] of any spelling.
+fn any_doi(raw: &str) -> Option<String> {
     let mut s = raw.trim();
     // Most DOIs come bare: no prefix starts with a digit.
     let prefixes: &[&str] = if s.starts_with("10.") {
@@ -72,7 +81,7 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
             break;
         }
     }
-    let decoded = if s.contains('%') {
+    let decoded = if memchr::memchr(b'%', s.as_bytes()).is_some() {
         percent_encoding::percent_decode_str(s).decode_utf8_lossy()
     } else {
         Cow::Borrowed(s)
@@ -87,8 +96,31 @@ pub fn normalize_doi(raw: &str) -> Option<String> {
         }
         m.end()
     };
+    // The `/` after the prefix is always there: the tail trimmed off holds none.
     let doi = trim_doi_tail(&decoded[..len]);
-    (doi.len() > 8 && doi.contains('/') && !doi.ends_with('/')).then(|| lowercase(doi))
+    (doi.len() > 8 && !doi.ends_with('/')).then(|| lowercase(doi))
+}
+
+/// [`normalize_doi`] of the common case, read in one go: a bare DOI in ASCII that
+/// ends in a letter or digit and holds nothing to decode, trim or cut off. `None`
+/// for anything else, which the general reading handles.
+fn bare_ascii_doi(raw: &str) -> Option<String> {
+    let bytes = raw.as_bytes();
+    let digits = bytes
+        .get(3..)?
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let head = 3 + digits + 1;
+    let plain = bytes.starts_with(b"10.")
+        && (4..=9).contains(&digits)
+        && bytes.get(head - 1) == Some(&b'/')
+        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes[head..]
+            .iter()
+            .all(|&b| b.is_ascii_graphic() && !matches!(b, b'%' | b'"' | b'<' | b'>'));
+    // At least one byte after the `/` (the last one), so longer than eight bytes.
+    (plain && bytes.len() > head).then(|| raw.to_ascii_lowercase())
 }
 
 /// `s` in lowercase, without the Unicode tables when it is ASCII.
@@ -144,6 +176,12 @@ pub fn find_dois(text: &str) -> Vec<(Span, String)> {
 /// a `10.48550/arXiv.…` DOI) to its version-less form.
 pub fn normalize_arxiv(raw: &str) -> Option<String> {
     let s = raw.trim();
+    // Most ids come as `1706.03762` or `arXiv:1706.03762v5`: read them without a
+    // lowercase copy. Such an id holds no letter but a lowercase `v`, so the copy
+    // would read the same.
+    if let Some(id) = bare_new_style(without_arxiv_labels(s)) {
+        return Some(id.to_string());
+    }
     let lower = s.to_ascii_lowercase();
     if let Some(rest) = lower
         .strip_prefix("10.48550/arxiv.")
@@ -174,6 +212,23 @@ pub fn normalize_arxiv(raw: &str) -> Option<String> {
     let id = old.get(1)?;
     // A bare old-style id must be the whole string; inside text it needs a prefix.
     (old.get(0)?.start() == 0).then(|| id.as_str().to_string())
+}
+
+/// `s` without leading `arXiv:` and `arXiv ` labels (in any case, as many as there
+/// are, the colon ones first) and the spaces around what is left.
+fn without_arxiv_labels(s: &str) -> &str {
+    fn strip_all<'s>(mut s: &'s str, label: &[u8]) -> &'s str {
+        while s
+            .as_bytes()
+            .get(..label.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(label))
+        {
+            // The label is ASCII: what follows it starts a character.
+            s = &s[label.len()..];
+        }
+        s
+    }
+    strip_all(strip_all(s, b"arxiv:"), b"arxiv ").trim()
 }
 
 /// [`ARXIV_BARE`] on ASCII text: the id without its version.
@@ -341,7 +396,8 @@ pub fn identifier_from_url(url: &str) -> Option<(IdScheme, String)> {
 /// Interpret a prefixed identifier as Manubot/pandoc write it: `doi:10.1/x`,
 /// `arxiv:1706.03762`, `pmid:123`, `pmcid:PMC123`, `isbn:…`, `url:https://…`.
 pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
-    let colon = memchr::memchr(b':', raw.as_bytes())?;
+    // Short, with the colon early: a plain loop finds it soonest.
+    let colon = raw.bytes().position(|b| b == b':')?;
     let (prefix, value) = (&raw[..colon], &raw[colon + 1..]);
     let is = |name: &str| prefix.eq_ignore_ascii_case(name);
     match () {
@@ -375,6 +431,44 @@ mod tests {
             let s = parts.concat();
             let by_regex = ARXIV_BARE.captures(&s).map(|c| c.get(1).unwrap().as_str());
             proptest::prop_assert_eq!(bare_new_style(&s), by_regex, "{:?}", s);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+        /// The bare ASCII reading takes only DOIs that the general one reads alike.
+        #[test]
+        fn bare_dois_read_as_any_doi(
+            // Mostly well-formed heads, so that the tails get tried.
+            head in proptest::sample::select(&["10.", "10.", "10.", "doi:10.", " 10.", "11."][..]),
+            digits in proptest::sample::select(&["1038", "123456789", "1038", "12", "1234567890"][..]),
+            slash in proptest::sample::select(&["/", "/", "/", "%2F"][..]),
+            tail in proptest::collection::vec(proptest::sample::select(&["Nature", "x", "1",
+                ".", ")", "(", "]", "%2F", " ", "é", "\"", "<", ">", "-", "_", ";", "\t", "/",
+                "`", "{"][..]), 0..6),
+        ) {
+            let raw = format!("{head}{digits}{slash}{}", tail.concat());
+            if let Some(doi) = bare_ascii_doi(&raw) {
+                proptest::prop_assert_eq!(Some(doi), any_doi(&raw), "{:?}", raw);
+            }
+        }
+    }
+
+    #[test]
+    fn bare_dois_take_the_short_way() {
+        assert_eq!(
+            bare_ascii_doi("10.1371/journal.PBIO.1002195").as_deref(),
+            Some("10.1371/journal.pbio.1002195")
+        );
+        for other in [
+            "doi:10.1/x",
+            "10.1038/nature.",
+            "10.1038/a%2Fb",
+            " 10.1038/x",
+            "10.1038/a\"b",
+            "10.1038/a<b",
+        ] {
+            assert_eq!(bare_ascii_doi(other), None, "{other}");
         }
     }
 

@@ -126,13 +126,12 @@ const MAX_LEN: usize = 400;
 pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
     let bytes = text.as_bytes();
     let end = bytes.len().min(open + MAX_LEN);
-    let close = (open + 1..end).find(|&j| matches!(bytes[j], b')' | b'(' | b'\n'))?;
+    let close = open + 1 + memchr::memchr3(b')', b'(', b'\n', &bytes[open + 1..end])?;
     if bytes[close] != b')' {
         return None;
     }
     let content = &text[open + 1..close];
-    // Cheap rejection: every citation holds a year (or "n.d." / "in press").
-    if !content.bytes().any(|b| b.is_ascii_digit()) && !content.contains("n.d") {
+    if !may_hold_year(content.as_bytes()) {
         return None;
     }
     if YEARS_ONLY.is_match(content) {
@@ -157,6 +156,28 @@ pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
     Some(Found {
         group: Span::new(open, close + 1),
         items,
+    })
+}
+
+/// Cheap rejection: every citation holds a [`YEAR`]. Parentheticals without a digit
+/// or `n.d` are not read further; of the rest, only those that hold the start of a
+/// year (`16`…`19`, `20`, `n.d.`, `press`, `forthcoming`) can match the patterns.
+fn may_hold_year(content: &[u8]) -> bool {
+    if !has_digit_or_nd(content) {
+        return false;
+    }
+    let has = |word: &[u8]| content.windows(word.len()).any(|w| w == word);
+    let year_start = content
+        .windows(2)
+        .any(|w| matches!(w, [b'1', b'6'..=b'9'] | [b'2', b'0']));
+    year_start || has(b"n.d.") || has(b"press") || has(b"forthcoming")
+}
+
+/// Whether `content` holds an ASCII digit or `n.d`, in one pass.
+fn has_digit_or_nd(content: &[u8]) -> bool {
+    content.iter().enumerate().any(|(i, &b)| {
+        b.is_ascii_digit()
+            || (b == b'.' && i > 0 && content[i - 1] == b'n' && content.get(i + 1) == Some(&b'd'))
     })
 }
 
@@ -227,6 +248,32 @@ mod tests {
         assert!(keys("x (March 2020)").is_empty());
         assert!(keys("x (n = 2020)").is_empty());
         assert!(keys("x (Smith 2020; see the appendix)").is_empty());
+    }
+
+    proptest::proptest! {
+        /// What the cheap rejection turns away holds no year: the patterns would not
+        /// have matched it (or the digit test it always had turned it away).
+        #[test]
+        fn rejected_parentheticals_hold_no_year(parts in proptest::collection::vec(
+            proptest::sample::select(&["1", "6", "9", "2", "0", "5", "1655", "1999", "2020", "n", ".", "d", "in", " ",
+                "press", "forthcoming", "Smith", ",", "٣"][..]), 0..12)) {
+            let content = parts.concat();
+            let digit_or_nd = content.bytes().any(|b| b.is_ascii_digit()) || content.contains("n.d");
+            proptest::prop_assert_eq!(has_digit_or_nd(content.as_bytes()), digit_or_nd);
+            let year = Regex::new(YEAR).unwrap();
+            if !may_hold_year(content.as_bytes()) {
+                proptest::prop_assert!(!digit_or_nd || !year.is_match(&content), "{:?}", content);
+            }
+        }
+    }
+
+    #[test]
+    fn digits_or_no_date() {
+        assert!(has_digit_or_nd(b"Smith n.d."));
+        assert!(has_digit_or_nd(b"p 3"));
+        assert!(!has_digit_or_nd(b"Smith, n.a."));
+        assert!(!has_digit_or_nd(b"n."));
+        assert!(!has_digit_or_nd(b".d"));
     }
 
     #[test]

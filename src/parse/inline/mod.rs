@@ -7,6 +7,7 @@
 //! range of the original file. It allocates only for what it finds.
 
 mod author_year;
+mod hits;
 mod numeric;
 mod pandoc;
 pub mod web;
@@ -97,16 +98,70 @@ pub struct Found {
 /// order and without overlaps. `before` is the character written just before
 /// `text` (a `\\` escapes a leading `[`; a letter makes a leading `@` an e-mail).
 pub fn scan(text: &str, base: usize, syntax: Syntax, before: Option<char>) -> Vec<Found> {
-    let mut found = Vec::new();
-    // URLs and identifiers first: they are the places where `@`, `[` and `(` are
-    // not citation syntax.
-    let web = web::find(text);
+    Scanner::default()
+        .scan(text, base, syntax, before)
+        .collect()
+}
+
+/// The citation scanner with the buffers it reuses from one run of text to the
+/// next: most runs hold no citation, and allocating per run cost more than
+/// scanning them.
+#[derive(Debug, Default)]
+pub struct Scanner {
+    /// Offsets of the bytes worth a look (see [`hits`]).
+    hits: Vec<usize>,
+    web: Vec<web::WebMatch>,
+    found: Vec<Found>,
+}
+
+impl Scanner {
+    /// [`scan`], into the scanner's own buffer: the constructs are drained from it.
+    pub fn scan(
+        &mut self,
+        text: &str,
+        base: usize,
+        syntax: Syntax,
+        before: Option<char>,
+    ) -> std::vec::Drain<'_, Found> {
+        let Scanner { hits, web, found } = self;
+        hits.clear();
+        web.clear();
+        found.clear();
+        hits::find(text.as_bytes(), hits);
+        // URLs and identifiers first: they are the places where `@`, `[` and `(` are
+        // not citation syntax.
+        web::find_at(text, hits, web);
+        constructs(text, syntax, before, hits, web, found);
+        merge_web(text, found, web, syntax);
+        drop_mentions(text, found);
+        for construct in found.iter_mut() {
+            construct.group = construct.group.offset(base);
+            for item in &mut construct.items {
+                item.span = item.span.offset(base);
+            }
+        }
+        found.drain(..)
+    }
+}
+
+/// The bracket groups, markers and parentheticals at `hits` outside the URLs and
+/// identifiers of `web`, appended to `found`.
+fn constructs(
+    text: &str,
+    syntax: Syntax,
+    before: Option<char>,
+    hits: &[usize],
+    web: &[web::WebMatch],
+    found: &mut Vec<Found>,
+) {
     let mut zones = web.iter().map(|w| w.zone).peekable();
     let bytes = text.as_bytes();
+    // Where the next construct may start: after the last one found.
     let mut at = 0;
-    while let Some(offset) = memchr::memchr3(b'[', b'@', b'(', &bytes[at..]) {
-        let i = at + offset;
-        at = i + 1;
+    for &i in hits {
+        if i < at || !matches!(bytes[i], b'[' | b'@' | b'(') {
+            continue;
+        }
         while zones.peek().is_some_and(|z| z.end <= i) {
             zones.next();
         }
@@ -116,7 +171,7 @@ pub fn scan(text: &str, base: usize, syntax: Syntax, before: Option<char>) -> Ve
         let construct = match bytes[i] {
             b'[' if i > 0 && bytes[i - 1] == b'\\' => None,
             b'[' if i == 0 && before == Some('\\') => None,
-            b'[' => bracket(text, i, syntax).map(|found| linked_marker(text, found, &web, syntax)),
+            b'[' => bracket(text, i, syntax).map(|found| linked_marker(text, found, web, syntax)),
             b'@' if syntax.narrative_keys => pandoc::narrative(text, i, before),
             b'(' if syntax.author_year => author_year::parenthetical(text, i),
             _ => None,
@@ -134,15 +189,6 @@ pub fn scan(text: &str, base: usize, syntax: Syntax, before: Option<char>) -> Ve
             found.push(construct);
         }
     }
-    merge_web(text, &mut found, &web, syntax);
-    drop_mentions(text, &mut found);
-    for construct in &mut found {
-        construct.group = construct.group.offset(base);
-        for item in &mut construct.items {
-            item.span = item.span.offset(base);
-        }
-    }
-    found
 }
 
 /// A `[` … `]` construct starting at byte `i`.
@@ -157,7 +203,8 @@ fn bracket(text: &str, i: usize, syntax: Syntax) -> Option<Found> {
     let close = closing_bracket(bytes, i)?;
     let content = &text[i + 1..close];
     let group = Span::new(i, close + 1);
-    if syntax.pandoc && content.contains('@') {
+    // The `@` of a group mostly comes first: a plain loop finds it soonest.
+    if syntax.pandoc && content.bytes().any(|b| b == b'@') {
         return pandoc::group(content, i + 1).map(|items| Found { group, items });
     }
     if syntax.numeric {
@@ -236,16 +283,15 @@ fn drop_mentions(text: &str, found: &mut Vec<Found>) {
 
 /// Add the URL and identifier citations that no bracket or parenthetical covers.
 fn merge_web(text: &str, found: &mut Vec<Found>, web: &[web::WebMatch], syntax: Syntax) {
-    if web.is_empty() {
-        return;
-    }
-    let taken: Vec<Span> = found.iter().map(|f| f.group).collect();
-    let mut added = false;
+    // Both lists are in order and without overlaps: one walk over the constructs
+    // finds the one each match could overlap.
+    let constructs = found.len();
+    let mut next = 0;
     for w in web {
-        let overlaps = taken
-            .iter()
-            .any(|t| t.start < w.zone.end && w.zone.start < t.end);
-        if overlaps {
+        while next < constructs && found[next].group.end <= w.zone.start {
+            next += 1;
+        }
+        if next < constructs && found[next].group.start < w.zone.end {
             continue;
         }
         if let Some(item) = web::item(text, w, syntax) {
@@ -253,10 +299,9 @@ fn merge_web(text: &str, found: &mut Vec<Found>, web: &[web::WebMatch], syntax: 
                 group: item.span,
                 items: smallvec![item],
             });
-            added = true;
         }
     }
-    if added {
+    if found.len() > constructs {
         found.sort_by_key(|f| f.group.start);
     }
 }
@@ -269,26 +314,32 @@ pub(crate) const fn is_key_inner_punct(c: char) -> bool {
     )
 }
 
+/// Where the prefix of a key (`doi:`, `tag:`) ends: its colon. Keys are short and
+/// their colon comes early, where a plain loop finds it sooner than a vector search.
+fn prefix_end(key: &str) -> Option<usize> {
+    key.bytes().position(|b| b == b':')
+}
+
 /// Kind and identifier of a pandoc key: Manubot prefixes make identifiers and tags.
 /// `None` for pandoc-crossref labels (`fig:`, `tbl:` …), which are not citations.
 pub(crate) fn classify_key(key: &str) -> Option<(CitationKind, Option<(IdScheme, String)>)> {
     // Prefixes are short ASCII words; lowercase them without allocating.
     let mut buf = [0u8; 8];
-    let prefix = memchr::memchr(b':', key.as_bytes())
-        .map(|colon| &key[..colon])
+    let prefix = prefix_end(key)
+        .map(|colon| &key.as_bytes()[..colon])
         .filter(|p| p.len() <= buf.len())
         .map(|p| {
-            for (b, c) in buf.iter_mut().zip(p.bytes()) {
+            for (b, c) in buf.iter_mut().zip(p) {
                 *b = c.to_ascii_lowercase();
             }
-            std::str::from_utf8(&buf[..p.len()]).unwrap_or("")
+            &buf[..p.len()]
         });
     match prefix {
-        Some("fig" | "tbl" | "eq" | "sec" | "lst" | "table" | "figure") => None,
-        Some("tag") => Some((CitationKind::Tag, None)),
+        Some(b"fig" | b"tbl" | b"eq" | b"sec" | b"lst" | b"table" | b"figure") => None,
+        Some(b"tag") => Some((CitationKind::Tag, None)),
         Some(
-            "doi" | "arxiv" | "pmid" | "pubmed" | "pmcid" | "pmc" | "isbn" | "url" | "http"
-            | "https",
+            b"doi" | b"arxiv" | b"pmid" | b"pubmed" | b"pmcid" | b"pmc" | b"isbn" | b"url"
+            | b"http" | b"https",
         ) => match crate::parse::ids::parse_prefixed(key) {
             Some(id) => Some((CitationKind::Identifier, Some(id))),
             // A malformed identifier is reported as an undefined key.

@@ -13,7 +13,9 @@ pub(super) fn group(content: &str, base: usize) -> Option<Items> {
     // Most groups hold one or two keys.
     let mut items = Items::new();
     let mut pos = 0;
-    for part in content.split(';') {
+    // Split by bytes: `;` is ASCII, so every part is whole characters.
+    for part in content.as_bytes().split(|&b| b == b';') {
+        let part = &content[pos..pos + part.len()];
         let part_base = base + pos;
         pos += part.len() + 1;
         // `[@a;; @b]` occurs in real manuscripts; an empty part is no part.
@@ -45,7 +47,8 @@ pub(super) fn group(content: &str, base: usize) -> Option<Items> {
 fn key_start(part: &str) -> Option<(usize, bool)> {
     let bytes = part.as_bytes();
     let mut from = 0;
-    while let Some(offset) = memchr::memchr(b'@', &bytes[from..]) {
+    // The `@` mostly comes first: a plain loop finds it soonest.
+    while let Some(offset) = bytes[from..].iter().position(|&b| b == b'@') {
         let at = from + offset;
         from = at + 1;
         let before = part[..at].chars().next_back();
@@ -77,8 +80,23 @@ fn read_key(text: &str, from: usize) -> Option<(usize, usize)> {
         return valid.then_some((from + 1, from + 1 + len));
     }
     let bytes = rest.as_bytes();
-    let mut last_word_end = 0;
-    let mut i = 0;
+    // A key starts with a letter, digit or `_`.
+    if bytes
+        .first()
+        .is_some_and(|&b| KEY_BYTES[b as usize] == KeyByte::Inner)
+    {
+        return None;
+    }
+    // Most keys are ASCII: pass their bytes at once, then go back to the last word
+    // byte; only a non-ASCII character needs the loop below.
+    let mut i = bytes
+        .iter()
+        .position(|&b| !KEY_BYTES[b as usize].in_ascii_key())
+        .unwrap_or(bytes.len());
+    let mut last_word_end = bytes[..i]
+        .iter()
+        .rposition(|&b| KEY_BYTES[b as usize] == KeyByte::Word)
+        .map_or(0, |at| at + 1);
     while i < bytes.len() {
         // Most keys are ASCII: decide by a table, without the Unicode tables.
         let (c, len) = match KEY_BYTES[bytes[i] as usize] {
@@ -119,6 +137,12 @@ enum KeyByte {
     Other,
     /// Part of a non-ASCII character.
     NonAscii,
+}
+
+impl KeyByte {
+    fn in_ascii_key(self) -> bool {
+        matches!(self, KeyByte::Word | KeyByte::Inner)
+    }
 }
 
 static KEY_BYTES: [KeyByte; 256] = {

@@ -10,8 +10,13 @@ use super::{Item, Syntax};
 use crate::model::{CitationKind, IdScheme, Span};
 use crate::parse::ids;
 use candidates::candidates;
+use heads::{Head, open_head};
+use tail::tail_end;
+pub use tail::trim_url;
 
 mod candidates;
+mod heads;
+mod tail;
 
 /// The pattern of URLs and bare identifiers. It is only tried where one can start
 /// (see [`candidates`]), anchored there: an unanchored search over every run of
@@ -38,8 +43,51 @@ thread_local! {
     static WEB_CACHE: RefCell<hybrid::dfa::Cache> = RefCell::new(WEB_DFA.create_cache());
 }
 
-/// The end of the [`WEB_PATTERN`] match that starts at `start`, if one does.
-fn match_end(text: &str, start: usize) -> Option<usize> {
+/// A match of [`WEB_PATTERN`] at a known start.
+#[derive(Debug, PartialEq, Eq)]
+struct Matched {
+    kind: WebKind,
+    /// Where the match ends.
+    end: usize,
+    /// Where its zone ends: URLs and DOIs lose what trails them in prose (see
+    /// [`trim_url`]), the rest match exactly.
+    zone_end: usize,
+}
+
+/// The [`WEB_PATTERN`] match that starts at `start`, if one does.
+fn match_at(text: &str, start: usize) -> Option<Matched> {
+    match open_head(text.as_bytes(), start) {
+        Head::Tail { from, kind } => {
+            let end = tail_end(text, from);
+            // The head ends in `/` and holds no bracket: trimming the tail alone
+            // trims the match.
+            let zone_end = from + trim_url(&text[from..end]).len();
+            (end > from).then_some(Matched {
+                kind,
+                end,
+                zone_end,
+            })
+        }
+        Head::NoMatch => None,
+        Head::Unsure => {
+            let end = dfa_match_end(text, start)?;
+            let found = &text[start..end];
+            let kind = kind_of(found);
+            let len = match kind {
+                WebKind::Url | WebKind::Doi => trim_url(found).len(),
+                _ => found.len(),
+            };
+            Some(Matched {
+                kind,
+                end,
+                zone_end: start + len,
+            })
+        }
+    }
+}
+
+/// The end of the match that starts at `start`, by the lazy DFA.
+fn dfa_match_end(text: &str, start: usize) -> Option<usize> {
     // A URL (`h…`) or a DOI (`d…`, `1…`) ends in a run of anything but spaces,
     // quotes, angle brackets and backticks: the DFA only reads up to the first
     // byte of that run, and the rest is read here, by a simpler loop.
@@ -54,27 +102,6 @@ fn match_end(text: &str, start: usize) -> Option<usize> {
         Ok(found) => found.map(|m| m.offset()),
         Err(_) => WEB.search(&input.earliest(false)).map(|m| m.end()),
     }
-}
-
-/// Where the run of `[^\s"<>`]` that goes on at `from` ends.
-fn tail_end(text: &str, from: usize) -> usize {
-    let bytes = text.as_bytes();
-    let mut i = from;
-    while let Some(&b) = bytes.get(i) {
-        if b.is_ascii() {
-            if b.is_ascii_whitespace() || matches!(b, b'\x0B' | b'"' | b'<' | b'>' | b'`') {
-                return i;
-            }
-            i += 1;
-        } else {
-            let c = text[i..].chars().next().unwrap_or(' ');
-            if c.is_whitespace() {
-                return i;
-            }
-            i += c.len_utf8();
-        }
-    }
-    i
 }
 
 /// What a [`WebMatch`] is.
@@ -99,28 +126,29 @@ pub struct WebMatch {
 /// Every URL and identifier in `text` (spans relative to `text`): the matches of
 /// [`WEB_PATTERN`] that a leftmost, non-overlapping search finds.
 pub fn find(text: &str) -> Vec<WebMatch> {
+    let mut hits = Vec::new();
+    super::hits::find(text.as_bytes(), &mut hits);
     let mut out = Vec::new();
+    find_at(text, &hits, &mut out);
+    out
+}
+
+/// [`find`], with the run's hits (see `inline::hits`) already found; the matches
+/// are appended to `out`.
+pub(super) fn find_at(text: &str, hits: &[usize], out: &mut Vec<WebMatch>) {
     let mut pos = 0;
-    candidates(text.as_bytes(), |start| {
+    candidates(text.as_bytes(), hits, |start| {
         if start < pos {
             return;
         }
-        if let Some(end) = match_end(text, start) {
-            let found = &text[start..end];
-            let kind = kind_of(found);
-            // URLs and DOIs lose what trails them in prose; the rest match exactly.
-            let len = match kind {
-                WebKind::Url | WebKind::Doi => trim_url(found).len(),
-                _ => found.len(),
-            };
+        if let Some(m) = match_at(text, start) {
             out.push(WebMatch {
-                zone: Span::new(start, start + len),
-                kind,
+                zone: Span::new(start, m.zone_end),
+                kind: m.kind,
             });
-            pos = end;
+            pos = m.end;
         }
     });
-    out
 }
 
 fn kind_of(found: &str) -> WebKind {
@@ -188,32 +216,6 @@ fn web_item(written: &str, span: Span, id: (IdScheme, String), command: &'static
         narrative: false,
         command,
     }
-}
-
-/// A URL without what trails it in prose or markup: punctuation, an unbalanced
-/// closing bracket, a Markdown link's `](`.
-pub fn trim_url(url: &str) -> &str {
-    let mut end = url.len();
-    let mut depth: i32 = 0;
-    // By bytes: no byte of a multi-byte character is an ASCII bracket.
-    for (i, b) in url.bytes().enumerate() {
-        match b {
-            b'(' => depth += 1,
-            b')' if depth == 0 => {
-                end = i;
-                break;
-            }
-            b')' => depth -= 1,
-            b']' | b'[' => {
-                end = i;
-                break;
-            }
-            _ => {}
-        }
-    }
-    url[..end].trim_end_matches([
-        '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
-    ])
 }
 
 /// Hosts whose pages are scholarly works (publishers, preprint servers, indexes).
@@ -353,7 +355,6 @@ fn doi_in_path(url: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::candidates::{long_hits, short_hits};
     use super::*;
 
     #[test]
@@ -403,15 +404,44 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Short runs are read byte by byte, long ones with vector searches: both
-        /// stop at the same bytes.
+        /// Reading the heads of URLs and DOIs by hand ends every match (and its
+        /// zone) where the general regex ends it, at every place a match may start
+        /// (a word start).
         #[test]
-        fn short_and_long_runs_are_read_alike(parts in proptest::collection::vec(
-            proptest::sample::select(FRAGMENTS), 0..48)) {
-            let bytes = parts.concat().into_bytes();
-            let short: Vec<usize> = short_hits(&bytes).collect();
-            let long: Vec<usize> = long_hits(&bytes).collect();
-            proptest::prop_assert_eq!(short, long);
+        fn hand_read_heads_end_matches_as_the_regex_does(parts in proptest::collection::vec(
+            proptest::sample::select(FRAGMENTS), 0..24)) {
+            let text = parts.concat();
+            let bytes = text.as_bytes();
+            for start in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let word_start = start == 0
+                    || !(bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_');
+                if !word_start {
+                    continue;
+                }
+                let input = Input::new(&text).range(start..).anchored(Anchored::Yes);
+                let expected = WEB.search(&input).map(|m| {
+                    let found = &text[start..m.end()];
+                    let kind = kind_of(found);
+                    let kept = match kind {
+                        WebKind::Url | WebKind::Doi => trim_url(found),
+                        _ => found,
+                    };
+                    Matched { kind, end: m.end(), zone_end: start + kept.len() }
+                });
+                proptest::prop_assert_eq!(match_at(&text, start), expected, "{:?} at {}", text, start);
+            }
+        }
+
+        /// URLs lose the same punctuation as by `trim_end_matches`.
+        #[test]
+        fn trailing_punctuation_goes_as_by_trim_end_matches(parts in proptest::collection::vec(
+            proptest::sample::select(&[".", ",", ";", ":", "!", "?", "'", "\"", "*", "_", ">",
+                "’", "”", "a", "é", "‘", "\u{2019}x", " ", ")"][..]), 0..12)) {
+            let text = parts.concat();
+            let expected = text.trim_end_matches([
+                '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
+            ]);
+            proptest::prop_assert_eq!(tail::without_trailing_punctuation(&text), expected);
         }
     }
 
@@ -421,6 +451,8 @@ mod tests {
         "http://",
         "https://",
         "HTTPS://",
+        "hTtP://",
+        "http:/",
         "httpſ://",
         "http",
         ":",
@@ -429,7 +461,15 @@ mod tests {
         "doi:",
         "DOI ",
         "doi",
+        "Doi:\u{A0}",
+        "doi\u{2003}",
+        "doi\t",
+        "doi:\x0B",
         "10.",
+        "10.1234/",
+        "10.123/",
+        "10.12345678901/",
+        "10.12٣4/",
         "1234",
         "12345",
         "1234567890",

@@ -1,0 +1,87 @@
+//! The open tail of a URL or DOI (`[^\s"<>`]+`): where it ends, and what of it
+//! belongs to the prose around it rather than to the address.
+
+/// Where the run of `[^\s"<>`]` that goes on at `from` ends.
+pub(super) fn tail_end(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match TAIL_BYTES[b as usize] {
+            TailByte::In => i += 1,
+            TailByte::End => return i,
+            TailByte::NonAscii => {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                if c.is_whitespace() {
+                    return i;
+                }
+                i += c.len_utf8();
+            }
+        }
+    }
+    i
+}
+
+/// What a byte is to [`tail_end`].
+#[derive(Clone, Copy)]
+enum TailByte {
+    In,
+    /// ASCII `\s`, `"`, `<`, `>` and `` ` ``.
+    End,
+    /// Part of a non-ASCII character, which ends the tail if it is a space.
+    NonAscii,
+}
+
+static TAIL_BYTES: [TailByte; 256] = {
+    let mut table = [TailByte::NonAscii; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | b'"' | b'<' | b'>' | b'`' => TailByte::End,
+            _ => TailByte::In,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// A URL without what trails it in prose or markup: punctuation, an unbalanced
+/// closing bracket, a Markdown link's `](`.
+pub fn trim_url(url: &str) -> &str {
+    // By bytes: no byte of a multi-byte character is an ASCII bracket.
+    let bytes = url.as_bytes();
+    let mut depth = 0;
+    let mut at = 0;
+    let end = loop {
+        let Some(skip) = bytes[at..].iter().position(|b| b"()[]".contains(b)) else {
+            break bytes.len();
+        };
+        at += skip;
+        match bytes[at] {
+            b'(' => depth += 1,
+            b')' if depth > 0 => depth -= 1,
+            // An unbalanced `)`, or a square bracket.
+            _ => break at,
+        }
+        at += 1;
+    };
+    without_trailing_punctuation(&url[..end])
+}
+
+/// `s` without the punctuation that ends a sentence or a quotation after a URL.
+pub(super) fn without_trailing_punctuation(s: &str) -> &str {
+    let mut rest = s.as_bytes();
+    loop {
+        match rest {
+            [
+                head @ ..,
+                b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'"' | b'*' | b'_' | b'>',
+            ] => {
+                rest = head;
+            }
+            // `’` and `”`.
+            [head @ .., 0xE2, 0x80, 0x99 | 0x9D] => rest = head,
+            // Only whole characters were taken off.
+            _ => return &s[..rest.len()],
+        }
+    }
+}
