@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::model::{IdScheme, Span};
+use crate::parse::is_space;
 
 static DOI_IN_TEXT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?i)(?-u:\b)10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
@@ -106,16 +107,8 @@ fn any_doi(raw: &str) -> Option<String> {
 /// for anything else, which the general reading handles.
 fn bare_ascii_doi(raw: &str) -> Option<String> {
     let bytes = raw.as_bytes();
-    let digits = bytes
-        .get(3..)?
-        .iter()
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    let head = 3 + digits + 1;
-    let plain = bytes.starts_with(b"10.")
-        && (4..=9).contains(&digits)
-        && bytes.get(head - 1) == Some(&b'/')
-        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
+    let head = doi_head_len(bytes)?;
+    let plain = bytes.last().is_some_and(u8::is_ascii_alphanumeric)
         && bytes[head..]
             .iter()
             .all(|&b| b.is_ascii_graphic() && !matches!(b, b'%' | b'"' | b'<' | b'>'));
@@ -136,24 +129,25 @@ fn lowercase(s: &str) -> String {
 /// is one there: `10.`, four to nine digits, `/`, then anything but whitespace,
 /// quotes and angle brackets.
 fn leading_doi_len(s: &[u8]) -> Option<usize> {
+    let head = doi_head_len(s)?;
+    let tail = s[head..]
+        .iter()
+        .take_while(|&&b| !(is_space(b) || matches!(b, b'"' | b'<' | b'>')))
+        .count();
+    (tail > 0).then_some(head + tail)
+}
+
+/// The length of a DOI's head at the start of ASCII `s`: `10.`, four to nine
+/// digits and the `/`.
+fn doi_head_len(s: &[u8]) -> Option<usize> {
     let digits = s
         .get(3..)?
         .iter()
         .take_while(|b| b.is_ascii_digit())
         .count();
-    if !s.starts_with(b"10.") || !(4..=9).contains(&digits) || s.get(3 + digits) != Some(&b'/') {
-        return None;
-    }
-    let tail = s[4 + digits..]
-        .iter()
-        .take_while(|&&b| {
-            !matches!(
-                b,
-                b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | b'"' | b'<' | b'>'
-            )
-        })
-        .count();
-    (tail > 0).then_some(4 + digits + tail)
+    let plain =
+        s.starts_with(b"10.") && (4..=9).contains(&digits) && s.get(3 + digits) == Some(&b'/');
+    plain.then_some(4 + digits)
 }
 
 /// Every DOI in a text, with its byte span (trailing punctuation excluded).

@@ -15,6 +15,13 @@ pub mod reflist;
 pub mod refstring;
 pub mod sentence;
 
+/// `\s` on an ASCII byte: the regexes' class, which (unlike
+/// `u8::is_ascii_whitespace`) holds the vertical tab. For byte loops that stand in
+/// for a regex.
+pub(crate) const fn is_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
 use crate::diagnostic::Diagnostic;
 use crate::model::{BibliographyRequest, Citation, Claim, Reference, Span, Suppression};
 

@@ -9,6 +9,8 @@ use memchr::memmem;
 use regex::Regex;
 use unicode_normalization::UnicodeNormalization;
 
+use crate::parse::is_space;
+
 static TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"</?[A-Za-z][A-Za-z0-9]{0,10}\s*/?>").expect("tag regex"));
 static MD_LINK: LazyLock<Regex> =
@@ -263,12 +265,6 @@ fn is_collapsed(s: &str) -> bool {
             .chain(memchr::memchr_iter(0xE3, b))
             .any(|at| s[at..].starts_with(char::is_whitespace));
     !control && !unicode
-}
-
-/// `\s` on an ASCII byte: the regexes' class, which (unlike
-/// `u8::is_ascii_whitespace`) holds the vertical tab.
-pub(super) fn is_space(c: u8) -> bool {
-    matches!(c, b'\t'..=b'\r' | b' ')
 }
 
 /// Whether `s` holds a `<` that may open an HTML tag (`<i>`, `</b>`).

@@ -5,10 +5,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::clean::is_space;
 use super::lexicon::is_publisher_word;
 use super::tokens::{Kind, Lower, Tok, Tokenized};
 use super::year::YEAR;
+use crate::parse::is_space;
 
 const VOLUME_PATTERN: &str =
     r"(?i)(?-u:\b)(?:vol(?:ume)?s?|bd|tome|t|v)\.?\s*(\d+[A-Za-z]?|[IVXLC]+(?-u:\b))";

@@ -5,9 +5,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::clean::is_space;
 use super::lexicon::is_month;
 use super::tokens::Lower;
+use crate::parse::is_space;
 
 /// A year right at the start of the text: `(2011).`, `1990.`, `(2012, March 4)`, `2004a,`.
 static LEADING_YEAR: LazyLock<Regex> = LazyLock::new(|| {

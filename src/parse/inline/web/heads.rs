@@ -4,6 +4,7 @@
 //! tail is left to the DFA, which knows Unicode spaces, digits and case folding.
 
 use super::WebKind;
+use crate::parse::is_space;
 
 /// How a URL or DOI match starting at a given byte begins.
 #[derive(Debug, PartialEq, Eq)]
@@ -98,9 +99,4 @@ fn expect(bytes: &[u8], at: &mut usize, word: &[u8]) -> Result<(), Head> {
         }
     }
     Ok(())
-}
-
-/// `\s` on ASCII: unlike [`u8::is_ascii_whitespace`], with the vertical tab.
-fn is_space(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
 }

@@ -1,6 +1,8 @@
 //! The open tail of a URL or DOI (`[^\s"<>`]+`): where it ends, and what of it
 //! belongs to the prose around it rather than to the address.
 
+use crate::parse::is_space;
+
 /// Where the run of `[^\s"<>`]` that goes on at `from` ends.
 pub(super) fn tail_end(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes();
@@ -35,9 +37,11 @@ static TAIL_BYTES: [TailByte; 256] = {
     let mut table = [TailByte::NonAscii; 256];
     let mut b = 0;
     while b < 128 {
-        table[b] = match b as u8 {
-            b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | b'"' | b'<' | b'>' | b'`' => TailByte::End,
-            _ => TailByte::In,
+        let byte = b as u8;
+        table[b] = if is_space(byte) || matches!(byte, b'"' | b'<' | b'>' | b'`') {
+            TailByte::End
+        } else {
+            TailByte::In
         };
         b += 1;
     }
