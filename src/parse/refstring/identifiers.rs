@@ -7,10 +7,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::clean::{Needle, contains_exact, contains_folded};
+use super::id_needles::{self as needle, needles};
 
 use crate::model::{IdScheme, RefFields};
-use crate::parse::ids;
+use crate::parse::{ids, is_space};
 
 static DOI: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?i)(?-u:\b)10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
@@ -59,18 +59,9 @@ static NOISE: LazyLock<Regex> = LazyLock::new(|| {
 /// are ASCII ones).
 pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     let mut cut: Vec<(usize, usize)> = Vec::new();
-    // Constant needles, so that each one's rarest byte is found at compile time.
-    macro_rules! has {
-        ($needle:literal) => {
-            contains_exact(text, const { Needle::new($needle) })
-        };
-    }
-    macro_rules! lower_has {
-        ($needle:literal) => {
-            contains_folded(text, const { Needle::new($needle) })
-        };
-    }
-    let mut urls = if has!("://") || lower_has!("www.") {
+    let seen = needles(text);
+    let has = |bits: u32| seen & bits != 0;
+    let mut urls = if has(needle::SCHEME | needle::WWW) {
         Some(URL.find_iter(text))
     } else {
         None
@@ -95,7 +86,7 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
         }
         cut.extend(urls.into_iter().flatten().map(|m| (m.start(), m.end())));
     }
-    if has!("10.")
+    if has(needle::TEN_DOT)
         && let Some(m) = DOI.find(text)
     {
         // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
@@ -146,16 +137,17 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
             .map_or(m.start(), |l| l.start());
         cut.push((start, end));
     }
-    if (has!("xiv") || has!("Xiv") || has!("XIV") || has!("["))
-        && (lower_has!("arxiv") || bracketed_digits(text))
-        && let Some(c) = ARXIV_NEW.captures(text)
+    if has(needle::XIV | needle::BRACKET)
+        && (has(needle::ARXIV) || bracketed_digits(text))
+        && let Some(m) = ARXIV_NEW.find(text)
     {
-        f.arxiv.get_or_insert_with(|| c[1].to_string());
-        let m = c.get(0).expect("whole match");
+        if f.arxiv.is_none() {
+            f.arxiv = Some(new_arxiv_id(text, m).to_string());
+        }
         cut.push((m.start(), m.end()));
     }
     if f.arxiv.is_none()
-        && has!("/")
+        && has(needle::SLASH)
         && digits_after(text, b'/', 7)
         && let Some(c) = ARXIV_OLD.captures(text)
     {
@@ -178,30 +170,29 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
             }
         }
     }
-    if has!("PM") || has!("Pub") || has!("pm") {
-        if let Some(c) = (lower_has!("pmid") || lower_has!("pubmed"))
-            .then(|| PMID.captures(text))
-            .flatten()
-        {
+    if has(needle::PM) {
+        if let Some(c) = has(needle::PUBMED).then(|| PMID.captures(text)).flatten() {
             f.pmid = ids::normalize_pmid(&c[1]);
             let m = c.get(0).expect("whole match");
             cut.push((m.start(), m.end()));
         }
-        if let Some(c) = lower_has!("pmc").then(|| PMCID.captures(text)).flatten() {
+        if let Some(c) = has(needle::PMC).then(|| PMCID.captures(text)).flatten() {
             f.pmcid = Some(format!("PMC{}", &c[2]));
             let m = c.get(0).expect("whole match");
             cut.push((m.start(), m.end()));
         }
     }
-    if (has!("ISBN") || has!("isbn"))
+    if has(needle::ISBN)
         && let Some(c) = ISBN.captures(text)
     {
         f.isbn = ids::normalize_isbn(&c[1]);
         let m = c.get(0).expect("whole match");
         cut.push((m.start(), m.end()));
     }
-    let noisy = has!("[") || has!("(") || NOISE_WORDS.iter().any(|k| contains_folded(text, *k));
-    if noisy {
+    // As before: a bracket, a parenthesis or a noise word lets NOISE run; and only
+    // where one of its words is can it match.
+    let noisy = has(needle::BRACKET | needle::PAREN | needle::NOISE_WORD);
+    if noisy && has(needle::NOISE_WORD | needle::PREPRINT | needle::BRACKET_LABEL) {
         for m in NOISE.find_iter(text) {
             cut.push((m.start(), m.end()));
         }
@@ -212,18 +203,28 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     Cow::Owned(remove_spans(text, cut))
 }
 
-/// Words of which [`NOISE`] needs one, when the text has no bracket.
-const NOISE_WORDS: [Needle; 9] = [
-    Needle::new("retriev"),
-    Needle::new("access"),
-    Needle::new("availab"),
-    Needle::new("viewed"),
-    Needle::new("consult"),
-    Needle::new("url"),
-    Needle::new("online"),
-    Needle::new("epub"),
-    Needle::new("arxiv"),
-];
+/// The id (`2106.11959`) of [`ARXIV_NEW`]'s match `m`: its first group. No digit
+/// comes before the id in a match, so that an ASCII match is read by hand; others
+/// are read by the captures.
+fn new_arxiv_id<'t>(text: &'t str, m: regex::Match<'t>) -> &'t str {
+    let s = m.as_str();
+    if s.is_ascii()
+        && let Some(from) = s.bytes().position(|c| c.is_ascii_digit())
+    {
+        // `\d{4}\.\d{4,5}`: the second run is as long as the match lets it be.
+        let after_dot = from + 5;
+        let digits = s.as_bytes()[after_dot..]
+            .iter()
+            .take(5)
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        return &s[from..after_dot + digits];
+    }
+    let c = ARXIV_NEW
+        .captures_at(text, m.start())
+        .expect("the match is found again from its start");
+    c.get(1).map_or("", |g| g.as_str())
+}
 
 /// Where the first of the `ends` starts in `s` (the earliest start of any of them).
 fn first_of(s: &str, ends: &[&str]) -> Option<usize> {
@@ -298,12 +299,13 @@ fn remove_spans(text: &str, mut cut: Vec<(usize, usize)>) -> String {
 /// Collapse the spaces and dangling separators a cut leaves (`Nature, . ,` → `Nature.`).
 fn tidy(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for word in s.split_whitespace() {
+    for word in words(s) {
+        // The separators are ASCII: a word of them is one on its bytes.
         let only_punct = word
-            .chars()
-            .all(|c| matches!(c, '.' | ',' | ';' | ':' | '[' | ']' | '(' | ')'));
+            .bytes()
+            .all(|c| matches!(c, b'.' | b',' | b';' | b':' | b'[' | b']' | b'(' | b')'));
         if only_punct {
-            if word.contains(['(', '[', ')', ']']) && word.len() > 1 {
+            if word.len() > 1 && word.contains(['(', '[', ')', ']']) {
                 continue;
             }
             // Keep one separator, glued to the previous word.
@@ -317,5 +319,141 @@ fn tidy(s: &str) -> String {
         }
         out.push_str(word);
     }
-    out.trim_end_matches([',', ';', ':', ' ']).to_string()
+    let kept = out.trim_end_matches([',', ';', ':', ' ']).len();
+    out.truncate(kept);
+    out
+}
+
+/// `str::split_whitespace`, on the bytes: a non-ASCII character is decoded only to
+/// test whether it is a space.
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let mut start = None;
+        while let Some(&c) = b.get(i) {
+            let (len, space) = if c.is_ascii() {
+                (1, is_space(c))
+            } else {
+                let c = s[i..].chars().next()?;
+                (c.len_utf8(), c.is_whitespace())
+            };
+            match (space, start) {
+                // The space after the word is passed over by the next call.
+                (true, Some(from)) => return Some(&s[from..i]),
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+            i += len;
+        }
+        start.map(|from| &s[from..])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::any_text;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// arXiv ids with their labels and their neighbours.
+    fn arxiv_like() -> impl Strategy<Value = String> {
+        const PARTS: &[&str] = &[
+            "arXiv",
+            "arxiv",
+            "ARXIV",
+            " preprint",
+            " arXiv",
+            ":",
+            ".",
+            " ",
+            "\u{a0}",
+            "abs/",
+            "arxiv.org/abs/",
+            "arxiv.org/pdf/",
+            "[",
+            "]",
+            "2106",
+            ".",
+            "11959",
+            "1195",
+            "119",
+            "v2",
+            ".pdf",
+            "١",
+            "12345",
+            "x",
+        ];
+        prop::collection::vec(prop::sample::select(PARTS), 0..12).prop_map(|v| v.concat())
+    }
+
+    /// NOISE's labels and notes, with their neighbours.
+    fn noise_like() -> impl Strategy<Value = String> {
+        const PARTS: &[&str] = &[
+            "Preprint at",
+            "preprint",
+            " at",
+            "[Google Scholar]",
+            "[web of science]",
+            "[PMC free article]",
+            "[Cross Ref]",
+            "[Abstract]",
+            "[Internet]",
+            "[online]",
+            "epub ahead of print",
+            "Epub 2019 x.",
+            "arXiv e-prints",
+            "arxiv [preprint]",
+            "URL :",
+            "online:",
+            "available :",
+            "Accessible via",
+            "Retrieved on",
+            "last accessed",
+            "viewed",
+            "consulted",
+            "(Viewed 2020)",
+            " ",
+            ".",
+            "(",
+            ")",
+            "[",
+            "]",
+            "2019",
+            ":",
+            "via",
+            "from",
+        ];
+        prop::collection::vec(prop::sample::select(PARTS), 0..8).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn words_split_as_split_whitespace(s in any_text()) {
+            prop_assert_eq!(words(&s).collect::<Vec<_>>(), s.split_whitespace().collect::<Vec<_>>());
+        }
+
+        #[test]
+        fn new_arxiv_id_is_the_first_group(s in prop_oneof![any_text(), arxiv_like()]) {
+            for c in ARXIV_NEW.captures_iter(&s) {
+                let m = c.get(0).unwrap();
+                prop_assert_eq!(new_arxiv_id(&s, m), &c[1]);
+            }
+        }
+
+        /// NOISE runs only where one of its words is: on cleaned text, as `extract`
+        /// gets it (NFKC has no `ſ` or Kelvin sign, which case-fold to ASCII).
+        #[test]
+        fn noise_needs_its_words(s in prop_oneof![any_text(), noise_like()]) {
+            let text = super::super::clean::clean(&s);
+            if NOISE.is_match(&text) {
+                let seen = needles(&text);
+                prop_assert!(
+                    seen & (needle::NOISE_WORD | needle::PREPRINT | needle::BRACKET_LABEL) != 0
+                );
+            }
+        }
+    }
 }

@@ -10,6 +10,7 @@
 
 mod clean;
 pub(crate) use clean::contains_ignore_case;
+mod id_needles;
 mod identifiers;
 mod lexicon;
 mod markers;
