@@ -33,8 +33,9 @@ static LABEL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("label regex")
 });
 
-/// Normalise the characters and spacing of a reference string.
-pub fn clean(raw: &str) -> String {
+/// Normalise the characters and spacing of a reference string (most are clean
+/// already, and borrowed).
+pub fn clean(raw: &str) -> Cow<'_, str> {
     let mut s: Cow<str> = Cow::Borrowed(raw);
     if !s.is_ascii() && needs_normalising(&s) {
         // NFKC turns ligatures (ﬁ ﬂ) and full-width forms into plain letters.
@@ -64,38 +65,46 @@ pub fn clean(raw: &str) -> String {
     if has(&s, &LINK_TARGET) {
         s = Cow::Owned(MD_LINK.replace_all(&s, "$1 $2").into_owned());
     }
-    let mut out = collapse_spaces(&s);
+    let mut out = if is_collapsed(&s) {
+        s
+    } else {
+        Cow::Owned(collapse_spaces(&s))
+    };
     if has(&out, &SPACED_ELLIPSIS) {
         // NFKC spells the ellipsis out; one character keeps it apart from periods
         // (`A, B, … Z` in APA lists).
-        out = out.replace(" ...", " …");
+        out = Cow::Owned(out.replace(" ...", " …"));
     }
     if has(&out, &HYPHEN_SPACE) {
-        out = join_hyphenation(&out);
+        out = Cow::Owned(join_hyphenation(&out));
     }
     if has_pair(&out, b"10") && doi_spaced(&out) {
-        out = DOI_SPACES
-            .replace_all(&out, |c: &regex::Captures| {
-                match (c.get(1), c.get(2), c.get(3)) {
-                    (Some(label), Some(reg), _) => {
-                        format!("{}:10.{}/", label.as_str(), reg.as_str())
+        out = Cow::Owned(
+            DOI_SPACES
+                .replace_all(&out, |c: &regex::Captures| {
+                    match (c.get(1), c.get(2), c.get(3)) {
+                        (Some(label), Some(reg), _) => {
+                            format!("{}:10.{}/", label.as_str(), reg.as_str())
+                        }
+                        (_, _, Some(reg)) => format!("10.{}/", reg.as_str()),
+                        _ => c[0].to_string(),
                     }
-                    (_, _, Some(reg)) => format!("10.{}/", reg.as_str()),
-                    _ => c[0].to_string(),
-                }
-            })
-            .into_owned();
+                })
+                .into_owned(),
+        );
     }
     if out.len() >= 10 && arxiv_spaced(&out) {
-        out = ARXIV_SPACES
-            .replace_all(&out, |c: &regex::Captures| {
-                let v: String = c
-                    .get(3)
-                    .map(|v| v.as_str().chars().filter(|c| !c.is_whitespace()).collect())
-                    .unwrap_or_default();
-                format!("arXiv:{}.{}{}", &c[1], &c[2], v)
-            })
-            .into_owned();
+        out = Cow::Owned(
+            ARXIV_SPACES
+                .replace_all(&out, |c: &regex::Captures| {
+                    let v: String = c
+                        .get(3)
+                        .map(|v| v.as_str().chars().filter(|c| !c.is_whitespace()).collect())
+                        .unwrap_or_default();
+                    format!("arXiv:{}.{}{}", &c[1], &c[2], v)
+                })
+                .into_owned(),
+        );
     }
     out
 }
@@ -103,9 +112,38 @@ pub fn clean(raw: &str) -> String {
 /// Whether NFKC, or removing soft hyphens, zero-width spaces and `↵`, would change
 /// `s`: most accented letters, dashes and quotes are already in NFKC.
 fn needs_normalising(s: &str) -> bool {
+    if s.chars().all(kept_by_nfkc) {
+        return false;
+    }
     s.contains(['\u{ad}', '\u{200b}', '↵'])
         || unicode_normalization::is_nfkc_quick(s.chars())
             != unicode_normalization::IsNormalized::Yes
+}
+
+/// Where [`KEPT_BY_NFKC`] ends.
+const KEPT_LIMIT: usize = 0x3000;
+
+/// One bit for each character below U+3000 that leaves every text as NFKC's quick
+/// check finds it (ASCII, and the starters it says Yes to), that [`clean`] does not
+/// remove: a text of them alone needs no normalising, and no lookup in the
+/// normalisation tables.
+static KEPT_BY_NFKC: LazyLock<Vec<u64>> = LazyLock::new(|| {
+    use unicode_normalization::{IsNormalized, char::canonical_combining_class, is_nfkc_quick};
+    let mut bits = vec![0u64; KEPT_LIMIT / 64];
+    for c in (0..KEPT_LIMIT as u32).filter_map(char::from_u32) {
+        let kept = !matches!(c, '\u{ad}' | '\u{200b}' | '↵')
+            && canonical_combining_class(c) == 0
+            && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes;
+        if kept {
+            bits[c as usize / 64] |= 1 << (c as usize % 64);
+        }
+    }
+    bits
+});
+
+fn kept_by_nfkc(c: char) -> bool {
+    let c = c as usize;
+    c < 0x80 || (c < KEPT_LIMIT && KEPT_BY_NFKC[c / 64] >> (c % 64) & 1 == 1)
 }
 
 /// Whether `hay` contains `needle`, ignoring ASCII case. The search runs on the
@@ -205,9 +243,6 @@ static SPACED_ELLIPSIS: LazyLock<memmem::Finder<'static>> =
 
 /// Every run of whitespace (line breaks, no-break spaces) becomes one space.
 fn collapse_spaces(s: &str) -> String {
-    if is_collapsed(s) {
-        return s.to_string();
-    }
     let mut out = String::with_capacity(s.len());
     for word in s.split_whitespace() {
         if !out.is_empty() {
@@ -470,8 +505,34 @@ mod tests {
         assert_eq!(rarest(NEEDLES[2].as_bytes()), 0);
     }
 
+    /// [`needs_normalising`] without the table of kept characters.
+    fn needs_normalising_by_tables(s: &str) -> bool {
+        s.contains(['\u{ad}', '\u{200b}', '↵'])
+            || unicode_normalization::is_nfkc_quick(s.chars())
+                != unicode_normalization::IsNormalized::Yes
+    }
+
+    /// Text of the characters below U+3000 and a few beyond, combining marks included.
+    fn wide_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let c = prop_oneof![
+            4 => (0x20u32..0x3100).prop_filter_map("a char", char::from_u32),
+            1 => (0x300u32..0x370).prop_filter_map("a mark", char::from_u32),
+            1 => any::<char>(),
+        ];
+        proptest::collection::vec(c, 0..12).prop_map(|v| v.into_iter().collect())
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn kept_characters_need_no_normalising(s in proptest::prop_oneof![
+            super::super::test_support::any_text(),
+            wide_text(),
+        ]) {
+            proptest::prop_assert_eq!(needs_normalising(&s), needs_normalising_by_tables(&s));
+        }
 
         #[test]
         fn arxiv_spaced_by_its_x_is_by_its_a(s in super::super::test_support::any_text()) {

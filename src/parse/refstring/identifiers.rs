@@ -299,26 +299,43 @@ fn remove_spans(text: &str, mut cut: Vec<(usize, usize)>) -> String {
 /// Collapse the spaces and dangling separators a cut leaves (`Nature, . ,` → `Nature.`).
 fn tidy(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    // Words one space apart are copied as one run of the text.
+    let mut run: Option<(usize, usize)> = None;
+    let flush = |out: &mut String, run: &mut Option<(usize, usize)>| {
+        if let Some((from, to)) = run.take() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&s[from..to]);
+        }
+    };
     for word in words(s) {
+        let from = word.as_ptr() as usize - s.as_ptr() as usize;
+        let to = from + word.len();
         // The separators are ASCII: a word of them is one on its bytes.
         let only_punct = word
             .bytes()
             .all(|c| matches!(c, b'.' | b',' | b';' | b':' | b'[' | b']' | b'(' | b')'));
-        if only_punct {
-            if word.len() > 1 && word.contains(['(', '[', ')', ']']) {
-                continue;
-            }
-            // Keep one separator, glued to the previous word.
-            if !out.is_empty() && !out.ends_with(['.', ',', ';', ':']) {
-                out.push_str(&word[..1]);
+        if !only_punct {
+            match &mut run {
+                Some((_, end)) if from == *end + 1 && s.as_bytes()[*end] == b' ' => *end = to,
+                _ => {
+                    flush(&mut out, &mut run);
+                    run = Some((from, to));
+                }
             }
             continue;
         }
-        if !out.is_empty() {
-            out.push(' ');
+        flush(&mut out, &mut run);
+        if word.len() > 1 && word.contains(['(', '[', ')', ']']) {
+            continue;
         }
-        out.push_str(word);
+        // Keep one separator, glued to the previous word.
+        if !out.is_empty() && !out.ends_with(['.', ',', ';', ':']) {
+            out.push_str(&word[..1]);
+        }
     }
+    flush(&mut out, &mut run);
     let kept = out.trim_end_matches([',', ';', ':', ' ']).len();
     out.truncate(kept);
     out
@@ -427,8 +444,37 @@ mod tests {
         prop::collection::vec(prop::sample::select(PARTS), 0..8).prop_map(|v| v.concat())
     }
 
+    /// [`tidy`] as it was written first, a word at a time.
+    fn tidy_by_words(s: &str) -> String {
+        let mut out = String::with_capacity(s.len());
+        for word in s.split_whitespace() {
+            let only_punct = word
+                .chars()
+                .all(|c| matches!(c, '.' | ',' | ';' | ':' | '[' | ']' | '(' | ')'));
+            if only_punct {
+                if word.contains(['(', '[', ')', ']']) && word.len() > 1 {
+                    continue;
+                }
+                if !out.is_empty() && !out.ends_with(['.', ',', ';', ':']) {
+                    out.push_str(&word[..1]);
+                }
+                continue;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+        out.trim_end_matches([',', ';', ':', ' ']).to_string()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn tidy_copies_runs_as_it_joined_words(s in prop_oneof![any_text(), noise_like()]) {
+            prop_assert_eq!(tidy(&s), tidy_by_words(&s));
+        }
 
         #[test]
         fn words_split_as_split_whitespace(s in any_text()) {
