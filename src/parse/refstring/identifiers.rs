@@ -8,9 +8,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::id_needles::{self as needle, needles};
+use super::words::words;
 
 use crate::model::{IdScheme, RefFields};
-use crate::parse::{ids, is_space};
+use crate::parse::ids;
 
 static DOI: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?i)(?-u:\b)10\.\d{4,9}/[^\s"<>]+"#).expect("DOI regex"));
@@ -341,32 +342,6 @@ fn tidy(s: &str) -> String {
     out
 }
 
-/// `str::split_whitespace`, on the bytes: a non-ASCII character is decoded only to
-/// test whether it is a space.
-fn words(s: &str) -> impl Iterator<Item = &str> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        let mut start = None;
-        while let Some(&c) = b.get(i) {
-            let (len, space) = if c.is_ascii() {
-                (1, is_space(c))
-            } else {
-                let c = s[i..].chars().next()?;
-                (c.len_utf8(), c.is_whitespace())
-            };
-            match (space, start) {
-                // The space after the word is passed over by the next call.
-                (true, Some(from)) => return Some(&s[from..i]),
-                (false, None) => start = Some(i),
-                _ => {}
-            }
-            i += len;
-        }
-        start.map(|from| &s[from..])
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_support::any_text;
@@ -474,11 +449,6 @@ mod tests {
         #[test]
         fn tidy_copies_runs_as_it_joined_words(s in prop_oneof![any_text(), noise_like()]) {
             prop_assert_eq!(tidy(&s), tidy_by_words(&s));
-        }
-
-        #[test]
-        fn words_split_as_split_whitespace(s in any_text()) {
-            prop_assert_eq!(words(&s).collect::<Vec<_>>(), s.split_whitespace().collect::<Vec<_>>());
         }
 
         #[test]

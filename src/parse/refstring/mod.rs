@@ -22,6 +22,7 @@ mod test_support;
 mod title;
 mod tokens;
 mod venue;
+mod words;
 mod year;
 
 use crate::model::RefFields;

@@ -7,6 +7,7 @@ use regex::Regex;
 
 use super::lexicon::is_publisher_word;
 use super::tokens::{Kind, Lower, Tok, Tokenized};
+use super::words::{split_ascii, words};
 use super::year::YEAR;
 use crate::parse::is_space;
 
@@ -162,14 +163,9 @@ pub fn tail(rest: &str) -> Tail {
     {
         out.publisher = Some(c[1].trim().to_string());
     } else {
-        out.publisher = rest
-            .split([',', '.', ';', '(', ')'])
+        out.publisher = split_ascii(rest, |c| matches!(c, b',' | b'.' | b';' | b'(' | b')'))
             .map(|seg| seg.trim().trim_start_matches([':', ' ']))
-            .find(|seg| {
-                seg.split_whitespace()
-                    .any(|w| is_publisher_word(&Lower::of(w)))
-                    && seg.len() > 2
-            })
+            .find(|seg| seg.len() > 2 && words(seg).any(may_be_publisher_word))
             .map(str::to_string);
     }
     out
@@ -257,6 +253,15 @@ fn colon_before_capital(s: &str) -> bool {
     })
 }
 
+/// [`is_publisher_word`] of a word in any case. An ASCII word is looked up only when
+/// it is as long as one of them: 2 (`up`) to 14 (`addison-wesley`) letters.
+fn may_be_publisher_word(w: &str) -> bool {
+    if w.is_ascii() && !(2..=14).contains(&w.len()) {
+        return false;
+    }
+    is_publisher_word(&Lower::of(w))
+}
+
 fn normalise_pages(p: &str) -> String {
     // Most pages (`45-67`, `e1002`) have nothing to change.
     if p.bytes()
@@ -301,6 +306,13 @@ mod tests {
         #[test]
         fn numbering_groups_agree_with_captures(s in prop_oneof![any_text(), numbering_like()]) {
             prop_assert_eq!(by_hand(&s), by_captures(&s));
+        }
+
+        #[test]
+        fn publisher_words_by_length(s in any_text()) {
+            for w in s.split_whitespace() {
+                prop_assert_eq!(may_be_publisher_word(w), is_publisher_word(&Lower::of(w)));
+            }
         }
 
         #[test]
