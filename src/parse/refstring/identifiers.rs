@@ -44,6 +44,8 @@ static ISBN: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("ISBN regex")
 });
+/// What [`urls_in`] reads by hand; the tests hold it to this.
+#[cfg(test)]
 static URL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)<?(?-u:\b)(?:https?://|www\.)[^\s<>"]+>?"#).expect("URL regex")
 });
@@ -63,13 +65,13 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     let seen = needles(text);
     let has = |bits: u32| seen & bits != 0;
     let mut urls = if has(needle::SCHEME | needle::WWW) {
-        Some(URL.find_iter(text))
+        Some(urls_in(text))
     } else {
         None
     };
-    if let Some(m) = urls.as_mut().and_then(Iterator::next) {
-        cut.push((m.start(), m.end()));
-        let url = trim_url(m.as_str());
+    if let Some((start, end)) = urls.as_mut().and_then(Iterator::next) {
+        cut.push((start, end));
+        let url = trim_url(&text[start..end]);
         if !url.is_empty() {
             match ids::identifier_from_url(url) {
                 Some((IdScheme::Doi, d)) => f.doi = Some(d),
@@ -85,7 +87,7 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
                 _ => f.url = Some(url.to_string()),
             }
         }
-        cut.extend(urls.into_iter().flatten().map(|m| (m.start(), m.end())));
+        cut.extend(urls.into_iter().flatten());
     }
     if has(needle::TEN_DOT)
         && let Some(m) = DOI.find(text)
@@ -204,6 +206,66 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     Cow::Owned(remove_spans(text, cut))
 }
 
+/// The spans [`URL`] finds in `text`, read on the bytes: `<`, a scheme (`http://`,
+/// `https://` or `www.`, in any case) after a word boundary, a run of characters
+/// other than spaces, `<`, `>` and `"`, and a closing `>`.
+fn urls_in(text: &str) -> impl Iterator<Item = (usize, usize)> {
+    let b = text.as_bytes();
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        while let Some(k) = memchr::memchr3(b'h', b'H', b'w', &b[from..])
+            .into_iter()
+            .chain(memchr::memchr(b'W', &b[from..]))
+            .min()
+        {
+            let at = from + k;
+            from = at + 1;
+            if let Some(span) = url_at(text, at) {
+                from = span.1;
+                return Some(span);
+            }
+        }
+        from = b.len();
+        None
+    })
+}
+
+/// The URL whose scheme starts at `at`, as [`URL`] matches it from there.
+fn url_at(text: &str, at: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let word_before = at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_');
+    let rest = &b[at..];
+    let starts = |p: &[u8]| {
+        rest.get(..p.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(p))
+    };
+    let scheme = [&b"https://"[..], b"http://", b"www."]
+        .into_iter()
+        .find(|p| starts(p))?;
+    if word_before {
+        return None;
+    }
+    let body = at + scheme.len();
+    let len: usize = text[body..]
+        .chars()
+        .take_while(|&c| !c.is_whitespace() && !matches!(c, '<' | '>' | '"'))
+        .map(char::len_utf8)
+        .sum();
+    if len == 0 {
+        return None;
+    }
+    let mut end = body + len;
+    if b.get(end) == Some(&b'>') {
+        end += 1;
+    }
+    let start = if at > 0 && b[at - 1] == b'<' {
+        at - 1
+    } else {
+        at
+    };
+    Some((start, end))
+}
+
 /// The id (`2106.11959`) of [`ARXIV_NEW`]'s match `m`: its first group. No digit
 /// comes before the id in a match, so that an ASCII match is read by hand; others
 /// are read by the captures.
@@ -262,7 +324,14 @@ fn bracketed_digits(text: &str) -> bool {
 /// Whether some `.` has four possible digits before it and five after it, as a bare
 /// new-style arXiv id (`2106.11959`) has.
 fn bare_arxiv_shape(text: &str) -> bool {
-    memchr::memchr_iter(b'.', text.as_bytes()).any(|at| {
+    let b = text.as_bytes();
+    // The last byte of a character that may be a digit is a digit or not ASCII.
+    let maybe = |c: &u8| c.is_ascii_digit() || !c.is_ascii();
+    memchr::memchr_iter(b'.', b).any(|at| {
+        // Most periods follow a letter or come before a space.
+        if at == 0 || !maybe(&b[at - 1]) || !b.get(at + 1).is_some_and(maybe) {
+            return false;
+        }
         let mut after = text[at + 1..].chars();
         let mut before = text[..at].chars().rev();
         (0..4).all(|_| before.next().is_some_and(maybe_digit))
@@ -379,6 +448,15 @@ mod tests {
         prop::collection::vec(prop::sample::select(PARTS), 0..12).prop_map(|v| v.concat())
     }
 
+    /// URLs and their edges.
+    fn url_like() -> impl Strategy<Value = String> {
+        const PARTS: &[&str] = &[
+            "http://", "HTTPS://", "https://", "https:/", "http", "www.", "WwW.", "www", "<", ">",
+            "\"", " ", "\u{a0}", "a", "_", "x.org/a", "é", "(", ")", ".", ",", "/", ":", "9",
+        ];
+        prop::collection::vec(prop::sample::select(PARTS), 0..10).prop_map(|v| v.concat())
+    }
+
     /// NOISE's labels and notes, with their neighbours.
     fn noise_like() -> impl Strategy<Value = String> {
         const PARTS: &[&str] = &[
@@ -449,6 +527,24 @@ mod tests {
         #[test]
         fn tidy_copies_runs_as_it_joined_words(s in prop_oneof![any_text(), noise_like()]) {
             prop_assert_eq!(tidy(&s), tidy_by_words(&s));
+        }
+
+        #[test]
+        fn bare_arxiv_shape_by_bytes_is_by_chars(s in prop_oneof![any_text(), arxiv_like()]) {
+            let by_chars = memchr::memchr_iter(b'.', s.as_bytes()).any(|at| {
+                let mut after = s[at + 1..].chars();
+                let mut before = s[..at].chars().rev();
+                (0..4).all(|_| before.next().is_some_and(maybe_digit))
+                    && (0..5).all(|_| after.next().is_some_and(maybe_digit))
+            });
+            prop_assert_eq!(bare_arxiv_shape(&s), by_chars);
+        }
+
+        #[test]
+        fn urls_by_hand_are_the_regex_matches(s in prop_oneof![any_text(), url_like()]) {
+            let by_regex: Vec<(usize, usize)> =
+                URL.find_iter(&s).map(|m| (m.start(), m.end())).collect();
+            prop_assert_eq!(urls_in(&s).collect::<Vec<_>>(), by_regex);
         }
 
         #[test]
