@@ -394,8 +394,8 @@ pub fn strip_repeat_dashes(s: &str) -> Option<&str> {
 }
 
 fn looks_like_year_label(label: &str) -> bool {
-    let digits: String = label.chars().filter(char::is_ascii_digit).collect();
-    digits.len() == 4 && !label.starts_with('[') && !label.starts_with('(')
+    let digits = label.bytes().filter(u8::is_ascii_digit).count();
+    digits == 4 && !label.starts_with('[') && !label.starts_with('(')
 }
 
 /// Markdown emphasis markers removed: `**Title**`, `*Venue*`, `_x_` at word edges.
