@@ -94,9 +94,8 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     {
         // PDF text glues what follows onto the DOI: `…/x,arXiv:…`, `…/x.URL https`.
         let raw = m.as_str();
-        let lower = raw.to_ascii_lowercase();
-        let keep = first_of(
-            &lower[8..],
+        let keep = first_of_folded(
+            &raw.as_bytes()[8..],
             &[
                 ",arxiv",
                 ".url",
@@ -289,16 +288,23 @@ fn new_arxiv_id<'t>(text: &'t str, m: regex::Match<'t>) -> &'t str {
     c.get(1).map_or("", |g| g.as_str())
 }
 
-/// Where the first of the `ends` starts in `s` (the earliest start of any of them).
-fn first_of(s: &str, ends: &[&str]) -> Option<usize> {
-    let b = s.as_bytes();
+/// Where the first of the `ends` (lowercase) starts in `b`, in any case (the earliest
+/// start of any of them).
+fn first_of_folded(b: &[u8], ends: &[&str]) -> Option<usize> {
     // The first bytes of the ends, to pass over the others at once.
     let mut first = [false; 256];
     for e in ends {
-        first[usize::from(e.as_bytes()[0])] = true;
+        let c = e.as_bytes()[0];
+        first[usize::from(c)] = true;
+        first[usize::from(c.to_ascii_uppercase())] = true;
     }
     (0..b.len()).find(|&i| {
-        first[usize::from(b[i])] && ends.iter().any(|e| b[i..].starts_with(e.as_bytes()))
+        first[usize::from(b[i])]
+            && ends.iter().any(|e| {
+                b[i..]
+                    .get(..e.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(e.as_bytes()))
+            })
     })
 }
 
@@ -519,6 +525,15 @@ mod tests {
             out.push_str(word);
         }
         out.trim_end_matches([',', ';', ':', ' ']).to_string()
+    }
+
+    #[test]
+    fn doi_of_non_ascii_digits_is_read_without_panic() {
+        // The glued-tail search starts eight bytes in, inside the third digit here.
+        let mut f = RefFields::default();
+        let rest = extract("Lee. 10.١٢٣٤/x,arXiv:1", &mut f);
+        assert_eq!(f.doi.as_deref(), Some("10.١٢٣٤/x"));
+        assert!(!rest.contains("١"));
     }
 
     proptest! {
