@@ -133,8 +133,14 @@ pub(super) fn parenthetical(text: &str, open: usize, items: &mut Vec<Item>) -> O
     if !may_hold_year(content.as_bytes()) {
         return None;
     }
-    if YEARS_ONLY.is_match(content) {
+    // What the patterns need first, checked before running them: [`YEARS_ONLY`]
+    // starts with a year, [`ITEM`] with a letter.
+    let first = content.trim_start().chars().next()?;
+    if may_start_year(first) && YEARS_ONLY.is_match(content) {
         return narrative(text, open, close, items);
+    }
+    if !first.is_alphabetic() {
+        return None;
     }
     let mut pos = 0;
     for part in content.split(';') {
@@ -166,6 +172,11 @@ fn may_hold_year(content: &[u8]) -> bool {
         .windows(2)
         .any(|w| matches!(w, [b'1', b'6'..=b'9'] | [b'2', b'0']));
     year_start || has(b"n.d.") || has(b"press") || has(b"forthcoming")
+}
+
+/// Whether a [`YEAR`] may start with `c`.
+fn may_start_year(c: char) -> bool {
+    matches!(c, '1' | '2' | 'n' | 'i' | 'f')
 }
 
 /// Whether `content` holds an ASCII digit or `n.d`, in one pass.

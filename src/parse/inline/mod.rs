@@ -200,7 +200,8 @@ impl<'s> Iterator for Constructs<'s> {
         // The ranges come in order; items between them belonged to constructs
         // that were dropped.
         let rest = std::mem::take(&mut self.items);
-        let (own, rest) = rest[construct.first - self.offset..].split_at_mut(construct.end - construct.first);
+        let (own, rest) =
+            rest[construct.first - self.offset..].split_at_mut(construct.end - construct.first);
         self.items = rest;
         self.offset = construct.end;
         Some((construct.group, own))
@@ -430,33 +431,34 @@ pub(crate) const fn is_key_inner_punct(c: char) -> bool {
     )
 }
 
-/// Where the prefix of a key (`doi:`, `tag:`) ends: its colon. Keys are short and
-/// their colon comes early, where a plain loop finds it sooner than a vector search.
+/// Longest prefix of a key that means something (`figure`).
+const PREFIX_MAX: usize = 8;
+
+/// Where the prefix of a key (`doi:`, `tag:`) ends: its colon, if it comes soon
+/// enough to end a prefix. Keys are short and their colon comes early, where a
+/// plain loop finds it sooner than a vector search.
 fn prefix_end(key: &str) -> Option<usize> {
-    key.bytes().position(|b| b == b':')
+    let head = &key.as_bytes()[..key.len().min(PREFIX_MAX + 1)];
+    head.iter().position(|&b| b == b':')
 }
 
 /// Kind and identifier of a pandoc key: Manubot prefixes make identifiers and tags.
 /// `None` for pandoc-crossref labels (`fig:`, `tbl:` …), which are not citations.
 pub(crate) fn classify_key(key: &str) -> Option<(CitationKind, Option<(IdScheme, String)>)> {
+    let Some(colon) = prefix_end(key) else {
+        return Some((CitationKind::Key, None));
+    };
     // Prefixes are short ASCII words; lowercase them without allocating.
-    let mut buf = [0u8; 8];
-    let prefix = prefix_end(key)
-        .map(|colon| &key.as_bytes()[..colon])
-        .filter(|p| p.len() <= buf.len())
-        .map(|p| {
-            for (b, c) in buf.iter_mut().zip(p) {
-                *b = c.to_ascii_lowercase();
-            }
-            &buf[..p.len()]
-        });
-    match prefix {
-        Some(b"fig" | b"tbl" | b"eq" | b"sec" | b"lst" | b"table" | b"figure") => None,
-        Some(b"tag") => Some((CitationKind::Tag, None)),
-        Some(
-            b"doi" | b"arxiv" | b"pmid" | b"pubmed" | b"pmcid" | b"pmc" | b"isbn" | b"url"
-            | b"http" | b"https",
-        ) => match crate::parse::ids::parse_prefixed(key) {
+    let mut buf = [0u8; PREFIX_MAX];
+    let prefix = &mut buf[..colon];
+    for (b, c) in prefix.iter_mut().zip(key.bytes()) {
+        *b = c.to_ascii_lowercase();
+    }
+    match &*prefix {
+        b"fig" | b"tbl" | b"eq" | b"sec" | b"lst" | b"table" | b"figure" => None,
+        b"tag" => Some((CitationKind::Tag, None)),
+        b"doi" | b"arxiv" | b"pmid" | b"pubmed" | b"pmcid" | b"pmc" | b"isbn" | b"url"
+        | b"http" | b"https" => match crate::parse::ids::parse_prefixed_at(key, colon) {
             Some(id) => Some((CitationKind::Identifier, Some(id))),
             // A malformed identifier is reported as an undefined key.
             None => Some((CitationKind::Key, None)),
