@@ -3,7 +3,7 @@
 //! list item, heading) at a time and calls [`Collector::flush`] at its end.
 
 use crate::model::{Citation, Claim, FileId, Span};
-use crate::parse::inline::{Found, Scanner, Syntax};
+use crate::parse::inline::{Found, Item, Scanner, Syntax, take_item};
 use crate::parse::sentence::{Prose, attach_claims};
 
 pub struct Collector<'t> {
@@ -29,19 +29,26 @@ impl<'t> Collector<'t> {
 
     /// Add the source text `span` to the current block, with the citations in it.
     pub fn run(&mut self, span: Span, syntax: Syntax) {
-        let slice = &self.text[span.start..span.end];
-        let before = self.text[..span.start].chars().next_back();
+        let Collector {
+            file,
+            text,
+            citations,
+            prose,
+            scanner,
+            ..
+        } = self;
+        let text: &str = text;
+        let before = text[..span.start].chars().next_back();
         let mut pos = span.start;
-        // The scanner's buffers are taken out while its constructs are added.
-        let mut scanner = std::mem::take(&mut self.scanner);
-        for found in scanner.scan(slice, span.start, syntax, before) {
-            self.prose
-                .push_source(&self.text[pos..found.group.start], pos);
-            pos = found.group.end;
-            self.construct(found);
+        for (group, items) in scanner.scan(&text[span.start..span.end], span.start, syntax, before)
+        {
+            prose.push_source(&text[pos..group.start], pos);
+            pos = group.end;
+            for item in items {
+                add(*file, citations, prose, group, take_item(item));
+            }
         }
-        self.scanner = scanner;
-        self.prose.push_source(&self.text[pos..span.end], pos);
+        prose.push_source(&text[pos..span.end], pos);
     }
 
     /// Add source text that holds no citation.
@@ -59,20 +66,13 @@ impl<'t> Collector<'t> {
     /// Add one citation construct at the current place of the block.
     pub fn construct(&mut self, found: Found) {
         for item in found.items {
-            let index = self.citations.len();
-            self.citations.push(Citation {
-                key: item.key,
-                kind: item.kind,
-                file: self.file,
-                span: item.span,
-                group_span: found.group,
-                command: Some(item.command.into()),
-                id: item.id,
-                narrative: item.narrative,
-                claim: None,
-                reference: None,
-            });
-            self.prose.push_citation(found.group, index);
+            add(
+                self.file,
+                &mut self.citations,
+                &mut self.prose,
+                found.group,
+                item,
+            );
         }
     }
 
@@ -93,4 +93,21 @@ impl<'t> Collector<'t> {
         self.flush();
         (self.citations, self.claims)
     }
+}
+
+/// Add the citation `item` of the construct `group` at the current place of the block.
+fn add(file: FileId, citations: &mut Vec<Citation>, prose: &mut Prose, group: Span, item: Item) {
+    prose.push_citation(group, citations.len());
+    citations.push(Citation {
+        key: item.key,
+        kind: item.kind,
+        file,
+        span: item.span,
+        group_span: group,
+        command: Some(item.command.into()),
+        id: item.id,
+        narrative: item.narrative,
+        claim: None,
+        reference: None,
+    });
 }

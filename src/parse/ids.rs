@@ -109,12 +109,23 @@ fn bare_ascii_doi(raw: &str) -> Option<String> {
     let bytes = raw.as_bytes();
     let head = doi_head_len(bytes)?;
     let plain = bytes.last().is_some_and(u8::is_ascii_alphanumeric)
-        && bytes[head..]
-            .iter()
-            .all(|&b| b.is_ascii_graphic() && !matches!(b, b'%' | b'"' | b'<' | b'>'));
+        && bytes[head..].iter().all(|&b| PLAIN_DOI_BYTES[b as usize]);
     // At least one byte after the `/` (the last one), so longer than eight bytes.
     (plain && bytes.len() > head).then(|| raw.to_ascii_lowercase())
 }
+
+/// The bytes [`bare_ascii_doi`] takes as they are: ASCII graphic characters but
+/// `%` (to decode), `"`, `<` and `>` (which end a DOI in text).
+static PLAIN_DOI_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_graphic() && !matches!(byte, b'%' | b'"' | b'<' | b'>');
+        b += 1;
+    }
+    table
+};
 
 /// `s` in lowercase, without the Unicode tables when it is ASCII.
 fn lowercase(s: &str) -> String {
@@ -392,16 +403,26 @@ pub fn identifier_from_url(url: &str) -> Option<(IdScheme, String)> {
 pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
     // Short, with the colon early: a plain loop finds it soonest.
     let colon = raw.bytes().position(|b| b == b':')?;
+    parse_prefixed_at(raw, colon)
+}
+
+/// [`parse_prefixed`] of `raw`, whose first colon is at byte `colon`.
+pub(crate) fn parse_prefixed_at(raw: &str, colon: usize) -> Option<(IdScheme, String)> {
     let (prefix, value) = (&raw[..colon], &raw[colon + 1..]);
-    let is = |name: &str| prefix.eq_ignore_ascii_case(name);
-    match () {
-        _ if is("doi") => normalize_doi(value).map(|v| (IdScheme::Doi, v)),
-        _ if is("arxiv") => normalize_arxiv(value).map(|v| (IdScheme::Arxiv, v)),
-        _ if is("pmid") || is("pubmed") => normalize_pmid(value).map(|v| (IdScheme::Pmid, v)),
-        _ if is("pmcid") || is("pmc") => normalize_pmcid(value).map(|v| (IdScheme::Pmcid, v)),
-        _ if is("isbn") => normalize_isbn(value).map(|v| (IdScheme::Isbn, v)),
-        _ if is("url") || is("http") || is("https") => {
-            let url = if prefix.eq_ignore_ascii_case("url") {
+    // Every prefix is a short ASCII word: lowercase it without allocating.
+    let mut buf = [0u8; 6];
+    let lower = buf.get_mut(..prefix.len())?;
+    for (b, c) in lower.iter_mut().zip(prefix.bytes()) {
+        *b = c.to_ascii_lowercase();
+    }
+    match &*lower {
+        b"doi" => normalize_doi(value).map(|v| (IdScheme::Doi, v)),
+        b"arxiv" => normalize_arxiv(value).map(|v| (IdScheme::Arxiv, v)),
+        b"pmid" | b"pubmed" => normalize_pmid(value).map(|v| (IdScheme::Pmid, v)),
+        b"pmcid" | b"pmc" => normalize_pmcid(value).map(|v| (IdScheme::Pmcid, v)),
+        b"isbn" => normalize_isbn(value).map(|v| (IdScheme::Isbn, v)),
+        b"url" | b"http" | b"https" => {
+            let url = if lower == b"url" {
                 value.to_string()
             } else {
                 raw.to_string()
@@ -415,6 +436,45 @@ pub fn parse_prefixed(raw: &str) -> Option<(IdScheme, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`parse_prefixed`] as it read prefixes before it lowercased them: by
+    /// `eq_ignore_ascii_case` against each name.
+    fn parse_prefixed_by_names(raw: &str) -> Option<(IdScheme, String)> {
+        let colon = raw.bytes().position(|b| b == b':')?;
+        let (prefix, value) = (&raw[..colon], &raw[colon + 1..]);
+        let is = |name: &str| prefix.eq_ignore_ascii_case(name);
+        match () {
+            _ if is("doi") => normalize_doi(value).map(|v| (IdScheme::Doi, v)),
+            _ if is("arxiv") => normalize_arxiv(value).map(|v| (IdScheme::Arxiv, v)),
+            _ if is("pmid") || is("pubmed") => normalize_pmid(value).map(|v| (IdScheme::Pmid, v)),
+            _ if is("pmcid") || is("pmc") => normalize_pmcid(value).map(|v| (IdScheme::Pmcid, v)),
+            _ if is("isbn") => normalize_isbn(value).map(|v| (IdScheme::Isbn, v)),
+            _ if is("url") || is("http") || is("https") => {
+                let url = if is("url") {
+                    value.to_string()
+                } else {
+                    raw.to_string()
+                };
+                Some(identifier_from_url(&url).unwrap_or((IdScheme::Url, url)))
+            }
+            _ => None,
+        }
+    }
+
+    proptest::proptest! {
+        /// Lowercasing the prefix once reads every prefix as comparing it to each name did.
+        #[test]
+        fn prefixes_read_as_by_names(
+            prefix in proptest::sample::select(&["doi", "DOI", "Doi", "arXiv", "pmid", "PubMed",
+                "pmcid", "PMC", "isbn", "url", "HTTP", "https", "tag", "", "doiX", "pubmedx",
+                "urls", "dOı", "ſ"][..]),
+            value in proptest::sample::select(&["10.1038/nature14539", "1706.03762", "123",
+                "PMC4425999", "978-0-262-03561-3", "//a.org/x", "https://doi.org/10.1/x", "x:y"][..]),
+        ) {
+            let raw = format!("{prefix}:{value}");
+            proptest::prop_assert_eq!(parse_prefixed(&raw), parse_prefixed_by_names(&raw), "{:?}", raw);
+        }
+    }
 
     proptest::proptest! {
         /// Bare new-style arXiv ids are read by hand as the regex reads them.

@@ -5,9 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use smallvec::smallvec;
-
-use super::{Found, Item, Items};
+use super::Item;
 use crate::model::{CitationKind, Span};
 
 const NAME: &str = r"(?:(?:van|von|de|der|den|del|della|di|da|du|dos|das|le|la|ten|ter|St\.?)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*[\p{L}\p{M}]";
@@ -122,8 +120,9 @@ const NOT_AUTHORS: &[&str] = &[
 /// Longest parenthetical considered.
 const MAX_LEN: usize = 400;
 
-/// An author–year construct around the `(` at byte `open`.
-pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
+/// An author–year construct around the `(` at byte `open`: its bytes, its items
+/// pushed to `items` (when it is none, what was pushed is the caller's to drop).
+pub(super) fn parenthetical(text: &str, open: usize, items: &mut Vec<Item>) -> Option<Span> {
     let bytes = text.as_bytes();
     let end = bytes.len().min(open + MAX_LEN);
     let close = open + 1 + memchr::memchr3(b')', b'(', b'\n', &bytes[open + 1..end])?;
@@ -134,10 +133,15 @@ pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
     if !may_hold_year(content.as_bytes()) {
         return None;
     }
-    if YEARS_ONLY.is_match(content) {
-        return narrative(text, open, close);
+    // What the patterns need first, checked before running them: [`YEARS_ONLY`]
+    // starts with a year, [`ITEM`] with a letter.
+    let first = content.trim_start().chars().next()?;
+    if may_start_year(first) && YEARS_ONLY.is_match(content) {
+        return narrative(text, open, close, items);
     }
-    let mut items = Items::new();
+    if !first.is_alphabetic() {
+        return None;
+    }
     let mut pos = 0;
     for part in content.split(';') {
         let base = open + 1 + pos;
@@ -153,10 +157,7 @@ pub(super) fn parenthetical(text: &str, open: usize) -> Option<Found> {
             false,
         ));
     }
-    Some(Found {
-        group: Span::new(open, close + 1),
-        items,
-    })
+    Some(Span::new(open, close + 1))
 }
 
 /// Cheap rejection: every citation holds a [`YEAR`]. Parentheticals without a digit
@@ -173,6 +174,11 @@ fn may_hold_year(content: &[u8]) -> bool {
     year_start || has(b"n.d.") || has(b"press") || has(b"forthcoming")
 }
 
+/// Whether a [`YEAR`] may start with `c`.
+fn may_start_year(c: char) -> bool {
+    matches!(c, '1' | '2' | 'n' | 'i' | 'f')
+}
+
 /// Whether `content` holds an ASCII digit or `n.d`, in one pass.
 fn has_digit_or_nd(content: &[u8]) -> bool {
     content.iter().enumerate().any(|(i, &b)| {
@@ -182,7 +188,7 @@ fn has_digit_or_nd(content: &[u8]) -> bool {
 }
 
 /// `Smith et al. (2020)`: names right before the parenthesis.
-fn narrative(text: &str, open: usize, close: usize) -> Option<Found> {
+fn narrative(text: &str, open: usize, close: usize, items: &mut Vec<Item>) -> Option<Span> {
     let mut from = open.saturating_sub(150);
     while !text.is_char_boundary(from) {
         from += 1;
@@ -194,10 +200,8 @@ fn narrative(text: &str, open: usize, close: usize) -> Option<Found> {
         return None;
     }
     let span = Span::new(start, close + 1);
-    Some(Found {
-        group: span,
-        items: smallvec![item(&text[span.start..span.end], span, true)],
-    })
+    items.push(item(&text[span.start..span.end], span, true));
+    Some(span)
 }
 
 fn is_not_author(names: &str) -> bool {
@@ -225,8 +229,9 @@ mod tests {
 
     fn keys(text: &str) -> Vec<String> {
         let open = text.find('(').unwrap();
-        parenthetical(text, open)
-            .map(|f| f.items.into_iter().map(|i| i.key).collect())
+        let mut items = Vec::new();
+        parenthetical(text, open, &mut items)
+            .map(|_| items.into_iter().map(|i| i.key).collect())
             .unwrap_or_default()
     }
 

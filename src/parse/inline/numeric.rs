@@ -1,8 +1,6 @@
 //! Numbered markers `[1]`, `[1, 3]`, `[1-4]`, `[1–4]` and footnote markers `[^1]`.
 
-use smallvec::smallvec;
-
-use super::{Found, Item, Items};
+use super::Item;
 use crate::model::{CitationKind, Span};
 
 /// Largest marker number and widest range accepted: beyond them `[…]` is not a marker.
@@ -10,12 +8,12 @@ const MAX_NUMBER: u32 = 9999;
 const MAX_RANGE: u32 = 200;
 
 /// The items of a numbered marker whose content (between the brackets) starts at
-/// byte `base`; `None` unless the whole content is numbers, ranges and separators.
-pub(super) fn markers(content: &str, base: usize) -> Option<Items> {
+/// byte `base`, pushed to `items`; `None` unless the whole content is numbers,
+/// ranges and separators (what was pushed is then the caller's to drop).
+pub(super) fn markers(content: &str, base: usize, items: &mut Vec<Item>) -> Option<()> {
     if content.trim().is_empty() || content.len() > 200 {
         return None;
     }
-    let mut items = Items::new();
     let mut pos = 0;
     for part in content.split([',', ';']) {
         let part_start = pos;
@@ -40,7 +38,7 @@ pub(super) fn markers(content: &str, base: usize) -> Option<Items> {
         let span = Span::new(start, start + trimmed.len());
         items.extend((first..=last).map(|n| item(n, span)));
     }
-    Some(items)
+    Some(())
 }
 
 /// A leading number without leading zeros, and what follows it.
@@ -64,8 +62,9 @@ fn item(n: u32, span: Span) -> Item {
     }
 }
 
-/// `[^label]` at byte `open` (the `[`): a footnote marker written as text.
-pub(super) fn footnote(text: &str, open: usize) -> Option<Found> {
+/// `[^label]` at byte `open` (the `[`): a footnote marker written as text. Its
+/// bytes; its item is pushed to `items`.
+pub(super) fn footnote(text: &str, open: usize, items: &mut Vec<Item>) -> Option<Span> {
     let rest = &text[open + 2..];
     let len = rest
         .find(|c: char| c == ']' || c.is_whitespace() || c == '[')
@@ -75,15 +74,13 @@ pub(super) fn footnote(text: &str, open: usize) -> Option<Found> {
         return None;
     }
     let span = Span::new(open + 1, open + 2 + len);
-    Some(Found {
-        group: Span::new(open, open + 3 + len),
-        items: smallvec![Item {
-            key: text[span.start..span.end].to_string(),
-            kind: CitationKind::Footnote,
-            span,
-            id: None,
-            narrative: false,
-            command: "footnote",
-        }],
-    })
+    items.push(Item {
+        key: text[span.start..span.end].to_string(),
+        kind: CitationKind::Footnote,
+        span,
+        id: None,
+        narrative: false,
+        command: "footnote",
+    });
+    Some(Span::new(open, open + 3 + len))
 }

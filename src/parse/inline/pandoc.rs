@@ -1,17 +1,15 @@
 //! Pandoc citation syntax (also used by Quarto and Manubot): bracketed groups
 //! `[see @a, p. 3; -@b]` and narrative `@key`.
 
-use smallvec::smallvec;
-
-use super::{Found, Item, Items, classify_key, is_key_inner_punct};
+use super::{Item, classify_key, is_key_inner_punct};
 use crate::model::Span;
 
-/// The items of a bracketed group whose content starts at byte `base`. Every
-/// `;`-separated part must hold one key, as pandoc requires; otherwise the bracket
-/// is not a citation.
-pub(super) fn group(content: &str, base: usize) -> Option<Items> {
-    // Most groups hold one or two keys.
-    let mut items = Items::new();
+/// The items of a bracketed group whose content starts at byte `base`, pushed to
+/// `items`. Every `;`-separated part must hold one key, as pandoc requires;
+/// otherwise the bracket is not a citation (and what was pushed is the caller's to
+/// drop).
+pub(super) fn group(content: &str, base: usize, items: &mut Vec<Item>) -> Option<()> {
+    let first = items.len();
     let mut pos = 0;
     // Split by bytes: `;` is ASCII, so every part is whole characters.
     for part in content.as_bytes().split(|&b| b == b';') {
@@ -19,7 +17,7 @@ pub(super) fn group(content: &str, base: usize) -> Option<Items> {
         let part_base = base + pos;
         pos += part.len() + 1;
         // `[@a;; @b]` occurs in real manuscripts; an empty part is no part.
-        if !items.is_empty() && part.trim().is_empty() {
+        if items.len() > first && part.trim().is_empty() {
             continue;
         }
         let (at, suppress) = key_start(part)?;
@@ -39,7 +37,7 @@ pub(super) fn group(content: &str, base: usize) -> Option<Items> {
             },
         });
     }
-    Some(items)
+    Some(())
 }
 
 /// The first `@` of a group part that starts a key (at the start, after a space, or
@@ -162,8 +160,13 @@ static KEY_BYTES: [KeyByte; 256] = {
     table
 };
 
-/// A narrative `@key` at byte `at` of `text`.
-pub(super) fn narrative(text: &str, at: usize, outside: Option<char>) -> Option<Found> {
+/// A narrative `@key` at byte `at` of `text`: its bytes, its item pushed to `items`.
+pub(super) fn narrative(
+    text: &str,
+    at: usize,
+    outside: Option<char>,
+    items: &mut Vec<Item>,
+) -> Option<Span> {
     let before = text[..at].chars().next_back().or(outside);
     let allowed = before.is_none_or(|c| {
         c.is_whitespace() || matches!(c, '(' | '"' | '\'' | '“' | '‘' | '*' | '_' | '~')
@@ -179,17 +182,15 @@ pub(super) fn narrative(text: &str, at: usize, outside: Option<char>) -> Option<
     } else {
         end
     };
-    Some(Found {
-        group: Span::new(at, group_end),
-        items: smallvec![Item {
-            key: key.to_string(),
-            kind,
-            span: Span::new(start, end),
-            id,
-            narrative: true,
-            command: "pandoc",
-        }],
-    })
+    items.push(Item {
+        key: key.to_string(),
+        kind,
+        span: Span::new(start, end),
+        id,
+        narrative: true,
+        command: "pandoc",
+    });
+    Some(Span::new(at, group_end))
 }
 
 #[cfg(test)]
@@ -210,14 +211,20 @@ mod tests {
         assert_eq!(read_key("@-x", 1), None);
     }
 
+    fn items(content: &str) -> Option<Vec<Item>> {
+        let mut items = Vec::new();
+        group(content, 0, &mut items).map(|()| items)
+    }
+
     #[test]
     fn groups_need_a_key_in_every_part() {
-        assert!(group("see the review; @b", 0).is_none());
-        let items = group("see @a, p. 3; -@b", 0).unwrap();
-        assert_eq!(items.len(), 2);
-        assert_eq!(items[0].key, "a");
-        assert_eq!(items[1].command, "pandoc-suppress-author");
-        assert!(group("contact a@b.org", 0).is_none());
-        assert!(group("@fig:one", 0).is_none());
+        assert!(items("see the review; @b").is_none());
+        let found = items("see @a, p. 3; -@b").unwrap();
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].key, "a");
+        assert_eq!(found[1].command, "pandoc-suppress-author");
+        assert!(items("contact a@b.org").is_none());
+        assert!(items("@fig:one").is_none());
+        assert_eq!(items("@a;; @b").map(|i| i.len()), Some(2));
     }
 }

@@ -123,3 +123,36 @@ proptest::proptest! {
         }
     }
 }
+
+/// [`classify_key`] as it was written before it looked for the colon only where a
+/// prefix can end: the first colon anywhere, prefixes of up to eight bytes.
+fn classify_key_by_first_colon(key: &str) -> Option<(CitationKind, Option<(IdScheme, String)>)> {
+    let prefix = key
+        .find(':')
+        .map(|colon| key[..colon].to_ascii_lowercase())
+        .filter(|p| p.len() <= 8);
+    match prefix.as_deref() {
+        Some("fig" | "tbl" | "eq" | "sec" | "lst" | "table" | "figure") => None,
+        Some("tag") => Some((CitationKind::Tag, None)),
+        Some(
+            "doi" | "arxiv" | "pmid" | "pubmed" | "pmcid" | "pmc" | "isbn" | "url" | "http"
+            | "https",
+        ) => match crate::parse::ids::parse_prefixed(key) {
+            Some(id) => Some((CitationKind::Identifier, Some(id))),
+            None => Some((CitationKind::Key, None)),
+        },
+        _ => Some((CitationKind::Key, None)),
+    }
+}
+
+proptest::proptest! {
+    /// Keys are classified as by their first colon, wherever it is.
+    #[test]
+    fn keys_classify_as_by_their_first_colon(parts in proptest::collection::vec(
+        proptest::sample::select(&["doi", "DOI", "tag", "fig", "figure", "tables", "Url", ":",
+            "10.1038/x", "1706.03762", "pmc", "PMC123456", "a", "é", "12345678", "https", "//a.org"][..]),
+        0..6)) {
+        let key = parts.concat();
+        proptest::prop_assert_eq!(classify_key(&key), classify_key_by_first_colon(&key), "{:?}", key);
+    }
+}

@@ -11,8 +11,8 @@ use crate::model::{CitationKind, IdScheme, Span};
 use crate::parse::ids;
 use candidates::candidates;
 use heads::{Head, open_head};
-use tail::tail_end;
 pub use tail::trim_url;
+use tail::{Tail, read_tail, tail_end, without_trailing_punctuation};
 
 mod candidates;
 mod heads;
@@ -58,10 +58,10 @@ struct Matched {
 fn match_at(text: &str, start: usize) -> Option<Matched> {
     match open_head(text.as_bytes(), start) {
         Head::Tail { from, kind } => {
-            let end = tail_end(text, from);
+            let Tail { end, cut } = read_tail(text, from);
             // The head ends in `/` and holds no bracket: trimming the tail alone
             // trims the match.
-            let zone_end = from + trim_url(&text[from..end]).len();
+            let zone_end = from + without_trailing_punctuation(&text[from..cut]).len();
             (end > from).then_some(Matched {
                 kind,
                 end,
@@ -432,6 +432,21 @@ mod tests {
             }
         }
 
+        /// Noting the brackets while reading a tail trims it as reading it again does.
+        #[test]
+        fn tails_are_cut_as_trim_url_cuts_them(parts in proptest::collection::vec(
+            proptest::sample::select(&["a", "(", ")", "[", "]", ".", ")", "é", " ", "\u{3000}",
+                "\"", "/", "x(y)", "’"][..]), 0..16)) {
+            let text = parts.concat();
+            let Tail { end, cut } = read_tail(&text, 0);
+            proptest::prop_assert_eq!(end, tail_end(&text, 0));
+            proptest::prop_assert_eq!(
+                without_trailing_punctuation(&text[..cut]),
+                trim_url(&text[..end]),
+                "{:?}", text
+            );
+        }
+
         /// URLs lose the same punctuation as by `trim_end_matches`.
         #[test]
         fn trailing_punctuation_goes_as_by_trim_end_matches(parts in proptest::collection::vec(
@@ -441,7 +456,7 @@ mod tests {
             let expected = text.trim_end_matches([
                 '.', ',', ';', ':', '!', '?', '\'', '"', '*', '_', '>', '’', '”',
             ]);
-            proptest::prop_assert_eq!(tail::without_trailing_punctuation(&text), expected);
+            proptest::prop_assert_eq!(without_trailing_punctuation(&text), expected);
         }
     }
 

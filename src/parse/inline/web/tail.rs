@@ -5,30 +5,67 @@ use crate::parse::is_space;
 
 /// Where the run of `[^\s"<>`]` that goes on at `from` ends.
 pub(super) fn tail_end(text: &str, from: usize) -> usize {
+    read_tail(text, from).end
+}
+
+/// An open tail read in one pass: where it ends, and where [`trim_url`] cuts it
+/// before its trailing punctuation goes.
+pub(super) struct Tail {
+    pub end: usize,
+    /// The first `[` or `]`, or `)` without its `(`, in the tail; `end` if none.
+    pub cut: usize,
+}
+
+/// [`tail_end`], noting the brackets on the way: reading the tail again to trim it
+/// cost as much as reading it.
+pub(super) fn read_tail(text: &str, from: usize) -> Tail {
     let bytes = text.as_bytes();
     let mut i = from;
+    let mut depth = 0usize;
+    let mut cut = None;
     while let Some(&b) = bytes.get(i) {
         match TAIL_BYTES[b as usize] {
             TailByte::In => i += 1,
-            TailByte::End => return i,
+            TailByte::End => break,
+            TailByte::Open => {
+                depth += 1;
+                i += 1;
+            }
+            TailByte::Close if depth > 0 && cut.is_none() => {
+                depth -= 1;
+                i += 1;
+            }
+            TailByte::Close | TailByte::Square => {
+                cut.get_or_insert(i);
+                i += 1;
+            }
             TailByte::NonAscii => {
                 let c = text[i..].chars().next().unwrap_or(' ');
                 if c.is_whitespace() {
-                    return i;
+                    break;
                 }
                 i += c.len_utf8();
             }
         }
     }
-    i
+    Tail {
+        end: i,
+        cut: cut.unwrap_or(i),
+    }
 }
 
-/// What a byte is to [`tail_end`].
+/// What a byte is to [`read_tail`].
 #[derive(Clone, Copy)]
 enum TailByte {
     In,
     /// ASCII `\s`, `"`, `<`, `>` and `` ` ``.
     End,
+    /// `(`.
+    Open,
+    /// `)`.
+    Close,
+    /// `[` and `]`.
+    Square,
     /// Part of a non-ASCII character, which ends the tail if it is a space.
     NonAscii,
 }
@@ -40,6 +77,12 @@ static TAIL_BYTES: [TailByte; 256] = {
         let byte = b as u8;
         table[b] = if is_space(byte) || matches!(byte, b'"' | b'<' | b'>' | b'`') {
             TailByte::End
+        } else if byte == b'(' {
+            TailByte::Open
+        } else if byte == b')' {
+            TailByte::Close
+        } else if matches!(byte, b'[' | b']') {
+            TailByte::Square
         } else {
             TailByte::In
         };
