@@ -202,6 +202,7 @@ impl<'t, 'o> Walker<'t, 'o> {
         }
     }
 
+    #[inline]
     fn text_event(&mut self, text: &str, span: Span) {
         if self.metadata {
             frontmatter::read(self.file, self.text, span, self.out);
@@ -213,10 +214,15 @@ impl<'t, 'o> Walker<'t, 'o> {
         if is_written_at(self.text, text, span) {
             self.extend(span);
         } else {
-            // An entity or escape: the text is not written as it reads.
-            self.end_run();
-            self.collector.synthetic(text, span);
+            self.not_as_written(text, span);
         }
+    }
+
+    /// An entity or escape: the text is not written as it reads.
+    #[inline(never)]
+    fn not_as_written(&mut self, text: &str, span: Span) {
+        self.end_run();
+        self.collector.synthetic(text, span);
     }
 
     /// A link either cites (DOI/arXiv/PubMed/publisher URL, `[text][3]`), is a
@@ -339,6 +345,7 @@ impl<'t, 'o> Walker<'t, 'o> {
     }
 
     /// Add prose bytes to the current run; runs join across whitespace only.
+    #[inline]
     fn extend(&mut self, span: Span) {
         match &mut self.run {
             Some(run)
@@ -349,11 +356,14 @@ impl<'t, 'o> Walker<'t, 'o> {
             {
                 run.end = span.end;
             }
-            _ => {
-                self.end_run();
-                self.run = Some(span);
-            }
+            _ => self.start_run(span),
         }
+    }
+
+    #[inline(never)]
+    fn start_run(&mut self, span: Span) {
+        self.end_run();
+        self.run = Some(span);
     }
 
     fn end_run(&mut self) {
