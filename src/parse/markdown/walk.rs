@@ -66,12 +66,23 @@ impl<'t, 'o> Walker<'t, 'o> {
         self.skip == 0 && self.section.is_none() && !self.verbatim_link
     }
 
+    /// Read one event. Text and line breaks, most of the events, are taken here;
+    /// the rest in [`Walker::structure`], so that this stays small enough to inline.
+    #[inline]
     pub fn event(&mut self, event: Event<'_>, span: Span) {
+        match event {
+            Event::Text(text) => self.text_event(&text, span),
+            Event::SoftBreak if self.in_prose() => self.extend(span),
+            event => self.structure(event, span),
+        }
+    }
+
+    #[inline(never)]
+    fn structure(&mut self, event: Event<'_>, span: Span) {
         match event {
             Event::Start(tag) => self.start(tag, span),
             Event::End(tag) => self.end(tag, span),
             Event::Text(text) => self.text_event(&text, span),
-            Event::SoftBreak if self.in_prose() => self.extend(span),
             Event::HardBreak if self.in_prose() => {
                 self.end_run();
                 self.collector.synthetic("\n", span);
@@ -191,6 +202,7 @@ impl<'t, 'o> Walker<'t, 'o> {
         }
     }
 
+    #[inline]
     fn text_event(&mut self, text: &str, span: Span) {
         if self.metadata {
             frontmatter::read(self.file, self.text, span, self.out);
@@ -199,13 +211,18 @@ impl<'t, 'o> Walker<'t, 'o> {
         if !self.in_prose() || self.links.last().is_some_and(|l| l.hide_text) {
             return;
         }
-        if self.text.get(span.start..span.end) == Some(text) {
+        if is_written_at(self.text, text, span) {
             self.extend(span);
         } else {
-            // An entity or escape: the text is not written as it reads.
-            self.end_run();
-            self.collector.synthetic(text, span);
+            self.not_as_written(text, span);
         }
+    }
+
+    /// An entity or escape: the text is not written as it reads.
+    #[inline(never)]
+    fn not_as_written(&mut self, text: &str, span: Span) {
+        self.end_run();
+        self.collector.synthetic(text, span);
     }
 
     /// A link either cites (DOI/arXiv/PubMed/publisher URL, `[text][3]`), is a
@@ -328,6 +345,7 @@ impl<'t, 'o> Walker<'t, 'o> {
     }
 
     /// Add prose bytes to the current run; runs join across whitespace only.
+    #[inline]
     fn extend(&mut self, span: Span) {
         match &mut self.run {
             Some(run)
@@ -338,11 +356,14 @@ impl<'t, 'o> Walker<'t, 'o> {
             {
                 run.end = span.end;
             }
-            _ => {
-                self.end_run();
-                self.run = Some(span);
-            }
+            _ => self.start_run(span),
         }
+    }
+
+    #[inline(never)]
+    fn start_run(&mut self, span: Span) {
+        self.end_run();
+        self.run = Some(span);
     }
 
     fn end_run(&mut self) {
@@ -379,6 +400,16 @@ fn item(
         id,
         narrative: false,
         command,
+    }
+}
+
+/// Whether `text` reads exactly as the source bytes `span` are written. Text that
+/// pulldown-cmark borrows from the source is those very bytes: then no byte needs
+/// comparing.
+fn is_written_at(source: &str, text: &str, span: Span) -> bool {
+    match source.get(span.start..span.end) {
+        Some(written) if std::ptr::eq(written, text) => true,
+        written => written == Some(text),
     }
 }
 

@@ -10,6 +10,8 @@ use crate::model::{BibliographyRequest, FileId, Span};
 use crate::parse::Parsed;
 use crate::rules::input;
 
+mod simple;
+
 /// Collects the scalar values of the top-level `bibliography` key.
 #[derive(Default)]
 struct Bibliography {
@@ -66,6 +68,29 @@ pub fn read(file: FileId, text: &str, span: Span, out: &mut Parsed) {
     if !yaml.contains("bibliography") {
         return;
     }
+    let values = simple::bibliography(yaml).unwrap_or_else(|| parsed(file, yaml, span, out));
+    // Locate each value after the key so the request points at the path itself.
+    let key_at = yaml.find("bibliography").unwrap_or(0);
+    let mut from = key_at;
+    for value in values {
+        let at = match yaml[from..].find(value.as_str()) {
+            Some(i) if !value.is_empty() => {
+                let start = from + i;
+                from = start + value.len();
+                Span::new(start, start + value.len())
+            }
+            _ => Span::new(key_at, key_at + "bibliography".len()),
+        };
+        out.bibliographies.push(BibliographyRequest {
+            path: value,
+            at: Some((file, at.offset(span.start))),
+        });
+    }
+}
+
+/// The `bibliography` values as the YAML parser reads them; a syntax error is
+/// reported at the block.
+fn parsed(file: FileId, yaml: &str, span: Span, out: &mut Parsed) -> Vec<String> {
     let mut receiver = Bibliography::default();
     if let Err(error) = Parser::new_from_str(yaml).load(&mut receiver, false) {
         out.problems.push(input::malformed_entry(
@@ -80,23 +105,7 @@ pub fn read(file: FileId, text: &str, span: Span, out: &mut Parsed) {
             ),
         ));
     }
-    // Locate each value after the key so the request points at the path itself.
-    let key_at = yaml.find("bibliography").unwrap_or(0);
-    let mut from = key_at;
-    for value in receiver.values {
-        let at = match yaml[from..].find(value.as_str()) {
-            Some(i) if !value.is_empty() => {
-                let start = from + i;
-                from = start + value.len();
-                Span::new(start, start + value.len())
-            }
-            _ => Span::new(key_at, key_at + "bibliography".len()),
-        };
-        out.bibliographies.push(BibliographyRequest {
-            path: value,
-            at: Some((file, at.offset(span.start))),
-        });
-    }
+    receiver.values
 }
 
 #[cfg(test)]
