@@ -22,6 +22,17 @@ pub(crate) const fn is_space(b: u8) -> bool {
     matches!(b, b'\t'..=b'\r' | b' ')
 }
 
+/// A byte-indexed table that holds `bytes`: for static lookup tables of byte loops.
+pub(crate) const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut k = 0;
+    while k < bytes.len() {
+        table[bytes[k] as usize] = true;
+        k += 1;
+    }
+    table
+}
+
 use crate::diagnostic::Diagnostic;
 use crate::model::{BibliographyRequest, Citation, Claim, Reference, Span, Suppression};
 

@@ -14,16 +14,7 @@ use super::commands::{ProseRole, env_arguments, is_math_env, prose_role, symbol_
 use super::skips::{Skip, SkipKind};
 
 /// Bytes the builder must look at; everything else is copied as it is.
-static SPECIAL: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut i = 0;
-    let special = b"\\%{}$~&`'-";
-    while i < special.len() {
-        table[special[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+static SPECIAL: [bool; 256] = crate::parse::byte_set(b"\\%{}$~&`'-");
 
 /// Set `claim` on every citation that sits in running text.
 pub(super) fn attach(

@@ -30,14 +30,7 @@ pub(super) struct Scan {
 }
 
 /// The bytes the first pass stops at.
-static MARKUP: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'\\' as usize] = true;
-    table[b'%' as usize] = true;
-    table[b'{' as usize] = true;
-    table[b'}' as usize] = true;
-    table
-};
+static MARKUP: [bool; 256] = crate::parse::byte_set(b"\\%{}");
 
 pub(super) struct Scanner<'a> {
     pub text: &'a str,

@@ -113,16 +113,7 @@ pub(super) fn needles(text: &str) -> u32 {
 }
 
 /// The bytes by which [`needles`] finds its needles.
-static PROBE: [bool; 256] = {
-    let mut probe = [false; 256];
-    let bytes = b":/([1xXwWpPbBvVcCuUlL";
-    let mut k = 0;
-    while k < bytes.len() {
-        probe[bytes[k] as usize] = true;
-        k += 1;
-    }
-    probe
-};
+static PROBE: [bool; 256] = crate::parse::byte_set(b":/([1xXwWpPbBvVcCuUlL");
 
 fn bit(set: bool, bit: u32) -> u32 {
     if set { bit } else { 0 }

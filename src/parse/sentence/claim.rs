@@ -55,17 +55,11 @@ pub fn claim_text(sentence: &str) -> String {
 /// Bytes at which [`claim_text`] stops copying a word: non-ASCII, ASCII whitespace
 /// and the brackets a marker may leave empty.
 static ENDS_WORD: [bool; 256] = {
-    let mut table = [false; 256];
+    let mut table = crate::parse::byte_set(b" \t\n\x0C\r([");
     let mut b = 0x80;
     while b < 256 {
         table[b] = true;
         b += 1;
-    }
-    let stops = b" \t\n\x0C\r([";
-    let mut k = 0;
-    while k < stops.len() {
-        table[stops[k] as usize] = true;
-        k += 1;
     }
     table
 };
