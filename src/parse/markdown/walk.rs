@@ -82,7 +82,6 @@ impl<'t, 'o> Walker<'t, 'o> {
         match event {
             Event::Start(tag) => self.start(tag, span),
             Event::End(tag) => self.end(tag, span),
-            Event::Text(text) => self.text_event(&text, span),
             Event::HardBreak if self.in_prose() => {
                 self.end_run();
                 self.collector.synthetic("\n", span);
