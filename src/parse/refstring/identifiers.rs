@@ -419,7 +419,7 @@ fn tidy(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::any_text;
+    use super::super::test_support::{any_text, joined};
     use super::*;
     use proptest::prelude::*;
 
@@ -451,7 +451,7 @@ mod tests {
             "12345",
             "x",
         ];
-        prop::collection::vec(prop::sample::select(PARTS), 0..12).prop_map(|v| v.concat())
+        joined(PARTS, 12)
     }
 
     /// URLs and their edges.
@@ -460,7 +460,7 @@ mod tests {
             "http://", "HTTPS://", "https://", "https:/", "http", "www.", "WwW.", "www", "<", ">",
             "\"", " ", "\u{a0}", "a", "_", "x.org/a", "é", "(", ")", ".", ",", "/", ":", "9",
         ];
-        prop::collection::vec(prop::sample::select(PARTS), 0..10).prop_map(|v| v.concat())
+        joined(PARTS, 10)
     }
 
     /// NOISE's labels and notes, with their neighbours.
@@ -500,7 +500,7 @@ mod tests {
             "via",
             "from",
         ];
-        prop::collection::vec(prop::sample::select(PARTS), 0..8).prop_map(|v| v.concat())
+        joined(PARTS, 8)
     }
 
     /// [`tidy`] as it was written first, a word at a time.

@@ -164,7 +164,12 @@ const FRAGMENTS: &[&str] = &[
 
 /// A string of reference fragments.
 pub fn reference_like() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(FRAGMENTS), 0..14).prop_map(|v| v.concat())
+    joined(FRAGMENTS, 14)
+}
+
+/// Strings of fewer than `most` of the `parts`, one after another.
+pub fn joined(parts: &'static [&'static str], most: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(parts), 0..most).prop_map(|v| v.concat())
 }
 
 /// Reference-like strings and arbitrary ones.
@@ -179,7 +184,7 @@ pub fn numbering_like() -> impl Strategy<Value = String> {
         " )", ":", ",", ";", "pp.", "p.", "pp", "P.", "–", "—", "-", "--", "/", "_", "Suppl", "é",
         "\u{a0}", "١", "to",
     ];
-    let loose = prop::collection::vec(prop::sample::select(PARTS), 0..16).prop_map(|v| v.concat());
+    let loose = joined(PARTS, 16);
     // The shape the volume-issue-pages pattern reads, with its optional parts.
     let shaped = "[a-z ,.;]{0,3}[0-9]{1,7}[A-Z]?( ?\\( ?[0-9A-Za-z_/–-]{1,14} ?\\))? ?([:,] ?(pp?\\. ?)?[A-Za-z]?[0-9]{1,5}( ?[-–—]{1,2} ?[A-Za-z]?[0-9]{1,5})?)?[ .,;a-z]{0,3}";
     prop_oneof![loose, shaped]
