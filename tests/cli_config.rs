@@ -350,6 +350,8 @@ dir = "cache"
 
 [sources.crossref]
 retries = 0
+breaker-failures = 1
+breaker-cooldown = "5s"
 
 [verify]
 enabled = true
@@ -396,6 +398,12 @@ arxiv-web-url = "http://127.0.0.1:9/arxiv-web"
     );
     let crossref = options.sources.get(SourceName::Crossref);
     assert_eq!(crossref.retry.max_retries, 0);
+    assert_eq!(crossref.policy().breaker.failures, 1);
+    assert_eq!(crossref.policy().breaker.cooldown, Duration::from_secs(5));
+    // Sources the file does not name keep the default breaker.
+    let openalex = options.sources.get(SourceName::OpenAlex).policy().breaker;
+    assert_eq!(openalex.failures, 3);
+    assert_eq!(openalex.cooldown, Duration::from_secs(60));
     // CITEPROOF_TIMEOUT (seconds) sets every source; CITEPROOF_S2_RATE is per second.
     assert_eq!(crossref.timeout, Duration::from_secs(7));
     assert_eq!(

@@ -8,7 +8,6 @@ use super::Resolved;
 use super::file::{RuleKey, RuleLevel};
 use super::layers::{Layer, Origin};
 use crate::diagnostic::Severity;
-use crate::net::RetryPolicy;
 use crate::parse::ParseOptions;
 use crate::policy::FailOn;
 use crate::resolve::gate::GateThresholds;
@@ -63,15 +62,18 @@ pub(super) fn defaults() -> Layer {
             t.push_str(&format!("{} = \"{}\"\n", rule.code, rule.severity));
         }
         for name in SourceName::ALL {
-            let timeout = crate::resolve::sources::SourceSettings::new(name).timeout;
+            let source = crate::resolve::sources::SourceSettings::new(name);
             t.push_str(&format!(
                 "[sources.{}]\nurl = \"{}\"\napi-key-env = \"CITEPROOF_{}_API_KEY\"\n\
-                 timeout = \"{}s\"\nretries = {}\ndisabled = false\n",
+                 timeout = \"{}s\"\nretries = {}\nbreaker-failures = {}\n\
+                 breaker-cooldown = \"{}s\"\ndisabled = false\n",
                 name.as_str(),
                 name.default_base_url(),
                 name.env_name(),
-                timeout.as_secs(),
-                RetryPolicy::default().max_retries,
+                source.timeout.as_secs(),
+                source.retry.max_retries,
+                source.breaker.failures,
+                source.breaker.cooldown.as_secs(),
             ));
         }
         t

@@ -95,6 +95,10 @@ pub struct SourceSection {
     pub timeout: Option<Seconds>,
     /// Retries of a request that failed transiently (429, 5xx, connection errors).
     pub retries: Option<u32>,
+    /// Attempts in a row without an answer after which a host is given up on (0: never).
+    pub breaker_failures: Option<u32>,
+    /// How long a host that was given up on is left alone before it is tried again.
+    pub breaker_cooldown: Option<Seconds>,
     pub disabled: Option<bool>,
 }
 

@@ -123,6 +123,12 @@ impl Resolved {
             if let Some(retries) = section.retries {
                 s.retry.max_retries = retries;
             }
+            if let Some(failures) = section.breaker_failures {
+                s.breaker.failures = failures;
+            }
+            if let Some(cooldown) = &section.breaker_cooldown {
+                s.breaker.cooldown = cooldown.value;
+            }
             s.enabled = !section.disabled.unwrap_or(false);
         }
         settings

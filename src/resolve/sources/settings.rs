@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use url::Url;
 
-use crate::net::{DEFAULT_MAX_BODY_BYTES, Rate, RetryPolicy, SourcePolicy};
+use crate::net::{BreakerPolicy, DEFAULT_MAX_BODY_BYTES, Rate, RetryPolicy, SourcePolicy};
 
 /// A scholarly source with its own client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -172,6 +172,8 @@ pub struct SourceSettings {
     /// Total time for one attempt.
     pub timeout: Duration,
     pub retry: RetryPolicy,
+    /// When the source's hosts count as unreachable, and for how long.
+    pub breaker: BreakerPolicy,
     pub max_body_bytes: u64,
     pub enabled: bool,
 }
@@ -188,6 +190,7 @@ impl SourceSettings {
             max_concurrency: None,
             timeout: name.default_timeout(),
             retry: RetryPolicy::default(),
+            breaker: BreakerPolicy::default(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             enabled: true,
         }
@@ -264,6 +267,7 @@ impl SourceSettings {
                 .unwrap_or_else(|| self.name.default_concurrency(self.mailto.is_some())),
             timeout: self.timeout,
             retry: self.retry.clone(),
+            breaker: self.breaker,
             max_body_bytes: self.max_body_bytes,
             ..SourcePolicy::default()
         }
