@@ -269,7 +269,6 @@ impl SourceSettings {
             retry: self.retry.clone(),
             breaker: self.breaker,
             max_body_bytes: self.max_body_bytes,
-            ..SourcePolicy::default()
         }
     }
 }
