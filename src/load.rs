@@ -100,7 +100,8 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
 struct Loader<'a> {
     project: Project,
     options: &'a LoadOptions,
-    /// Parse results per file, so a bibliography shared by documents is parsed once.
+    /// Parses of the files several documents may use (bibliographies, LaTeX files
+    /// that other documents include), so that each is parsed once.
     parsed: HashMap<FileId, Parsed>,
     /// Citation commands the current document defines (`\newcommand{\mycite}…`);
     /// the files it includes are parsed knowing them.
@@ -282,7 +283,11 @@ impl Loader<'_> {
             FileKind::Text => parse::answer::parse(id, &file.text, options),
             FileKind::CslJson => parse::csljson::parse(id, &file.text, options),
         };
-        self.parsed.insert(id, parsed.clone());
+        // Only bibliographies and LaTeX files (included by other documents) are asked
+        // for again; a copy of every other parse would cost time for nothing.
+        if !matches!(file.kind, FileKind::Markdown | FileKind::Text) {
+            self.parsed.insert(id, parsed.clone());
+        }
         parsed
     }
 
