@@ -10,6 +10,7 @@ pub mod check;
 pub mod config;
 pub mod diagnostic;
 pub mod fix;
+pub mod fs;
 pub mod link;
 pub mod load;
 pub mod model;

@@ -1,5 +1,5 @@
-//! The whole `check` pipeline on a loaded project, as one library call (the CLI and,
-//! later, the language server call it): link citations to references, the local
+//! The whole `check` pipeline on a loaded project, as one library call (the CLI, the
+//! language server and the HTTP service call it through [`Checker`]): link citations to references, the local
 //! findings, resolution of the cited works, verification of the claims against the
 //! resolved works, then [`check::finish`] once over everything, so that suppressions
 //! see every rule and an unused suppression is reported exactly once.
@@ -7,6 +7,8 @@
 //! What the network stages learned is returned as [`Facts`] beside the findings, so a
 //! report can show every citation with its record and verdict, not only the ones
 //! that produced a finding.
+
+mod configured;
 
 use std::collections::HashMap;
 
@@ -22,6 +24,8 @@ use crate::rules::resolution::{diagnostics as resolution_diagnostics, explain};
 use crate::verify::backend::{Backend, BackendError, Judgement, VerifySettings};
 use crate::verify::project::{resolved_pairs, verify_pairs};
 use crate::verify::usage::UsageSummary;
+
+pub use configured::{CheckSetup, Checker, PlannedStages};
 
 /// Which network stages run, and with what settings.
 #[derive(Debug, Clone, Default)]
