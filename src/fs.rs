@@ -11,6 +11,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::source::FileKind;
+
 /// What the loader and the configuration need to know about files.
 pub trait FileSystem: Send + Sync {
     /// The text of a file, refusing what is not text (see [`crate::walk::read_text`]
@@ -20,6 +22,11 @@ pub trait FileSystem: Send + Sync {
     fn is_dir(&self, path: &Path) -> bool;
     /// Every supported file under `dir`, sorted (see [`crate::walk::supported_files`]).
     fn supported_files(&self, dir: &Path) -> Vec<PathBuf>;
+    /// Which parser reads the file at `path`: by extension, unless the view knows
+    /// better (an editor's buffer knows its language).
+    fn kind(&self, path: &Path) -> Option<FileKind> {
+        FileKind::from_path(path)
+    }
 }
 
 /// The disk, as the operating system shows it.
@@ -84,7 +91,13 @@ impl std::ops::Deref for Vfs {
 #[derive(Clone, Default)]
 pub struct Overlay {
     base: Option<Vfs>,
-    buffers: HashMap<PathBuf, Arc<str>>,
+    buffers: HashMap<PathBuf, Buffer>,
+}
+
+#[derive(Clone)]
+struct Buffer {
+    text: Arc<str>,
+    kind: Option<FileKind>,
 }
 
 impl Overlay {
@@ -96,9 +109,15 @@ impl Overlay {
         }
     }
 
-    /// Set (or replace) the buffer at `path`.
+    /// Set (or replace) the buffer at `path`; its kind follows its extension.
     pub fn set(&mut self, path: &Path, text: Arc<str>) {
-        self.buffers.insert(normalize(path), text);
+        self.set_with_kind(path, text, None);
+    }
+
+    /// Set (or replace) the buffer at `path`, read as `kind` when given (the
+    /// editor's language id) instead of by extension.
+    pub fn set_with_kind(&mut self, path: &Path, text: Arc<str>, kind: Option<FileKind>) {
+        self.buffers.insert(normalize(path), Buffer { text, kind });
     }
 
     /// Forget the buffer at `path`: the file on the base view shows again.
@@ -108,7 +127,7 @@ impl Overlay {
 
     /// The buffer at `path`, if one is open.
     pub fn buffer(&self, path: &Path) -> Option<&Arc<str>> {
-        self.buffers.get(&normalize(path))
+        self.buffers.get(&normalize(path)).map(|b| &b.text)
     }
 
     fn base(&self) -> &dyn FileSystem {
@@ -145,6 +164,15 @@ impl FileSystem for Overlay {
 
     fn is_dir(&self, path: &Path) -> bool {
         self.buffer(path).is_none() && self.base().is_dir(path)
+    }
+
+    fn kind(&self, path: &Path) -> Option<FileKind> {
+        match self.buffers.get(&normalize(path)) {
+            Some(Buffer {
+                kind: Some(kind), ..
+            }) => Some(*kind),
+            _ => self.base().kind(path),
+        }
     }
 
     fn supported_files(&self, dir: &Path) -> Vec<PathBuf> {

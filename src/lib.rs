@@ -13,6 +13,7 @@ pub mod fix;
 pub mod fs;
 pub mod link;
 pub mod load;
+pub mod lsp;
 pub mod model;
 pub mod net;
 pub mod output;

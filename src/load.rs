@@ -54,14 +54,14 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
                 .into_iter()
                 .filter(|p| options.filter.accepts(p))
             {
-                match FileKind::from_path(&path) {
+                match options.fs.kind(&path) {
                     Some(kind) if kind.is_document() => roots.push(path),
                     Some(FileKind::Bibtex) => found_bibs.push(path),
                     _ => {}
                 }
             }
         } else {
-            match FileKind::from_path(input) {
+            match options.fs.kind(input) {
                 Some(FileKind::Bibtex | FileKind::CslJson) => explicit_bibs.push(input.clone()),
                 _ => roots.push(input.clone()),
             }
@@ -246,7 +246,7 @@ impl Loader<'_> {
         if let Some(id) = self.project.sources.find(path) {
             return Some(id);
         }
-        let kind = FileKind::from_path(path).unwrap_or(FileKind::Text);
+        let kind = self.options.fs.kind(path).unwrap_or(FileKind::Text);
         match self
             .options
             .fs

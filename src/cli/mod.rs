@@ -4,6 +4,7 @@ mod cache;
 mod check;
 mod config;
 mod extract;
+mod lsp;
 mod resolve;
 mod rules;
 mod session;
@@ -47,6 +48,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Print the effective configuration and where each value came from.
     Config(config::ConfigArgs),
+    /// Run the language server on standard input and output (for editors).
+    Lsp(lsp::LspArgs),
 }
 
 /// Input options shared by the commands that read documents.
@@ -93,5 +96,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Explain(args) => rules::explain(args),
         Command::Verify(args) => verify::run(args),
         Command::Config(args) => config::run(args),
+        Command::Lsp(args) => lsp::run(args),
     }
 }

@@ -28,6 +28,8 @@ pub enum Origin {
     File(PathBuf),
     Env(String),
     Cli(String),
+    /// An editor's setting (`citeproof.verify` in the language server's settings).
+    Editor(String),
 }
 
 impl fmt::Display for Origin {
@@ -37,6 +39,7 @@ impl fmt::Display for Origin {
             Origin::File(path) => write!(f, "{}", path.display()),
             Origin::Env(var) => write!(f, "environment {var}"),
             Origin::Cli(flag) => write!(f, "command line {flag}"),
+            Origin::Editor(setting) => write!(f, "editor setting {setting}"),
         }
     }
 }
