@@ -225,7 +225,7 @@ impl Server {
             match workspace::check_root(&root, &self.documents, &self.settings, &Stages::default())
             {
                 Ok((project, checked)) => {
-                    let check = workspace::root_check(&project, &checked, self.encoding);
+                    let check = workspace::root_check(project, checked, self.encoding);
                     self.workspace.set_root(root, check);
                 }
                 Err(e) => self.log(

@@ -5,12 +5,14 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use lsp_types::{Diagnostic as LspDiagnostic, Uri};
 
 use crate::fs::{Overlay, Vfs};
 use crate::load::Project;
 use crate::pipeline::{CheckSetup, Checked, Checker, Stages};
+use crate::report::Facts;
 
 use super::diagnostics::to_lsp;
 use super::documents::{Documents, path_to_uri, uri_to_path};
@@ -19,11 +21,17 @@ use super::settings::Settings;
 
 /// One root's last check.
 #[derive(Debug, Default)]
+#[allow(dead_code)] // `project` and `facts` are read by the request handlers.
 pub struct RootCheck {
     /// Every file the check read (the root, its includes, its bibliographies).
     pub files: Vec<PathBuf>,
     /// Diagnostics per file, converted for the client.
     pub diagnostics: HashMap<PathBuf, Vec<LspDiagnostic>>,
+    /// What was read: documents, citations, references, spans (for hover,
+    /// completion, navigation and code actions).
+    pub project: Arc<Project>,
+    /// What resolution and verification learned (empty after a local check).
+    pub facts: Arc<Facts>,
 }
 
 /// The checks of every root and what was last published per file.
@@ -153,7 +161,7 @@ pub fn check_root(
 
 /// A root's check as the client sees it: diagnostics per file, ranges in the
 /// negotiated encoding over the text that was checked.
-pub fn root_check(project: &Project, checked: &Checked, encoding: Encoding) -> RootCheck {
+pub fn root_check(project: Project, checked: Checked, encoding: Encoding) -> RootCheck {
     let mut diagnostics: HashMap<PathBuf, Vec<LspDiagnostic>> = HashMap::new();
     for d in &checked.diagnostics {
         let file = project.sources.get(d.file);
@@ -170,6 +178,8 @@ pub fn root_check(project: &Project, checked: &Checked, encoding: Encoding) -> R
             .map(|f| crate::fs::normalize(&f.path))
             .collect(),
         diagnostics,
+        project: Arc::new(project),
+        facts: Arc::new(checked.facts),
     }
 }
 
