@@ -77,6 +77,7 @@ pub fn render(resolved: &Resolved, cwd: &Path) -> String {
     for (line, note) in lines {
         out.push_str(&format!("{line:<width$}  # {note}\n"));
     }
+    out.push_str(&embedding_model_line(resolved));
     if resolved.verify_config().is_none() {
         out.push_str(
             "# no model configured: set [verify] url and model, or CITEPROOF_LLM_URL and \
@@ -84,4 +85,34 @@ pub fn render(resolved: &Resolved, cwd: &Path) -> String {
         );
     }
     out
+}
+
+/// Which sentence-embedding model is in use (configured, found in the standard place,
+/// or none) and what the embedded backend does with it.
+fn embedding_model_line(resolved: &Resolved) -> String {
+    let scoring = resolved
+        .flat
+        .get("verify.scoring")
+        .and_then(|(v, _)| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "hybrid".to_string());
+    let (dir, how) = match resolved.embedding_model() {
+        Some((dir, true)) => (dir, "found in the cache directory"),
+        Some((dir, false)) => (dir, "verify.local-embedding-model"),
+        None => {
+            let place = resolved.standard_model_dir().map_or(String::new(), |p| {
+                format!(
+                    " (looked in {}; scripts/fetch-embedding-model.sh puts it there)",
+                    p.display()
+                )
+            });
+            return format!(
+                "# sentence-embedding model: none{place}: the embedded backend scores lexically\n"
+            );
+        }
+    };
+    format!(
+        "# sentence-embedding model: {} ({how}): the embedded backend scores {scoring}, \
+         passages are ranked with it\n",
+        dir.display()
+    )
 }
