@@ -1,11 +1,12 @@
 //! Asking a model for a verdict and reading what it returns, as small local models
 //! return it: empty content, text around the JSON, an object missing fields, a reply
-//! cut off at the token limit, or the prompt echoed back. A reply that cannot be read
+//! cut off at the token limit, the prompt echoed back, or the answer template of the
+//! instructions filled in with its own placeholders. A reply that cannot be read
 //! gets one corrective follow-up (by default); when that fails too, the answer is an
 //! honest "could not be verified" whose reason says what the model returned.
 
 use super::llm::{ChatMessage, Completion, LlmClient, LlmError};
-use super::prompt::{self, ModelAnswer, parse_answer, quote_occurs};
+use super::prompt::{self, ModelAnswer, copies_template, parse_answer, quote_occurs};
 use super::verdict::{Label, Stage, Unverifiable, Verdict};
 
 /// A model answer, or why there is none.
@@ -78,6 +79,10 @@ pub fn read_reply(
         return Err(Unreadable { problem, excerpt });
     }
     let error = match parse_answer(text) {
+        Ok(answer) if copies_template(&answer) => {
+            let problem = "the answer template of the instructions, copied".to_string();
+            return Err(Unreadable { problem, excerpt });
+        }
         Ok(answer) => return Ok(answer),
         Err(e) => e,
     };
@@ -211,6 +216,8 @@ mod tests {
             said.starts_with("the model returned the prompt echoed back: \"The claim (data):"),
             "{said}"
         );
+        let template = r#"{"label": "SUPPORTS", "rationale": "one or two sentences", "evidence": "verbatim quote", "confidence": 0.0}"#;
+        assert!(read(template, "stop").contains("answer template"));
         let fine = r#"Here: {"label": "NOT_ENOUGH_INFO"}"#;
         assert!(read_reply(&reply(fine, "stop"), &messages, 512).is_ok());
     }

@@ -41,13 +41,36 @@ pub struct ModelConfig {
     pub structured_output: bool,
 }
 
+/// Time for one request to a model server elsewhere, and to one on this machine
+/// (a CPU-bound local model may take minutes for a long reply).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+pub const LOCAL_TIMEOUT: Duration = Duration::from_secs(300);
+/// Requests in flight at once to a server elsewhere, and to one on this machine: local
+/// servers (llama-cpp-python, Ollama, LM Studio) mostly answer one request at a time,
+/// so more would only wait in their queue and time out there.
+pub const DEFAULT_CONCURRENCY: usize = 4;
+pub const LOCAL_CONCURRENCY: usize = 1;
+
+/// Whether `base_url` names this machine (`localhost`, a loopback address).
+pub fn is_local_server(base_url: &str) -> bool {
+    match Url::parse(base_url.trim()).ok().and_then(|u| u.host().map(|h| h.to_owned())) {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
 impl ModelConfig {
+    /// A model at `base_url`, with the defaults for a server elsewhere or, when the
+    /// URL names this machine, for a local one ([`LOCAL_TIMEOUT`], [`LOCAL_CONCURRENCY`]).
     pub fn new(base_url: &str, model: &str) -> ModelConfig {
+        let local = is_local_server(base_url);
         ModelConfig {
             base_url: base_url.trim().trim_end_matches('/').to_string(),
             model: model.to_string(),
             api_key_env: Some(DEFAULT_API_KEY_ENV.to_string()),
-            timeout: Duration::from_secs(120),
+            timeout: if local { LOCAL_TIMEOUT } else { DEFAULT_TIMEOUT },
             retry: RetryPolicy {
                 max_retries: 2,
                 retry_timeouts: false,
@@ -55,7 +78,14 @@ impl ModelConfig {
             },
             max_tokens: 512,
             prices: None,
-            limits: UsageLimits::default(),
+            limits: UsageLimits {
+                max_concurrency: if local {
+                    LOCAL_CONCURRENCY
+                } else {
+                    DEFAULT_CONCURRENCY
+                },
+                ..UsageLimits::default()
+            },
             structured_output: true,
         }
     }
@@ -453,6 +483,7 @@ fn status_error(status: u16, body: &Value) -> LlmError {
 fn describe_net(e: &NetError) -> String {
     match e {
         NetError::Status { .. } | NetError::RetryAfterTooLong { .. } => format!("failed: {e}"),
+        NetError::Timeout(d) => format!("did not answer in time: timed out after {d:?}"),
         other => format!("unreachable: {other}"),
     }
 }
@@ -481,6 +512,22 @@ mod tests {
         );
         let down = LlmError::from(NetError::Connect("refused".into()));
         assert!(down.to_string().starts_with("model server unreachable"));
+        let slow = LlmError::from(NetError::Timeout(Duration::from_secs(300)));
+        assert!(!slow.to_string().contains("unreachable"), "{slow}");
+    }
+
+    #[test]
+    fn a_server_on_this_machine_gets_local_defaults() {
+        for url in ["http://localhost:8080/v1", "http://127.0.0.1:11434/v1", "http://[::1]:8000/v1"] {
+            let c = ModelConfig::new(url, "m");
+            assert_eq!((c.timeout, c.limits.max_concurrency), (LOCAL_TIMEOUT, 1), "{url}");
+        }
+        let remote = ModelConfig::new("https://api.openai.com/v1", "m");
+        assert_eq!(
+            (remote.timeout, remote.limits.max_concurrency),
+            (DEFAULT_TIMEOUT, DEFAULT_CONCURRENCY)
+        );
+        assert!(!is_local_server("http://gpu-box:8000/v1"));
     }
 
     #[test]

@@ -40,6 +40,19 @@ Reply with one JSON object and nothing else: \
 {\"label\": \"SUPPORTS\" | \"CONTRADICTS\" | \"NOT_ENOUGH_INFO\", \"rationale\": \"one or two \
 sentences\", \"evidence\": \"verbatim quote\", \"confidence\": 0.0}";
 
+/// The placeholders of the answer template in [`SYSTEM_PROMPT`]: an answer that
+/// carries one of them copied the template instead of judging.
+pub const TEMPLATE_PLACEHOLDERS: [&str; 2] = ["one or two sentences", "verbatim quote"];
+
+/// Whether `answer` copies the template's placeholders (as small models do).
+pub fn copies_template(answer: &ModelAnswer) -> bool {
+    let placeholder = |text: &str| {
+        let folded = text.trim().trim_matches(['"', '.', ' ']).to_lowercase();
+        TEMPLATE_PLACEHOLDERS.contains(&folded.as_str())
+    };
+    placeholder(&answer.rationale) || answer.evidence.as_deref().is_some_and(placeholder)
+}
+
 /// The JSON schema sent as `response_format` (strict mode: every property required).
 pub fn verdict_schema() -> Value {
     json!({
@@ -416,6 +429,23 @@ mod tests {
                 .unwrap_err()
                 .contains("MAYBE")
         );
+    }
+
+    #[test]
+    fn a_copied_template_is_recognised() {
+        for p in TEMPLATE_PLACEHOLDERS {
+            assert!(SYSTEM_PROMPT.contains(p), "{p}");
+        }
+        let copied = parse_answer(
+            r#"{"label": "SUPPORTS", "rationale": "one or two sentences", "evidence": "verbatim quote", "confidence": 0.0}"#,
+        )
+        .unwrap();
+        assert!(copies_template(&copied));
+        let real = parse_answer(
+            r#"{"label": "SUPPORTS", "rationale": "The abstract reports it.", "evidence": "a quote"}"#,
+        )
+        .unwrap();
+        assert!(!copies_template(&real));
     }
 
     #[test]
