@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+pub mod local_server;
 pub mod servers;
 pub mod verify;
 
