@@ -102,7 +102,13 @@ fn main() {
         .env("CITEPROOF_CACHE_DIR", dir.path().join("cache"))
         .env("CITEPROOF_LLM_URL", &server.base_url)
         .env("CITEPROOF_LLM_MODEL", MODEL_ALIAS)
-        .args(["verify", "input.jsonl", "--format", "json", "--no-full-text"])
+        .args([
+            "verify",
+            "input.jsonl",
+            "--format",
+            "json",
+            "--no-full-text",
+        ])
         .args(["--offline", "--corpus", "works.jsonl"])
         .output()
         .expect("citeproof runs");
@@ -117,7 +123,9 @@ fn main() {
     for v in &verdicts {
         let label = v["label"].as_str().unwrap_or("?").to_string();
         if label == "UNVERIFIABLE" {
-            *reasons.entry(reason_kind(v["rationale"].as_str().unwrap_or(""))).or_default() += 1;
+            *reasons
+                .entry(reason_kind(v["rationale"].as_str().unwrap_or("")))
+                .or_default() += 1;
         }
         *labels.entry(label).or_default() += 1;
     }
@@ -127,8 +135,14 @@ fn main() {
         .sum();
     let usage = &report["usage"]["models"][0];
     let count = |k: &str| usage[k].as_u64().unwrap_or(0) as f64;
-    println!("Citation-Integrity {split}: {} pairs, max-tokens {max_tokens}", verdicts.len());
-    for line in stderr.lines().filter(|l| l.starts_with("structured output")) {
+    println!(
+        "Citation-Integrity {split}: {} pairs, max-tokens {max_tokens}",
+        verdicts.len()
+    );
+    for line in stderr
+        .lines()
+        .filter(|l| l.starts_with("structured output"))
+    {
         println!("{line}");
     }
     println!(

@@ -35,7 +35,13 @@ fn citeproof(dir: &Path, cache: &Path) -> Command {
 
 fn verify(dir: &Path, cache: &Path, format: &str) -> Output {
     citeproof(dir, cache)
-        .args(["verify", "input.jsonl", "--offline", "--corpus", "works.jsonl"])
+        .args([
+            "verify",
+            "input.jsonl",
+            "--offline",
+            "--corpus",
+            "works.jsonl",
+        ])
         .args(["--no-full-text", "--format", format])
         .output()
         .unwrap()
@@ -129,7 +135,13 @@ fn without_a_model_the_embedded_backend_scores_lexically_and_says_so() {
     );
     // JSONL stays the default: one object per line, the same verdict.
     let lines = citeproof(dir.path(), &cache)
-        .args(["verify", "input.jsonl", "--offline", "--corpus", "works.jsonl"])
+        .args([
+            "verify",
+            "input.jsonl",
+            "--offline",
+            "--corpus",
+            "works.jsonl",
+        ])
         .arg("--no-full-text")
         .output()
         .unwrap();

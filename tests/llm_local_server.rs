@@ -144,8 +144,16 @@ fn write_project(dir: &Path) {
         .collect();
     std::fs::write(dir.join("works.jsonl"), corpus.join("\n")).unwrap();
     let pairs = [
-        ("p1", "Sleep deprivation after learning impairs fear memory consolidation in mice.", 0),
-        ("p2", "Drinking coffee lowers the risk of type 2 diabetes.", 2),
+        (
+            "p1",
+            "Sleep deprivation after learning impairs fear memory consolidation in mice.",
+            0,
+        ),
+        (
+            "p2",
+            "Drinking coffee lowers the risk of type 2 diabetes.",
+            2,
+        ),
         ("p3", "Sleep deprivation improves fear memory in mice.", 1),
     ];
     let input: Vec<String> = pairs
@@ -253,7 +261,13 @@ fn verify_and_check_through_llama_cpp_python_server() {
     let out = run(
         dir.path(),
         &proxy_url,
-        &["verify", "input.jsonl", "--format", "json", "--no-full-text"],
+        &[
+            "verify",
+            "input.jsonl",
+            "--format",
+            "json",
+            "--no-full-text",
+        ],
     );
     eprintln!("verify of 3 pairs: {:?}", started.elapsed());
     let err = stderr(&out);
@@ -270,7 +284,10 @@ fn verify_and_check_through_llama_cpp_python_server() {
     let exchanges = since(&log, 0);
     let modes: Vec<&str> = exchanges.iter().map(|e| mode_of(&e.request)).collect();
     assert_eq!(modes[0], "json_schema", "{modes:?}");
-    assert_eq!(exchanges[0].status, 500, "llama-cpp-python refuses json_schema");
+    assert_eq!(
+        exchanges[0].status, 500,
+        "llama-cpp-python refuses json_schema"
+    );
     assert!(
         modes[1..].iter().all(|m| *m == "json_object+schema"),
         "the negotiated form is used for every later request: {modes:?}"
@@ -282,7 +299,11 @@ fn verify_and_check_through_llama_cpp_python_server() {
     assert_eq!(usage["requests"].as_u64(), Some(requests), "{usage}");
     assert_eq!(usage["failures"].as_u64(), Some(failures), "{usage}");
     assert_eq!(usage["prompt_tokens"].as_u64(), Some(prompt), "{usage}");
-    assert_eq!(usage["completion_tokens"].as_u64(), Some(completion), "{usage}");
+    assert_eq!(
+        usage["completion_tokens"].as_u64(),
+        Some(completion),
+        "{usage}"
+    );
     assert_eq!(
         err.matches("structured output for gemma3-270m").count(),
         1,
@@ -298,12 +319,22 @@ fn verify_and_check_through_llama_cpp_python_server() {
     let again = run(
         dir.path(),
         &proxy_url,
-        &["verify", "input.jsonl", "--format", "json", "--no-full-text"],
+        &[
+            "verify",
+            "input.jsonl",
+            "--format",
+            "json",
+            "--no-full-text",
+        ],
     );
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
     let rerun: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(rerun["verdicts"], report["verdicts"]);
-    assert_eq!(since(&log, before).len(), 0, "no model request on the rerun");
+    assert_eq!(
+        since(&log, before).len(),
+        0,
+        "no model request on the rerun"
+    );
     assert_eq!(rerun["usage"]["cache_hits"].as_u64(), Some(3));
 
     // check --verify on a paper: the form remembered in the cache is used at once.
@@ -312,7 +343,15 @@ fn verify_and_check_through_llama_cpp_python_server() {
     let checked = run(
         dir.path(),
         &proxy_url,
-        &["check", "--verify", "--no-full-text", "--format", "json", "--exit-zero", "paper.md"],
+        &[
+            "check",
+            "--verify",
+            "--no-full-text",
+            "--format",
+            "json",
+            "--exit-zero",
+            "paper.md",
+        ],
     );
     eprintln!("check --verify of 2 citations: {:?}", started.elapsed());
     let err = stderr(&checked);
@@ -336,7 +375,10 @@ fn verify_and_check_through_llama_cpp_python_server() {
             .iter()
             .all(|e| mode_of(&e.request) == "json_object+schema" && e.status == 200),
         "remembered from the verify run: {:?}",
-        exchanges.iter().map(|e| (mode_of(&e.request), e.status)).collect::<Vec<_>>()
+        exchanges
+            .iter()
+            .map(|e| (mode_of(&e.request), e.status))
+            .collect::<Vec<_>>()
     );
     let (requests, _, prompt, completion) = server_usage(&exchanges);
     let line = format!(

@@ -14,8 +14,8 @@ use citeproof::rules::verification::from_verdict;
 use citeproof::verify::escalate::VerifyRequest;
 use citeproof::verify::prompt::SYSTEM_PROMPT;
 use citeproof::verify::verdict::{Label, Stage, Unverifiable};
-use support_llm::verify::*;
 use support_llm::servers::ServerKind;
+use support_llm::verify::*;
 use support_llm::{Reply, role_text};
 
 #[tokio::test]
@@ -88,10 +88,18 @@ async fn output_that_stays_invalid_is_could_not_be_verified_and_kept_a_day() {
         "could not be verified: the model's answer could not be read (the model returned \
          text without a JSON object: \"no idea\"; 2 attempts)"
     );
-    assert_eq!(world.chat_count(), 2, "one request and one corrective follow-up");
+    assert_eq!(
+        world.chat_count(),
+        2,
+        "one request and one corrective follow-up"
+    );
     assert_eq!(rule_of(&verdict, claim), Some("CP305"));
     verify(&v, claim, &sleep_work()).await;
-    assert_eq!(world.chat_count(), 2, "the same model would say the same again");
+    assert_eq!(
+        world.chat_count(),
+        2,
+        "the same model would say the same again"
+    );
     now.fetch_add(25 * 3600, Ordering::SeqCst);
     verify(&v, claim, &sleep_work()).await;
     assert_eq!(world.chat_count(), 4, "a day later it is asked anew");

@@ -102,7 +102,10 @@ async fn llama_cpp_python_refusal_is_not_retried_and_concurrent_requests_wait_fo
     );
     assert_eq!(modes.len(), 5, "four pairs and one refusal");
     let note = &v.usage().notes[0];
-    assert!(note.contains("Input should be 'text' or 'json_object'"), "{note}");
+    assert!(
+        note.contains("Input should be 'text' or 'json_object'"),
+        "{note}"
+    );
 }
 
 #[tokio::test]
@@ -124,16 +127,25 @@ async fn the_negotiated_form_is_remembered_in_the_cache_and_renegotiated_when_re
     verify(&second, &claims[1], &sleep_work()).await;
     assert_eq!(world.chat_modes()[2..], ["json_object+schema"]);
     let note = &second.usage().notes[0];
-    assert!(note.contains("json_object+schema (negotiated in an earlier run"), "{note}");
+    assert!(
+        note.contains("json_object+schema (negotiated in an earlier run"),
+        "{note}"
+    );
 
     // The server changed: the remembered form is refused, the next one is found.
     world.behave_like(ServerKind::JsonModeOnly);
     let third = verifier(&world, abstract_only(&world), cache());
     let verdict = verify(&third, &claims[2], &sleep_work()).await;
     assert_eq!(verdict.label, Label::Supports);
-    assert_eq!(world.chat_modes()[3..], ["json_object+schema", "json_object"]);
+    assert_eq!(
+        world.chat_modes()[3..],
+        ["json_object+schema", "json_object"]
+    );
     let note = &third.usage().notes[0];
-    assert!(note.contains(": json_object; json_schema refused (HTTP 500"), "{note}");
+    assert!(
+        note.contains(": json_object; json_schema refused (HTTP 500"),
+        "{note}"
+    );
     assert!(
         note.contains("; json_object+schema refused (HTTP 400: Additional properties"),
         "{note}"
@@ -210,7 +222,10 @@ async fn small_model_output_gets_one_correction_then_an_honest_unverifiable() {
         assert_eq!(world.chat_count(), 2, "{reason}: one corrective follow-up");
         let follow_up = world.chats()[1]["messages"].as_array().unwrap().clone();
         let correction = follow_up.last().unwrap()["content"].as_str().unwrap();
-        assert!(correction.contains("could not be used: it was"), "{correction}");
+        assert!(
+            correction.contains("could not be used: it was"),
+            "{correction}"
+        );
     }
 }
 
@@ -218,10 +233,7 @@ async fn small_model_output_gets_one_correction_then_an_honest_unverifiable() {
 async fn a_correction_that_works_gives_the_verdict() {
     let world = sleep_world().await;
     let claim = "Sleep helps memory consolidation after an echo.";
-    world.script(
-        claim,
-        vec![Reply::Echo, Reply::verdict("SUPPORTS", QUOTE)],
-    );
+    world.script(claim, vec![Reply::Echo, Reply::verdict("SUPPORTS", QUOTE)]);
     let v = verifier(&world, abstract_only(&world), None);
     let verdict = verify(&v, claim, &sleep_work()).await;
     assert_eq!(verdict.label, Label::Supports);

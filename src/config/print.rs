@@ -68,12 +68,21 @@ pub fn render(resolved: &Resolved, cwd: &Path) -> String {
         }
     }
     // These two defaults depend on where the model server is (see `ModelConfig::new`).
-    let local = (crate::verify::llm::LOCAL_TIMEOUT, crate::verify::llm::LOCAL_CONCURRENCY);
-    let remote = (crate::verify::llm::DEFAULT_TIMEOUT, crate::verify::llm::DEFAULT_CONCURRENCY);
+    let local = (
+        crate::verify::llm::LOCAL_TIMEOUT,
+        crate::verify::llm::LOCAL_CONCURRENCY,
+    );
+    let remote = (
+        crate::verify::llm::DEFAULT_TIMEOUT,
+        crate::verify::llm::DEFAULT_CONCURRENCY,
+    );
     if !resolved.flat.contains_key("verify.timeout") {
         lines.push((
             format!("verify.timeout = \"{}s\"", remote.0.as_secs()),
-            format!("default; {}s for a model server on this machine", local.0.as_secs()),
+            format!(
+                "default; {}s for a model server on this machine",
+                local.0.as_secs()
+            ),
         ));
     }
     if !resolved.flat.contains_key("verify.max-concurrency") {

@@ -58,7 +58,11 @@ impl std::fmt::Display for Unreadable {
         if self.excerpt.is_empty() {
             write!(f, "the model returned {}", self.problem)
         } else {
-            write!(f, "the model returned {}: \"{}\"", self.problem, self.excerpt)
+            write!(
+                f,
+                "the model returned {}: \"{}\"",
+                self.problem, self.excerpt
+            )
         }
     }
 }

@@ -101,7 +101,9 @@ impl Backend {
             Some(dir) if settings.embedding_model_found => match SentenceModel::load(dir) {
                 Ok(m) => Some(Arc::new(m)),
                 Err(e) => {
-                    notes.push(format!("the sentence-embedding model found is not used: {e}"));
+                    notes.push(format!(
+                        "the sentence-embedding model found is not used: {e}"
+                    ));
                     None
                 }
             },

@@ -146,7 +146,12 @@ impl Verifier {
     /// Requests and tokens so far, and the structured-output form of each model.
     pub fn usage(&self) -> UsageSummary {
         let mut summary = self.usage.summary();
-        summary.notes = self.modes.reports().iter().map(ToString::to_string).collect();
+        summary.notes = self
+            .modes
+            .reports()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         summary
     }
 

@@ -53,7 +53,10 @@ pub const LOCAL_CONCURRENCY: usize = 1;
 
 /// Whether `base_url` names this machine (`localhost`, a loopback address).
 pub fn is_local_server(base_url: &str) -> bool {
-    match Url::parse(base_url.trim()).ok().and_then(|u| u.host().map(|h| h.to_owned())) {
+    match Url::parse(base_url.trim())
+        .ok()
+        .and_then(|u| u.host().map(|h| h.to_owned()))
+    {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
         Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
@@ -70,7 +73,11 @@ impl ModelConfig {
             base_url: base_url.trim().trim_end_matches('/').to_string(),
             model: model.to_string(),
             api_key_env: Some(DEFAULT_API_KEY_ENV.to_string()),
-            timeout: if local { LOCAL_TIMEOUT } else { DEFAULT_TIMEOUT },
+            timeout: if local {
+                LOCAL_TIMEOUT
+            } else {
+                DEFAULT_TIMEOUT
+            },
             retry: RetryPolicy {
                 max_retries: 2,
                 retry_timeouts: false,
@@ -518,9 +525,17 @@ mod tests {
 
     #[test]
     fn a_server_on_this_machine_gets_local_defaults() {
-        for url in ["http://localhost:8080/v1", "http://127.0.0.1:11434/v1", "http://[::1]:8000/v1"] {
+        for url in [
+            "http://localhost:8080/v1",
+            "http://127.0.0.1:11434/v1",
+            "http://[::1]:8000/v1",
+        ] {
             let c = ModelConfig::new(url, "m");
-            assert_eq!((c.timeout, c.limits.max_concurrency), (LOCAL_TIMEOUT, 1), "{url}");
+            assert_eq!(
+                (c.timeout, c.limits.max_concurrency),
+                (LOCAL_TIMEOUT, 1),
+                "{url}"
+            );
         }
         let remote = ModelConfig::new("https://api.openai.com/v1", "m");
         assert_eq!(
@@ -544,7 +559,10 @@ mod tests {
         assert!(completion(&json!({"choices": []})).is_err());
         let empty = json!({"choices": [{"message": {"role": "assistant", "content": null}, "finish_reason": "length"}]});
         let c = completion(&empty).unwrap();
-        assert_eq!((c.content.as_str(), c.finish_reason.as_deref()), ("", Some("length")));
+        assert_eq!(
+            (c.content.as_str(), c.finish_reason.as_deref()),
+            ("", Some("length"))
+        );
     }
 
     #[test]

@@ -274,7 +274,9 @@ fn field<'a>(v: &'a Value, names: &[&str]) -> Option<&'a Value> {
 
 fn answer_from(v: &Value) -> Result<ModelAnswer, String> {
     let raw = match field(v, &["label", "verdict", "answer", "result", "decision"]) {
-        Some(x) => x.as_str().ok_or("a JSON object whose `label` is not a string")?,
+        Some(x) => x
+            .as_str()
+            .ok_or("a JSON object whose `label` is not a string")?,
         // No label key: a value that is a label by itself ({"judgement": "SUPPORTS"}).
         None => v
             .as_object()
@@ -284,8 +286,8 @@ fn answer_from(v: &Value) -> Result<ModelAnswer, String> {
             .find(|s| parse_label(s).is_some())
             .ok_or("a JSON object without a `label`")?,
     };
-    let label = parse_label(raw)
-        .ok_or_else(|| format!("a JSON object with the unknown label `{raw}`"))?;
+    let label =
+        parse_label(raw).ok_or_else(|| format!("a JSON object with the unknown label `{raw}`"))?;
     let rationale = field(v, &["rationale", "reasoning", "explanation"])
         .and_then(Value::as_str)
         .unwrap_or_default()
@@ -423,7 +425,10 @@ mod tests {
                 .starts_with("malformed JSON")
         );
         let unnamed = parse_answer(r#"{"judgement": "supported"}"#).unwrap();
-        assert_eq!((unnamed.label, unnamed.rationale.as_str()), (Label::Supports, ""));
+        assert_eq!(
+            (unnamed.label, unnamed.rationale.as_str()),
+            (Label::Supports, "")
+        );
         assert!(
             parse_answer(r#"{"label": "MAYBE"}"#)
                 .unwrap_err()

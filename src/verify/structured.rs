@@ -335,7 +335,10 @@ mod tests {
             r#"{"error":{"message":"Unsupported parameter: 'response_format' of type json_schema"}}"#
         ));
         assert!(is_refusal(400, ""));
-        assert!(is_refusal(422, r#"{"detail":[{"type":"extra_forbidden"}]}"#));
+        assert!(is_refusal(
+            422,
+            r#"{"detail":[{"type":"extra_forbidden"}]}"#
+        ));
         assert!(is_refusal(415, "unsupported media type"));
         assert!(!is_refusal(
             400,
@@ -378,7 +381,10 @@ mod tests {
     fn the_gist_is_the_error_message_on_one_line() {
         let body: Value = serde_json::from_str(LLAMA_CPP_PYTHON).unwrap();
         let gist = refusal_gist(500, &body);
-        assert!(gist.starts_with("HTTP 500: [{'type': 'literal_error'"), "{gist}");
+        assert!(
+            gist.starts_with("HTTP 500: [{'type': 'literal_error'"),
+            "{gist}"
+        );
         assert!(gist.chars().count() < 180, "{gist}");
         assert_eq!(
             refusal_gist(422, &Value::String("bad\n request".into())),
@@ -412,7 +418,9 @@ mod tests {
         assert_eq!(slot.settled, Some(OutputMode::JsonObjectSchema));
         assert!(slot.remembered);
         drop(slot);
-        let other = again.lock("http://h/v1", "other", OutputMode::JsonSchema).await;
+        let other = again
+            .lock("http://h/v1", "other", OutputMode::JsonSchema)
+            .await;
         assert_eq!(other.settled, None);
     }
 }

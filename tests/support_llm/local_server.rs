@@ -105,7 +105,10 @@ impl LocalServer {
         };
         while started.elapsed() < READY_DEADLINE {
             if let Ok(Some(status)) = server.child.try_wait() {
-                return Err(format!("the server exited ({status}):\n{}", server.log_tail()));
+                return Err(format!(
+                    "the server exited ({status}):\n{}",
+                    server.log_tail()
+                ));
             }
             if http_status(port, "/v1/models") == Some(200) {
                 server.ready_after = started.elapsed();

@@ -147,7 +147,11 @@ fn sentences(parts: &[String]) -> String {
                     None => break,
                 }
             }
-            out.push_str(if text.ends_with(['.', '?', '!']) { " " } else { ". " });
+            out.push_str(if text.ends_with(['.', '?', '!']) {
+                " "
+            } else {
+                ". "
+            });
         }
         out.push_str(part);
     }
