@@ -134,17 +134,7 @@ fn without_a_model_the_embedded_backend_scores_lexically_and_says_so() {
         "{report:#}"
     );
     // JSONL stays the default: one object per line, the same verdict.
-    let lines = citeproof(dir.path(), &cache)
-        .args([
-            "verify",
-            "input.jsonl",
-            "--offline",
-            "--corpus",
-            "works.jsonl",
-        ])
-        .arg("--no-full-text")
-        .output()
-        .unwrap();
+    let lines = verify(dir.path(), &cache, "jsonl");
     let first: Value = serde_json::from_str(text(&lines.stdout).lines().next().unwrap()).unwrap();
     assert_eq!(first, verdicts[0]);
 }

@@ -202,6 +202,15 @@ fn run(dir: &Path, llm_url: &str, args: &[&str]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `verify` of the three pairs, abstracts only, as one JSON object.
+const VERIFY: &[&str] = &[
+    "verify",
+    "input.jsonl",
+    "--format",
+    "json",
+    "--no-full-text",
+];
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -258,17 +267,7 @@ fn verify_and_check_through_llama_cpp_python_server() {
     // verify: the first request is refused (json_schema), every later one uses the
     // form that worked.
     let started = Instant::now();
-    let out = run(
-        dir.path(),
-        &proxy_url,
-        &[
-            "verify",
-            "input.jsonl",
-            "--format",
-            "json",
-            "--no-full-text",
-        ],
-    );
+    let out = run(dir.path(), &proxy_url, VERIFY);
     eprintln!("verify of 3 pairs: {:?}", started.elapsed());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}\n{}", server.log_tail());
@@ -316,17 +315,7 @@ fn verify_and_check_through_llama_cpp_python_server() {
 
     // A rerun: every verdict from the cache, no model request.
     let before = log.lock().unwrap().len();
-    let again = run(
-        dir.path(),
-        &proxy_url,
-        &[
-            "verify",
-            "input.jsonl",
-            "--format",
-            "json",
-            "--no-full-text",
-        ],
-    );
+    let again = run(dir.path(), &proxy_url, VERIFY);
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
     let rerun: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(rerun["verdicts"], report["verdicts"]);
