@@ -161,12 +161,15 @@ fn main() {
     println!("time: {elapsed:.1} s in all, {:.1} s per pair", elapsed / n);
 }
 
-/// The kind of an UNVERIFIABLE reason, for the tally.
+/// The kind of an UNVERIFIABLE reason, for the tally: what the model returned, else
+/// why it could not be asked ("model server did not answer in time" …).
 fn reason_kind(rationale: &str) -> String {
-    let after = rationale
-        .split("the model returned ")
-        .nth(1)
-        .unwrap_or(rationale);
+    let after = match rationale.split("the model returned ").nth(1) {
+        Some(returned) => returned,
+        None => rationale
+            .split_once('(')
+            .map_or(rationale, |(_, inner)| inner),
+    };
     let end = after.find([':', ';', '(']).unwrap_or(after.len());
     after[..end].trim().to_string()
 }
