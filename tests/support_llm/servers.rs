@@ -1,8 +1,8 @@
 //! How real OpenAI-compatible servers take `response_format`, for the mock model
 //! server: which forms each accepts and what it answers to the others, with the
-//! status and body that server sends. Bodies marked "recorded" were captured from the
-//! real server (llama-cpp-python 0.3.36 with `python -m llama_cpp.server`, llama.cpp's
-//! `llama-server` built from the source vendored in that package).
+//! status and body that server sends. The body marked "recorded" was captured from the
+//! real server (llama-cpp-python 0.3.36, `python -m llama_cpp.server`); the others
+//! follow each server's error format as its documentation and issues show it.
 
 use serde_json::Value;
 
@@ -13,7 +13,7 @@ pub enum ServerKind {
     #[default]
     OpenAi,
     /// llama.cpp's `llama-server`: `json_schema`, and `json_object` with or without a
-    /// schema (turned into a grammar); an unknown type is a 400 (recorded).
+    /// schema (turned into a grammar); an unknown type is a 400.
     LlamaServer,
     /// Ollama's `/v1` (0.5 and later): `json_schema` and `json_object`.
     Ollama,
@@ -54,7 +54,7 @@ pub fn mode_of(request: &Value) -> &'static str {
 /// in the traceback line shortened).
 pub const LLAMA_CPP_PYTHON_500: &str = r#"{"error":{"message":"1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"/venv/lib/python3.11/site-packages/llama_cpp/server/app.py\", line 376, in create_chat_completion\n    POST /v1/chat/completions","type":"internal_server_error","param":null,"code":null}}"#;
 
-/// llama-server's answer to an unknown `response_format` type (recorded).
+/// llama-server's answer to an unknown `response_format` type.
 pub const LLAMA_SERVER_400: &str = r#"{"error":{"code":400,"message":"response_format type must be one of \"text\" or \"json_object\", but got: other","type":"invalid_request_error"}}"#;
 
 const VLLM_400: &str = r#"{"object":"error","message":"[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}]","type":"BadRequestError","param":null,"code":400}"#;
