@@ -558,9 +558,13 @@ fn footnote_edits(text: &str, reading: &Reading, fates: &[Fate]) -> Vec<Edit> {
         }
         if cited && !kept {
             let line_start = text[..reference.span.start].rfind('\n').map_or(0, |i| i + 1);
-            let end = text[reference.span.end..]
+            let mut end = text[reference.span.end..]
                 .find('\n')
                 .map_or(text.len(), |i| reference.span.end + i + 1);
+            // Alone between blank lines: the blank lines after it go too.
+            if text[..line_start].ends_with("\n\n") {
+                end += text[end..].len() - text[end..].trim_start_matches(['\n', '\r']).len();
+            }
             out.push((Span::new(line_start, end), String::new()));
         }
     }
