@@ -51,9 +51,9 @@ pub fn judge(
             Status::Valid
         };
         let reason = if status == Status::Retracted {
-            format!("the article was retracted: \"{title}\" ({})", found.how)
+            format!("the article was retracted: \"{title}\"; {}", found.how)
         } else {
-            format!("{why} ({})", found.how)
+            format!("{why}; {}", found.how)
         };
         Judged {
             status,
@@ -70,7 +70,7 @@ pub fn judge(
                 status: Status::Mismatch,
                 similarity,
                 reason: format!(
-                    "the model finds the abstract of \"{title}\" contradicts the text ({})",
+                    "the model finds the abstract of \"{title}\" contradicts the text; {}",
                     found.how
                 ),
             };
@@ -82,7 +82,7 @@ pub fn judge(
             status: Status::Unverified,
             similarity: None,
             reason: format!(
-                "nothing to compare: no citing text, or no title and abstract ({})",
+                "nothing to compare: no citing text, or no title and abstract; {}",
                 found.how
             ),
         };
@@ -107,7 +107,7 @@ pub fn judge(
         status: Status::Mismatch,
         similarity,
         reason: format!(
-            "the text is not about \"{title}\" (similarity {s:.3} < {threshold:.3}; {})",
+            "the text is not about \"{title}\" (similarity {s:.3} < {threshold:.3}); {}",
             found.how
         ),
     }

@@ -2,6 +2,7 @@
 
 mod cache;
 mod check;
+mod clean;
 mod config;
 mod extract;
 mod resolve;
@@ -47,6 +48,9 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Print the effective configuration and where each value came from.
     Config(config::ConfigArgs),
+    /// Remove hallucinated and mismatched citations from an LLM answer; print the
+    /// cleaned answer and (--report) a JSON report per citation.
+    Clean(clean::CleanArgs),
 }
 
 /// Input options shared by the commands that read documents.
@@ -93,5 +97,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Explain(args) => rules::explain(args),
         Command::Verify(args) => verify::run(args),
         Command::Config(args) => config::run(args),
+        Command::Clean(args) => clean::run(args),
     }
 }
