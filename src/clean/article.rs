@@ -69,11 +69,17 @@ impl Article {
             .map(str::to_string);
         // An identifier written only inside the URL counts too.
         let from_url = url.as_deref().map(ids_in_url).unwrap_or_default();
+        let doi = doi.or(from_url.doi);
+        // An arXiv DataCite DOI (`10.48550/arXiv.…`) names the arXiv id too.
+        let arxiv_of_doi = doi
+            .as_deref()
+            .filter(|d| d.starts_with("10.48550/"))
+            .and_then(ids::normalize_arxiv);
         ArticleIds {
-            doi: doi.or(from_url.doi),
+            doi,
             pmcid: pmcid.or(from_url.pmcid),
             pmid: pmid.or(from_url.pmid),
-            arxiv: arxiv.or(from_url.arxiv),
+            arxiv: arxiv.or(from_url.arxiv).or(arxiv_of_doi),
             url,
         }
     }

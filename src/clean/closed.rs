@@ -7,7 +7,10 @@
 
 use crate::model::{IdScheme, Reference};
 use crate::parse::ids;
-use crate::resolve::gate::{GateThresholds, PreparedTitle, RawWords, prepared_score, title_in_raw_words};
+use crate::resolve::gate::{
+    GateThresholds, PreparedTitle, RawWords, prepared_score, title_in_raw_words,
+};
+use crate::resolve::normalize::{compact, split_subtitle};
 
 use super::article::{Article, ArticleIds};
 
@@ -33,6 +36,8 @@ pub struct SourceIndex<'a> {
     articles: &'a [Article],
     ids: Vec<ArticleIds>,
     titles: Vec<PreparedTitle>,
+    /// Each title's main title (before a subtitle), compacted.
+    mains: Vec<Option<String>>,
     any_url: bool,
     gate: GateThresholds,
 }
@@ -46,6 +51,10 @@ impl<'a> SourceIndex<'a> {
             titles: articles
                 .iter()
                 .map(|a| PreparedTitle::new(a.title()))
+                .collect(),
+            mains: articles
+                .iter()
+                .map(|a| split_subtitle(a.title()).map(|(main, _)| compact(main)))
                 .collect(),
             ids,
             gate: GateThresholds::default(),
@@ -121,13 +130,16 @@ impl<'a> SourceIndex<'a> {
         })
     }
 
-    /// The source whose title the reference gives, with the similarity.
+    /// The source whose title the reference gives, with the similarity. A cited
+    /// title that is a source's main title without its subtitle counts (LLMs drop
+    /// subtitles); one with another subtitle does not.
     fn by_title(&self, reference: &Reference) -> Option<(usize, f64)> {
-        let parsed = reference
-            .fields
-            .title
-            .as_deref()
-            .map(PreparedTitle::new);
+        let cited = reference.fields.title.as_deref();
+        let parsed = cited.map(PreparedTitle::new);
+        let cited_main = cited
+            .filter(|t| split_subtitle(t).is_none())
+            .map(compact)
+            .filter(|c| c.len() >= 3);
         let raw = RawWords::new(&reference.raw);
         let mut best: Option<(usize, f64)> = None;
         for (i, title) in self.titles.iter().enumerate() {
@@ -137,7 +149,13 @@ impl<'a> SourceIndex<'a> {
             let by_parsed = parsed.as_ref().map_or(0.0, |p| prepared_score(p, title).0);
             let (share, contained) =
                 title_in_raw_words(&raw, self.articles[i].title(), self.gate.raw_max_missing);
-            let score = if contained { by_parsed.max(share) } else { by_parsed };
+            let by_main = match (&cited_main, &self.mains[i]) {
+                (Some(c), Some(m)) if c == m => SUBTITLE_DROPPED,
+                _ => 0.0,
+            };
+            let score = by_parsed
+                .max(by_main)
+                .max(if contained { share } else { 0.0 });
             if score >= self.gate.accept && best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
             }
@@ -145,6 +163,9 @@ impl<'a> SourceIndex<'a> {
         best
     }
 }
+
+/// The similarity given to a cited title that is a source's main title alone.
+const SUBTITLE_DROPPED: f64 = 0.9;
 
 /// The identifiers a reference cites, strongest first. A URL counts only when it
 /// names an identifier, or when some source has a URL to compare it with.
@@ -162,6 +183,13 @@ pub fn cited_ids(reference: &Reference, urls_count: bool) -> Vec<(IdScheme, Stri
     push(IdScheme::Pmcid, &f.pmcid);
     push(IdScheme::Pmid, &f.pmid);
     push(IdScheme::Arxiv, &f.arxiv);
+    // An arXiv DataCite DOI (`10.48550/arXiv.…`) names the arXiv id too.
+    let arxiv_of_doi = f
+        .doi
+        .as_deref()
+        .filter(|d| d.starts_with("10.48550/"))
+        .and_then(ids::normalize_arxiv);
+    push(IdScheme::Arxiv, &arxiv_of_doi);
     if let Some(url) = &f.url {
         match ids::identifier_from_url(url) {
             Some((scheme, value)) => push(scheme, &Some(value)),

@@ -8,6 +8,7 @@ use crate::verify::verdict::{Label, Verdict};
 use super::edit::Fate;
 use super::find::Finding;
 use super::options::{Action, Policy};
+use super::rival::Rival;
 use super::report::{Status, Taken};
 
 /// The status of one citation with its explanation.
@@ -25,6 +26,7 @@ pub fn judge(
     similarity: Option<f64>,
     threshold: f64,
     llm: Option<&Verdict>,
+    rival: Option<&Rival>,
 ) -> Judged {
     let found = match finding {
         Finding::NotFound { reason } => {
@@ -87,6 +89,23 @@ pub fn judge(
             ),
         };
     };
+    if s >= threshold
+        && let Some(r) = rival
+    {
+        return Judged {
+            status: Status::Mismatch,
+            similarity,
+            reason: format!(
+                "the text is about {} (\"{}\"), not \"{title}\": it holds {:.0} % of the \
+                 text's terms against {:.0} %; {}",
+                r.name,
+                r.title,
+                100.0 * r.best,
+                100.0 * r.cited,
+                found.how
+            ),
+        };
+    }
     if s >= threshold {
         return aligned(
             similarity,
@@ -153,19 +172,19 @@ mod tests {
 
     #[test]
     fn thresholds_and_failures() {
-        assert_eq!(judge(&found(None, false), Some(0.5), 0.2, None).status, Status::Valid);
+        assert_eq!(judge(&found(None, false), Some(0.5), 0.2, None, None).status, Status::Valid);
         assert_eq!(
-            judge(&found(None, false), Some(0.1), 0.2, None).status,
+            judge(&found(None, false), Some(0.1), 0.2, None, None).status,
             Status::Mismatch
         );
         // Low similarity without the abstract a failing source would have given.
         assert_eq!(
-            judge(&found(Some("s2: timed out"), false), Some(0.1), 0.2, None).status,
+            judge(&found(Some("s2: timed out"), false), Some(0.1), 0.2, None, None).status,
             Status::Unverified
         );
-        assert_eq!(judge(&found(None, true), Some(0.5), 0.2, None).status, Status::Retracted);
-        assert_eq!(judge(&found(None, true), Some(0.1), 0.2, None).status, Status::Mismatch);
-        assert_eq!(judge(&found(None, false), None, 0.2, None).status, Status::Unverified);
+        assert_eq!(judge(&found(None, true), Some(0.5), 0.2, None, None).status, Status::Retracted);
+        assert_eq!(judge(&found(None, true), Some(0.1), 0.2, None, None).status, Status::Mismatch);
+        assert_eq!(judge(&found(None, false), None, 0.2, None, None).status, Status::Unverified);
     }
 
     #[test]
@@ -183,11 +202,38 @@ mod tests {
         };
         let f = found(None, false);
         let v = verdict(Label::Supports);
-        assert_eq!(judge(&f, Some(0.0), 0.2, Some(&v)).status, Status::Valid);
+        assert_eq!(judge(&f, Some(0.0), 0.2, Some(&v), None).status, Status::Valid);
         let v = verdict(Label::Contradicts);
-        assert_eq!(judge(&f, Some(0.9), 0.2, Some(&v)).status, Status::Mismatch);
+        assert_eq!(judge(&f, Some(0.9), 0.2, Some(&v), None).status, Status::Mismatch);
         let v = verdict(Label::Unverifiable);
-        assert_eq!(judge(&f, Some(0.1), 0.2, Some(&v)).status, Status::Mismatch);
+        assert_eq!(judge(&f, Some(0.1), 0.2, Some(&v), None).status, Status::Mismatch);
+    }
+
+    #[test]
+    fn a_rival_that_holds_far_more_of_the_text_makes_a_mismatch() {
+        let rival = Rival {
+            name: "source 2".into(),
+            title: "Other".into(),
+            cited: 0.3,
+            best: 0.9,
+        };
+        let j = judge(&found(None, false), Some(0.8), 0.2, None, Some(&rival));
+        assert_eq!(j.status, Status::Mismatch);
+        assert!(j.reason.contains("source 2"), "{}", j.reason);
+        // A model that finds the abstract supports the text outweighs it.
+        let v = Verdict {
+            label: Label::Supports,
+            stage: Stage::Abstract,
+            rationale: String::new(),
+            evidence: None,
+            passage: None,
+            model: None,
+            confidence: None,
+            unverifiable: None,
+            notes: Vec::new(),
+        };
+        let j = judge(&found(None, false), Some(0.8), 0.2, Some(&v), Some(&rival));
+        assert_eq!(j.status, Status::Valid);
     }
 
     #[test]

@@ -55,6 +55,7 @@ pub mod find;
 pub mod options;
 pub mod read;
 pub mod report;
+pub mod rival;
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -278,11 +279,17 @@ pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned,
     let threshold = settled
         .threshold
         .unwrap_or_else(|| cleaner.aligner.default_threshold(settled.metric));
-    let judged: Vec<decide::Judged> = findings
-        .iter()
-        .zip(&similarities)
-        .zip(&verdicts)
-        .map(|((f, s), v)| decide::judge(f, *s, threshold, v.as_ref()))
+    let rivals = find_rivals(request, &reading, &findings, &contexts, settled.swap_margin);
+    let judged: Vec<decide::Judged> = (0..findings.len())
+        .map(|i| {
+            decide::judge(
+                &findings[i],
+                similarities[i],
+                threshold,
+                verdicts[i].as_ref(),
+                rivals[i].as_ref(),
+            )
+        })
         .collect();
     let actions: Vec<(edit::Fate, Taken)> = judged
         .iter()
@@ -375,6 +382,72 @@ pub fn clean_blocking(cleaner: &Cleaner, request: &CleanRequest) -> Result<Clean
         .as_ref()
         .map_err(|e| CleanError::Runtime(e.clone()))?;
     runtime.block_on(clean(cleaner, request))
+}
+
+/// Rivals of the cited articles: the request's sources (closed world), or the other
+/// works the answer's references resolved to (open world).
+fn find_rivals(
+    request: &CleanRequest,
+    reading: &read::Reading,
+    findings: &[find::Finding],
+    contexts: &[String],
+    margin: f64,
+) -> Vec<Option<rival::Rival>> {
+    fn found(f: &find::Finding) -> Option<&find::FoundWork> {
+        match f {
+            find::Finding::Found(found) => Some(found.as_ref()),
+            _ => None,
+        }
+    }
+    match &request.sources {
+        Some(sources) => {
+            let candidates: Vec<rival::Candidate> = sources
+                .iter()
+                .enumerate()
+                .map(|(i, a)| rival::Candidate {
+                    name: format!("source {}", i + 1),
+                    title: a.title(),
+                    abstract_text: a.abstract_text(),
+                })
+                .collect();
+            rival::rivals(
+                reading,
+                findings,
+                contexts,
+                &candidates,
+                |f| found(f).and_then(|w| w.record.index),
+                margin,
+            )
+        }
+        None => {
+            let mut works: Vec<&Work> = Vec::new();
+            for f in findings.iter().filter_map(found) {
+                if !works.iter().any(|w| same_work(w, &f.work)) {
+                    works.push(&f.work);
+                }
+            }
+            let candidates: Vec<rival::Candidate> = works
+                .iter()
+                .map(|w| rival::Candidate {
+                    name: format!("the cited work \"{}\"", w.title),
+                    title: &w.title,
+                    abstract_text: w.abstract_text.as_deref().unwrap_or(""),
+                })
+                .collect();
+            rival::rivals(
+                reading,
+                findings,
+                contexts,
+                &candidates,
+                |f| found(f).and_then(|w| works.iter().position(|o| same_work(o, &w.work))),
+                margin,
+            )
+        }
+    }
+}
+
+fn same_work(a: &Work, b: &Work) -> bool {
+    a.title == b.title && a.doi == b.doi && a.year == b.year
 }
 
 /// The similarity of each found article to its citation's context (computed once

@@ -82,7 +82,8 @@ impl FromStr for Metric {
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
     /// MicroTraitLLM's citation check: cosine similarity of the 200 characters on
-    /// either side of the marker with title + abstract, valid from 0.6.
+    /// either side of the marker with title + abstract, valid from 0.6 (and no
+    /// comparison with the other articles).
     Microtrait,
 }
 
@@ -101,6 +102,7 @@ impl Preset {
                 threshold: Some(0.6),
                 context: Some(Context::Window),
                 window: Some(200),
+                swap_margin: Some(1.0),
                 ..CleanOptions::default()
             },
         }
@@ -197,6 +199,10 @@ pub struct CleanOptions {
     pub context: Option<Context>,
     /// Characters on either side of the marker for `context = window`.
     pub window: Option<usize>,
+    /// A found article is a mismatch when another article of the answer (a source,
+    /// or another reference) not cited in the same sentence holds this much more of
+    /// the citing text (IDF-weighted share of its terms, 0–1; 1 turns it off).
+    pub swap_margin: Option<f64>,
     /// Action for citations whose work is not among the sources or does not exist.
     pub not_found: Option<Action>,
     /// Action for citations whose article is not about the citing text.
@@ -221,6 +227,8 @@ pub const DEFAULT_MARK_NOTE: &str = "[{marker}] {reason}";
 pub const DEFAULT_WINDOW: usize = 200;
 /// The cosine threshold used without one (MicroTraitLLM's).
 pub const DEFAULT_COSINE_THRESHOLD: f64 = 0.6;
+/// The swap margin used without one (fitted on the development answers).
+pub const DEFAULT_SWAP_MARGIN: f64 = 0.3;
 
 /// The policy: one action per status that can lose a marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -251,6 +259,7 @@ pub struct Settled {
     pub threshold: Option<f64>,
     pub context: Context,
     pub window: usize,
+    pub swap_margin: f64,
     pub policy: Policy,
     pub mark_format: String,
     pub mark_note: String,
@@ -265,6 +274,7 @@ impl Default for Settled {
             threshold: None,
             context: Context::Sentence,
             window: DEFAULT_WINDOW,
+            swap_margin: DEFAULT_SWAP_MARGIN,
             policy: Policy::default(),
             mark_format: DEFAULT_MARK_FORMAT.to_string(),
             mark_note: DEFAULT_MARK_NOTE.to_string(),
@@ -314,6 +324,9 @@ impl Settled {
         if let Some(w) = o.window {
             self.window = w;
         }
+        if let Some(m) = o.swap_margin {
+            self.swap_margin = m;
+        }
         set(&mut self.policy.not_found, o.not_found);
         set(&mut self.policy.mismatch, o.mismatch);
         set(&mut self.policy.retracted, o.retracted);
@@ -338,6 +351,12 @@ impl Settled {
         {
             return Err(CleanError::Options(format!(
                 "threshold {t} is not between 0 and 1"
+            )));
+        }
+        if !(0.0..=1.0).contains(&self.swap_margin) {
+            return Err(CleanError::Options(format!(
+                "swap_margin {} is not between 0 and 1",
+                self.swap_margin
             )));
         }
         if !self.mark_format.contains("{n}") {

@@ -89,6 +89,11 @@ pub struct PolicyFlags {
     /// Characters on either side of the marker for --context window [config: clean.window].
     #[arg(long, value_name = "CHARS")]
     pub window: Option<u32>,
+    /// A citation is a mismatch when another article of the answer, not cited in the
+    /// same sentence, holds this much more of the sentence's terms (0..1; 1 turns the
+    /// comparison off) [config: clean.swap-margin].
+    #[arg(long, value_name = "0..1")]
+    pub swap_margin: Option<f64>,
     /// Action for citations of works that are not found: remove, mark or keep
     /// [default: remove; config: clean.not-found].
     #[arg(long, value_name = "ACTION")]
@@ -148,6 +153,9 @@ impl CleanArgs {
         }
         if let Some(t) = p.threshold {
             layers.set("--threshold", "clean.threshold", t)?;
+        }
+        if let Some(m) = p.swap_margin {
+            layers.set("--swap-margin", "clean.swap-margin", m)?;
         }
         if let Some(w) = p.window {
             layers.set("--window", "clean.window", i64::from(w))?;

@@ -29,6 +29,8 @@ pub struct CleanSection {
     pub context: Option<Context>,
     /// Characters on either side of the marker for `context = "window"`.
     pub window: Option<u32>,
+    /// How much more of the citing text another article must hold for a swap.
+    pub swap_margin: Option<Fraction>,
     /// `remove`, `mark` or `keep`, per status.
     pub not_found: Option<Action>,
     pub mismatch: Option<Action>,
@@ -94,12 +96,14 @@ pub(super) fn defaults_text() -> String {
     let s = Settled::default();
     let quote = |t: &str| toml::Value::String(t.to_string()).to_string();
     format!(
-        "[clean]\nmetric = \"{}\"\ncontext = \"{}\"\nwindow = {}\nnot-found = \"{}\"\n\
+        "[clean]\nmetric = \"{}\"\ncontext = \"{}\"\nwindow = {}\nswap-margin = {}\n\
+         not-found = \"{}\"\n\
          mismatch = \"{}\"\nretracted = \"{}\"\nunverified = \"{}\"\nmark-format = {}\n\
          mark-note = {}\nrenumber = {}\nnumbering = \"{}\"\nfail-on = \"none\"\n",
         s.metric.as_str(),
         s.context.as_str(),
         s.window,
+        s.swap_margin,
         s.policy.not_found.as_str(),
         s.policy.mismatch.as_str(),
         s.policy.retracted.as_str(),
@@ -132,6 +136,7 @@ impl Resolved {
             threshold: c.threshold.map(|f| f.0).filter(|_| set("threshold")),
             context: c.context.filter(|_| set("context")),
             window: c.window.map(|w| w as usize).filter(|_| set("window")),
+            swap_margin: c.swap_margin.map(|f| f.0).filter(|_| set("swap-margin")),
             not_found: c.not_found.filter(|_| set("not-found")),
             mismatch: c.mismatch.filter(|_| set("mismatch")),
             retracted: c.retracted.filter(|_| set("retracted")),
