@@ -7,7 +7,7 @@
 //! cargo run --release --example clean_bench -- [--split dev|heldout] [--answers 400]
 //!     [--seed 7] [--write-set FILE] [--embedding-model DIR] [--preset microtrait]
 //!     [--metric score|cosine] [--threshold T] [--swap-margin M] [--sweep] [--misses]
-//!     [--open] [--fault-rate 0.3]
+//!     [--open] [--fault-rate 0.3] [--calibrate]
 //! ```
 //!
 //! `dev` answers use ExpertQA's `rand_test` prose and one half of the world's works;
@@ -17,6 +17,8 @@
 //! prints the open-world figures without faults and with them (the goal: no
 //! citation removed because a source failed).
 
+#[path = "support/clean_calibrate.rs"]
+mod clean_calibrate;
 #[path = "support/clean_gen.rs"]
 mod clean_gen;
 #[path = "support/clean_open.rs"]
@@ -29,6 +31,8 @@ mod clean_world;
 mod clean_writer;
 #[path = "../tests/support/mod.rs"]
 mod support;
+#[path = "support/verify_data.rs"]
+mod verify_data;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -75,6 +79,10 @@ struct Args {
     /// Print every wrong decision (dev only).
     #[arg(long)]
     misses: bool,
+    /// Print where the threshold falls on human-written citing sentences
+    /// (Citation-Integrity dev, Check-COVID dev) and exit.
+    #[arg(long)]
+    calibrate: bool,
     /// Also run the open world against the mock scholarly world.
     #[arg(long)]
     open: bool,
@@ -149,6 +157,11 @@ fn main() {
         verify: verify.clone(),
     })
     .expect("cleaner");
+    if args.calibrate {
+        let metric = cleaner.settle(None).expect("options").metric;
+        clean_calibrate::run(cleaner.aligner(), metric);
+        return;
+    }
     closed_world(&cases, &cleaner, &args);
     if args.open {
         clean_open::run(&cases, &world_path, options, verify, &args_open(&args));

@@ -232,6 +232,11 @@ impl Cleaner {
         })
     }
 
+    /// How citing text and articles are compared.
+    pub fn aligner(&self) -> &Aligner {
+        &self.aligner
+    }
+
     /// The options every request starts from.
     pub fn defaults(&self) -> &CleanOptions {
         &self.defaults
@@ -330,7 +335,8 @@ pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned,
                 identifier: find::identifier_of(&reading, i)
                     .or_else(|| record.as_ref().and_then(identifier_of_record)),
                 status: judged[i].status,
-                similarity: judged[i].similarity,
+                // Four decimals: stable across platforms, and all a reader can use.
+                similarity: judged[i].similarity.map(|s| (s * 1e4).round() / 1e4),
                 action: actions[i].1,
                 new_number: edited.new_numbers[i],
                 reason: judged[i].reason.clone(),

@@ -24,7 +24,7 @@ pub struct Rival {
     /// How the report names it (`source 3`, `reference [4]`).
     pub name: String,
     pub title: String,
-    /// Coverage of the text by the cited article and by the rival.
+    /// Coverage of the text by the articles cited in its sentence and by the rival.
     pub cited: f64,
     pub best: f64,
 }
@@ -51,15 +51,16 @@ pub fn rivals(
     margin: f64,
 ) -> Vec<Option<Rival>> {
     let scorer = EmbeddedScorer::default();
-    // Keyed by the first citation with the same text, so one sentence is measured once.
-    let mut memo: HashMap<(usize, usize), f64> = HashMap::new();
+    // Keyed by the first citation with the same text, so one sentence is measured once
+    // per set of articles.
+    let mut memo: HashMap<(usize, Vec<usize>), f64> = HashMap::new();
     let mut first_with: HashMap<&str, usize> = HashMap::new();
-    let mut coverage = |cite: usize, candidate: usize| -> f64 {
+    let mut coverage = |cite: usize, set: &[usize]| -> f64 {
         let key = *first_with.entry(contexts[cite].as_str()).or_insert(cite);
-        *memo.entry((key, candidate)).or_insert_with(|| {
-            let c = &candidates[candidate];
-            let evidence: Vec<&str> = [c.title, c.abstract_text]
-                .into_iter()
+        *memo.entry((key, set.to_vec())).or_insert_with(|| {
+            let evidence: Vec<&str> = set
+                .iter()
+                .flat_map(|&c| [candidates[c].title, candidates[c].abstract_text])
                 .filter(|t| !t.trim().is_empty())
                 .collect();
             if evidence.is_empty() {
@@ -76,8 +77,14 @@ pub fn rivals(
     let mut cited_at: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
     for (i, finding) in findings.iter().enumerate() {
         if let Some(a) = article_of(finding) {
-            cited_at.entry(place(i)).or_default().push(a);
+            let set = cited_at.entry(place(i)).or_default();
+            if !set.contains(&a) {
+                set.push(a);
+            }
         }
+    }
+    for set in cited_at.values_mut() {
+        set.sort_unstable();
     }
     (0..findings.len())
         .map(|i| {
@@ -85,12 +92,15 @@ pub fn rivals(
             if margin >= 1.0 || contexts[i].trim().is_empty() {
                 return None;
             }
-            let excluded = &cited_at[&place(i)];
-            let cited = coverage(i, own);
+            // The sentence's articles together are the baseline: a sentence that cites
+            // several for several clauses is covered by all of them at once.
+            let cited_here = &cited_at[&place(i)];
+            let cited = coverage(i, cited_here);
             let (best_index, best) = (0..candidates.len())
-                .filter(|j| !excluded.contains(j))
-                .map(|j| (j, coverage(i, j)))
+                .filter(|j| !cited_here.contains(j))
+                .map(|j| (j, coverage(i, &[j])))
                 .max_by(|a, b| a.1.total_cmp(&b.1))?;
+            let _ = own;
             (best >= MIN_RIVAL_COVERAGE && best - cited >= margin).then(|| Rival {
                 name: candidates[best_index].name.clone(),
                 title: candidates[best_index].title.to_string(),
