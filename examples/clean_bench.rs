@@ -31,6 +31,8 @@ mod clean_world;
 mod clean_writer;
 #[path = "../tests/support/mod.rs"]
 mod support;
+// Shared with the verification examples, which use more of it.
+#[allow(dead_code)]
 #[path = "support/verify_data.rs"]
 mod verify_data;
 
@@ -117,7 +119,11 @@ fn main() {
     let world_path = data.join("world/works.jsonl");
     let works = clean_world::load_works(&world_path, u64::from(heldout));
     let neighbours = clean_world::neighbours(&works, 60);
-    let answers_file = if heldout { "domain_test.jsonl" } else { "rand_test.jsonl" };
+    let answers_file = if heldout {
+        "domain_test.jsonl"
+    } else {
+        "rand_test.jsonl"
+    };
     let prose = clean_world::expertqa_prose(&data.join("llm_answers/expertqa").join(answers_file));
     let mut generator = Generator::new(&works, &neighbours, &prose, args.seed);
     let cases: Vec<Case> = (0..args.answers)
@@ -145,8 +151,14 @@ fn main() {
         v
     });
     let options = CleanOptions {
-        preset: args.preset.as_deref().map(|p| p.parse::<Preset>().expect("preset")),
-        metric: args.metric.as_deref().map(|m| m.parse::<Metric>().expect("metric")),
+        preset: args
+            .preset
+            .as_deref()
+            .map(|p| p.parse::<Preset>().expect("preset")),
+        metric: args
+            .metric
+            .as_deref()
+            .map(|m| m.parse::<Metric>().expect("metric")),
         threshold: args.threshold,
         swap_margin: args.swap_margin,
         ..CleanOptions::default()
@@ -201,7 +213,12 @@ fn closed_world(cases: &[Case], cleaner: &Cleaner, args: &Args) {
     let scores = Scores::closed(cases, &cleaned);
     let alignment = cleaned
         .first()
-        .map(|c| format!("{} (threshold {:.3})", c.report.summary.alignment, c.report.summary.threshold))
+        .map(|c| {
+            format!(
+                "{} (threshold {:.3})",
+                c.report.summary.alignment, c.report.summary.threshold
+            )
+        })
         .unwrap_or_default();
     println!("\nclosed world, {alignment}:");
     scores.print();

@@ -123,7 +123,10 @@ fn closed_world_cleans_against_the_sources() {
     assert_eq!(got, expected);
     // The look-alikes in code and after `=` are untouched.
     let cleaned = v["cleaned"].as_str().unwrap();
-    assert!(cleaned.contains("`cohorts[2]`, and x = cohorts[2] stays"), "{cleaned}");
+    assert!(
+        cleaned.contains("`cohorts[2]`, and x = cohorts[2] stays"),
+        "{cleaned}"
+    );
 }
 
 #[test]
@@ -161,7 +164,11 @@ fn standard_input_in_the_answer_out_and_the_report_in_a_file() {
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
     assert_eq!(report, v["report"]);
-    assert!(text(&out.stderr).contains("removed"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("removed"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -210,7 +217,10 @@ fn policy_flags_change_the_actions() {
     assert_eq!(action(5), "kept");
     let cleaned = v["cleaned"].as_str().unwrap();
     assert!(cleaned.contains("pancreatic cancer [3†]."), "{cleaned}");
-    assert!(!cleaned.contains("EEG-based brain-computer interface"), "{cleaned}");
+    assert!(
+        !cleaned.contains("EEG-based brain-computer interface"),
+        "{cleaned}"
+    );
 }
 
 #[test]
@@ -226,36 +236,67 @@ fn bad_input_is_a_usage_error_naming_the_problem() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("line 2") && err.contains("sources.jsonl"), "{err}");
+    assert!(
+        err.contains("line 2") && err.contains("sources.jsonl"),
+        "{err}"
+    );
 
     let out = clean_local(&[answer.to_str().unwrap(), "--mismatch", "delete"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("delete"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("delete"),
+        "{}",
+        text(&out.stderr)
+    );
 
     let out = clean_local(&[answer.to_str().unwrap(), "--threshold", "1.5"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("between 0 and 1"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("between 0 and 1"),
+        "{}",
+        text(&out.stderr)
+    );
 
     let out = clean_local(&[dir.path().join("missing.md").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("missing.md"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("missing.md"),
+        "{}",
+        text(&out.stderr)
+    );
 
     let binary = dir.path().join("binary.md");
     std::fs::write(&binary, [0x41, 0xff, 0xfe, 0x42]).unwrap();
     let out = clean_local(&[binary.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("not UTF-8"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not UTF-8"),
+        "{}",
+        text(&out.stderr)
+    );
 
     let config = dir.path().join("citeproof.toml");
     std::fs::write(&config, "[clean]\ntreshold = 0.3\n").unwrap();
-    let out = clean_local(&[answer.to_str().unwrap(), "--config", config.to_str().unwrap()]);
+    let out = clean_local(&[
+        answer.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("treshold"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("treshold"),
+        "{}",
+        text(&out.stderr)
+    );
 
     // The cosine metric needs a sentence model; without one that is said plainly.
     let out = clean_local(&[answer.to_str().unwrap(), "--preset", "microtrait"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("sentence model"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("sentence model"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -430,7 +471,12 @@ fn the_microtrait_preset_with_a_sentence_model() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v = json(&out);
     let summary = &v["report"]["summary"];
-    assert!(summary["alignment"].as_str().unwrap().starts_with("cosine:"));
+    assert!(
+        summary["alignment"]
+            .as_str()
+            .unwrap()
+            .starts_with("cosine:")
+    );
     assert_eq!(summary["threshold"], 0.6);
     for c in v["report"]["citations"].as_array().unwrap() {
         if let Some(s) = c["similarity"].as_f64() {

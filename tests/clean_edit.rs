@@ -61,7 +61,10 @@ fn nothing_removed_changes_nothing() {
 
 #[test]
 fn a_removed_marker_takes_the_space_before_it() {
-    let got = removed(&format!("Sleep improves [2]. Exercise helps [1].{LIST}"), &[2]);
+    let got = removed(
+        &format!("Sleep improves [2]. Exercise helps [1].{LIST}"),
+        &[2],
+    );
     assert_eq!(body(&got), "Sleep improves. Exercise helps [1].");
     let got = removed(&format!("As shown [2] in trials [1].{LIST}"), &[2]);
     assert_eq!(body(&got), "As shown in trials [1].");
@@ -137,7 +140,10 @@ fn a_list_with_nothing_kept_goes_with_its_title() {
 
 #[test]
 fn line_start_markers_and_parentheses() {
-    let got = removed(&format!("[1] Claim first.\nThen (see [2]) and ([3]).{LIST}"), &[1, 3]);
+    let got = removed(
+        &format!("[1] Claim first.\nThen (see [2]) and ([3]).{LIST}"),
+        &[1, 3],
+    );
     assert_eq!(body(&got), "Claim first.\nThen (see [1]) and.");
 }
 
@@ -165,10 +171,7 @@ fn renumbering_can_be_turned_off() {
         ..CleanOptions::default()
     };
     let got = edit_with(&format!("A [3]. B [1, 2].{LIST}"), &[2], &[], &options);
-    assert_eq!(
-        got,
-        "A [3]. B [1].\n\nReferences:\n[1] One.\n[3] Three.\n"
-    );
+    assert_eq!(got, "A [3]. B [1].\n\nReferences:\n[1] One.\n[3] Three.\n");
 }
 
 #[test]
@@ -178,10 +181,19 @@ fn footnotes_author_year_and_identifiers() {
                   [^1]: Smith J. Sleep. 2020.\n\n\
                   References:\n- Smith, J. (2020). Sleep and memory. Nature.\n- Lee, K. (2018). Sleep. Cell.\n";
     let reading = read::read(answer, None, None, Numbering::Auto);
-    let keys: Vec<&str> = reading.cites.iter().map(|c| c.citation.key.as_str()).collect();
+    let keys: Vec<&str> = reading
+        .cites
+        .iter()
+        .map(|c| c.citation.key.as_str())
+        .collect();
     assert_eq!(
         keys,
-        ["^1", "Smith et al., 2020", "Lee, 2018", "doi:10.1093/sleep/zsaa071"]
+        [
+            "^1",
+            "Smith et al., 2020",
+            "Lee, 2018",
+            "doi:10.1093/sleep/zsaa071"
+        ]
     );
     let fates = vec![Fate::Remove, Fate::Keep, Fate::Remove, Fate::Remove];
     let notes: Vec<Note> = fates

@@ -12,9 +12,9 @@ use citeproof::clean::{
 };
 
 const WORDS: &[&str] = &[
-    "sleep", "quality", "improves", "with", "exercise", "in", "older", "adults", "the",
-    "effect", "is", "larger", "for", "aerobic", "training", "cohort", "studies", "mRNA",
-    "H2O", "COVID-19", "shows", "é", "naïve", "über",
+    "sleep", "quality", "improves", "with", "exercise", "in", "older", "adults", "the", "effect",
+    "is", "larger", "for", "aerobic", "training", "cohort", "studies", "mRNA", "H2O", "COVID-19",
+    "shows", "é", "naïve", "über",
 ];
 
 /// How a sentence's markers are written.
@@ -53,7 +53,11 @@ fn layout(n: u32) -> impl Strategy<Value = Layout> {
             prop::sample::select(vec![", ", ",", "; "])
         )
             .prop_map(|(v, s)| Layout::Group(v, s)),
-        (listed.clone(), 1..=3u32, prop::sample::select(vec!["-", "–", "—"]))
+        (
+            listed.clone(),
+            1..=3u32,
+            prop::sample::select(vec!["-", "–", "—"])
+        )
             .prop_map(move |(a, len, d)| Layout::Range(a, (a + len).min(n.max(a + 1)), d)),
         (
             prop::collection::vec(any, 2..4),
@@ -82,12 +86,7 @@ fn sentence(n: u32) -> impl Strategy<Value = Sentence> {
 }
 
 fn markers(layout: &Layout) -> String {
-    let list = |v: &[u32], sep: &str| {
-        v.iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(sep)
-    };
+    let list = |v: &[u32], sep: &str| v.iter().map(u32::to_string).collect::<Vec<_>>().join(sep);
     match layout {
         Layout::Spaced(a) => format!(" [{a}]"),
         Layout::Glued(a) => format!("[{a}]"),
@@ -180,7 +179,8 @@ fn named_entries(text: &str) -> Vec<Option<String>> {
 
 fn entry_body(reading: &Reading, r: usize) -> String {
     let raw = &reading.references[r].raw;
-    raw.split_once(' ').map_or(raw.clone(), |(_, rest)| rest.to_string())
+    raw.split_once(' ')
+        .map_or(raw.clone(), |(_, rest)| rest.to_string())
 }
 
 /// The numbers of the markers in body order.
@@ -208,7 +208,13 @@ fn check(original: &str, cleaned: &str, kept: &[bool]) -> Result<(), TestCaseErr
         .filter(|(_, k)| **k)
         .map(|(e, _)| e.clone())
         .collect();
-    prop_assert_eq!(named_entries(cleaned), expected, "{}\n---\n{}", original, cleaned);
+    prop_assert_eq!(
+        named_entries(cleaned),
+        expected,
+        "{}\n---\n{}",
+        original,
+        cleaned
+    );
     let mut seen: Vec<u32> = Vec::new();
     for n in numbers(cleaned) {
         if !seen.contains(&n) {

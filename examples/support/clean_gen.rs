@@ -174,12 +174,19 @@ impl<'a> Generator<'a> {
                 );
                 let kinds = [valid_kind(a, retracted), valid_kind(b, retracted)];
                 let layout = *[", ", "][", "] ["].choose(&mut self.rng).expect("layout");
-                w.sentence(&text, &[(Cited::Work(a), kinds[0]), (Cited::Work(b), kinds[1])], layout);
+                w.sentence(
+                    &text,
+                    &[(Cited::Work(a), kinds[0]), (Cited::Work(b), kinds[1])],
+                    layout,
+                );
                 k += 2;
             } else if roll < 3 && k + 2 < cited_sources.len() && w.all_new(&cited_sources[k..k + 3])
             {
                 let three = &cited_sources[k..k + 3];
-                let titles: Vec<String> = three.iter().map(|&i| title_phrase(&self.works[i])).collect();
+                let titles: Vec<String> = three
+                    .iter()
+                    .map(|&i| title_phrase(&self.works[i]))
+                    .collect();
                 let text = format!(
                     "Related work covers {}, {} and {}",
                     titles[0], titles[1], titles[2]
@@ -193,7 +200,12 @@ impl<'a> Generator<'a> {
             } else {
                 let a = cited_sources[k];
                 let text = trim_end(&self.claim(a));
-                w.single(&text, Cited::Work(a), valid_kind(a, retracted), &mut self.rng);
+                w.single(
+                    &text,
+                    Cited::Work(a),
+                    valid_kind(a, retracted),
+                    &mut self.rng,
+                );
                 k += 1;
             }
             if self.rng.random_bool(0.25) {
@@ -203,12 +215,22 @@ impl<'a> Generator<'a> {
         // The off-topic source is cited validly too, now and then.
         if self.rng.random_bool(0.3) {
             let f = far[0];
-            w.single(&trim_end(&self.claim(f)), Cited::Work(f), Kind::Valid, &mut self.rng);
+            w.single(
+                &trim_end(&self.claim(f)),
+                Cited::Work(f),
+                Kind::Valid,
+                &mut self.rng,
+            );
         }
         if self.rng.random_bool(0.45) {
             let x = *topical.choose(&mut self.rng).expect("topical");
             let text = trim_end(&self.claim(x));
-            w.single(&text, Cited::Work(far[0]), Kind::MismatchEasy, &mut self.rng);
+            w.single(
+                &text,
+                Cited::Work(far[0]),
+                Kind::MismatchEasy,
+                &mut self.rng,
+            );
         }
         if self.rng.random_bool(0.45) {
             let x = *topical.choose(&mut self.rng).expect("topical");
@@ -219,12 +241,22 @@ impl<'a> Generator<'a> {
         if self.rng.random_bool(0.4) {
             let x = *topical.choose(&mut self.rng).expect("topical");
             let others: Vec<usize> = topical.iter().copied().filter(|&t| t != x).collect();
-            let y = *others.choose(&mut self.rng).expect("another topical source");
+            let y = *others
+                .choose(&mut self.rng)
+                .expect("another topical source");
             fakes.push(fake_title(&self.works[x], &self.works[y], &mut self.rng));
             let text = trim_end(&self.claim(x));
-            w.single(&text, Cited::Fake(fakes.len() - 1), Kind::Fabricated, &mut self.rng);
+            w.single(
+                &text,
+                Cited::Fake(fakes.len() - 1),
+                Kind::Fabricated,
+                &mut self.rng,
+            );
         }
-        if let Some(&r) = not_retrieved.choose(&mut self.rng).filter(|_| self.rng.random_bool(0.4)) {
+        if let Some(&r) = not_retrieved
+            .choose(&mut self.rng)
+            .filter(|_| self.rng.random_bool(0.4))
+        {
             let text = trim_end(&self.claim(r));
             w.single(&text, Cited::Work(r), Kind::NotRetrieved, &mut self.rng);
         }
@@ -255,7 +287,10 @@ impl<'a> Generator<'a> {
     }
 
     fn filler(&mut self) -> String {
-        self.prose.choose(&mut self.rng).cloned().unwrap_or_default()
+        self.prose
+            .choose(&mut self.rng)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// A work far from `anchor` (not among its 40 nearest).
@@ -316,9 +351,9 @@ impl<'a> Generator<'a> {
 /// preposition or abbreviation).
 fn end_on_a_word(words: &[&str]) -> String {
     const DANGLING: &[&str] = &[
-        "a", "an", "the", "of", "in", "on", "for", "to", "and", "or", "with", "by", "as",
-        "at", "from", "that", "which", "is", "are", "was", "were", "be", "its", "their",
-        "i.e", "e.g", "than", "such", "both", "between", "into",
+        "a", "an", "the", "of", "in", "on", "for", "to", "and", "or", "with", "by", "as", "at",
+        "from", "that", "which", "is", "are", "was", "were", "be", "its", "their", "i.e", "e.g",
+        "than", "such", "both", "between", "into",
     ];
     let mut end = words.len();
     while end > 4 {
@@ -340,21 +375,54 @@ fn end_on_a_word(words: &[&str]) -> String {
 /// dropped, a hedge in front.
 fn paraphrase(s: &str, rng: &mut StdRng) -> String {
     const SYNONYMS: &[(&str, &str)] = &[
-        ("show", "demonstrate"), ("shows", "demonstrates"), ("showed", "demonstrated"),
-        ("improve", "enhance"), ("improves", "enhances"), ("improved", "enhanced"),
-        ("method", "approach"), ("methods", "approaches"), ("results", "findings"),
-        ("increase", "rise"), ("increased", "elevated"), ("use", "employ"),
-        ("using", "employing"), ("used", "employed"), ("significant", "notable"),
-        ("significantly", "notably"), ("reduce", "lower"), ("reduced", "lowered"),
-        ("effect", "impact"), ("effects", "impacts"), ("propose", "introduce"),
-        ("proposed", "introduced"), ("performance", "effectiveness"), ("large", "substantial"),
-        ("new", "novel"), ("high", "elevated"), ("important", "key"), ("study", "investigation"),
-        ("analysis", "examination"), ("approach", "strategy"), ("provide", "offer"),
-        ("provides", "offers"), ("however", "yet"), ("various", "diverse"),
-        ("achieve", "attain"), ("achieves", "attains"), ("evaluate", "assess"),
-        ("evaluated", "assessed"), ("identify", "pinpoint"), ("identified", "pinpointed"),
+        ("show", "demonstrate"),
+        ("shows", "demonstrates"),
+        ("showed", "demonstrated"),
+        ("improve", "enhance"),
+        ("improves", "enhances"),
+        ("improved", "enhanced"),
+        ("method", "approach"),
+        ("methods", "approaches"),
+        ("results", "findings"),
+        ("increase", "rise"),
+        ("increased", "elevated"),
+        ("use", "employ"),
+        ("using", "employing"),
+        ("used", "employed"),
+        ("significant", "notable"),
+        ("significantly", "notably"),
+        ("reduce", "lower"),
+        ("reduced", "lowered"),
+        ("effect", "impact"),
+        ("effects", "impacts"),
+        ("propose", "introduce"),
+        ("proposed", "introduced"),
+        ("performance", "effectiveness"),
+        ("large", "substantial"),
+        ("new", "novel"),
+        ("high", "elevated"),
+        ("important", "key"),
+        ("study", "investigation"),
+        ("analysis", "examination"),
+        ("approach", "strategy"),
+        ("provide", "offer"),
+        ("provides", "offers"),
+        ("however", "yet"),
+        ("various", "diverse"),
+        ("achieve", "attain"),
+        ("achieves", "attains"),
+        ("evaluate", "assess"),
+        ("evaluated", "assessed"),
+        ("identify", "pinpoint"),
+        ("identified", "pinpointed"),
     ];
-    let hedges = ["Notably, ", "In short, ", "It appears that ", "Evidence suggests that ", ""];
+    let hedges = [
+        "Notably, ",
+        "In short, ",
+        "It appears that ",
+        "Evidence suggests that ",
+        "",
+    ];
     let words: Vec<String> = s
         .trim_end_matches('.')
         .split_whitespace()
@@ -370,7 +438,11 @@ fn paraphrase(s: &str, rng: &mut StdRng) -> String {
         .collect();
     let hedge = hedges.choose(rng).expect("hedge");
     let body = words.join(" ");
-    let body = if hedge.is_empty() { body } else { lower_first(&body) };
+    let body = if hedge.is_empty() {
+        body
+    } else {
+        lower_first(&body)
+    };
     format!("{hedge}{body}.")
 }
 
@@ -388,7 +460,11 @@ fn title_phrase(w: &WorkRec) -> String {
     let main = main.trim_end_matches(['.', '?', '!']);
     let first_word = main.split_whitespace().next().unwrap_or("");
     let acronym = first_word.chars().filter(|c| c.is_uppercase()).count() > 1;
-    if acronym { main.to_string() } else { lower_first(main) }
+    if acronym {
+        main.to_string()
+    } else {
+        lower_first(main)
+    }
 }
 
 fn third_person(s: &str) -> String {
@@ -456,4 +532,3 @@ fn article(w: &WorkRec, retracted: bool) -> Value {
         "is_retracted": retracted || w.is_retracted,
     })
 }
-

@@ -84,7 +84,8 @@ pub fn run(
             newly_removed += 1;
             println!("  removed only under faults: {:?} {}", b.kind, b.note);
         }
-        if b.status == Some(Status::NotFound) && !matches!(b.kind, Kind::Fabricated | Kind::Orphan) {
+        if b.status == Some(Status::NotFound) && !matches!(b.kind, Kind::Fabricated | Kind::Orphan)
+        {
             real_not_found += 1;
         }
         unverified += usize::from(b.status == Some(Status::Unverified));

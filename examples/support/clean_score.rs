@@ -53,7 +53,9 @@ impl Scores {
                     status: entry.map(|e| e.status),
                     action: entry.map(|e| e.action),
                     similarity: entry.and_then(|e| e.similarity),
-                    note: entry.map(|e| e.reason.clone()).unwrap_or_else(|| "marker not read".into()),
+                    note: entry
+                        .map(|e| e.reason.clone())
+                        .unwrap_or_else(|| "marker not read".into()),
                 };
                 let wrong = match d.action {
                     Some(Taken::Removed) => !kind.should_remove(),
@@ -112,7 +114,13 @@ impl Scores {
 
     pub fn print(&self) {
         let (tp, fp, missed) = self.removal_counts();
-        let ratio = |a: usize, b: usize| if b == 0 { f64::NAN } else { a as f64 / b as f64 };
+        let ratio = |a: usize, b: usize| {
+            if b == 0 {
+                f64::NAN
+            } else {
+                a as f64 / b as f64
+            }
+        };
         println!(
             "  removal precision {:.4} ({tp}/{}), recall {:.4} ({tp}/{})",
             ratio(tp, tp + fp),
@@ -120,7 +128,11 @@ impl Scores {
             ratio(tp, tp + missed),
             tp + missed
         );
-        let absent: Vec<&Decision> = self.decisions.iter().filter(|d| d.kind.is_absent()).collect();
+        let absent: Vec<&Decision> = self
+            .decisions
+            .iter()
+            .filter(|d| d.kind.is_absent())
+            .collect();
         let found_absent = absent
             .iter()
             .filter(|d| d.status == Some(Status::NotFound))
@@ -130,15 +142,19 @@ impl Scores {
             ratio(found_absent, absent.len()),
             absent.len()
         );
-        let mut by_kind: BTreeMap<Kind, (usize, usize, usize, BTreeMap<&str, usize>)> = BTreeMap::new();
+        let mut by_kind: BTreeMap<Kind, KindTally> = BTreeMap::new();
         for d in &self.decisions {
             let e = by_kind.entry(d.kind).or_default();
             e.0 += 1;
             e.1 += usize::from(d.action == Some(Taken::Removed));
             e.2 += usize::from(d.action == Some(Taken::Marked));
-            *e.3.entry(d.status.map_or("unread", |s| s.as_str())).or_default() += 1;
+            *e.3.entry(d.status.map_or("unread", |s| s.as_str()))
+                .or_default() += 1;
         }
-        println!("  {:<14} {:>6} {:>8} {:>7}  statuses", "kind", "n", "removed", "marked");
+        println!(
+            "  {:<14} {:>6} {:>8} {:>7}  statuses",
+            "kind", "n", "removed", "marked"
+        );
         for (kind, (n, removed, marked, statuses)) in &by_kind {
             let statuses: Vec<String> = statuses.iter().map(|(s, c)| format!("{s} {c}")).collect();
             println!(
@@ -183,7 +199,9 @@ impl Scores {
     /// below it removed), for a range of thresholds.
     pub fn sweep(&self) {
         println!("  threshold sweep (found articles removed below t):");
-        for t in [0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6] {
+        for t in [
+            0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6,
+        ] {
             let mut tp = 0;
             let mut fp = 0;
             let mut missed = 0;
@@ -210,3 +228,6 @@ impl Scores {
         }
     }
 }
+
+/// Per kind of citation: how many, removed, marked, and the statuses given.
+type KindTally<'a> = (usize, usize, usize, BTreeMap<&'a str, usize>);

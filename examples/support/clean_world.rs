@@ -68,7 +68,7 @@ pub fn load_works(path: &Path, half: u64) -> Vec<WorkRec> {
     }
     all.into_iter()
         .filter(|w| title_count[&normal_title(&w.title)] == 1)
-        .filter(|w| usable(w))
+        .filter(usable)
         .filter(|w| hash(&w.id) % 2 == half)
         .collect()
 }
@@ -114,9 +114,18 @@ pub fn claim_sentences(text: &str) -> Vec<String> {
             let lower = s.to_lowercase();
             (8..=45).contains(&words)
                 && !s.contains(['[', ']', '{', '}', '<', '>', '@', '|', '\\', '$'])
-                && !["http", "doi", "arxiv", "pmid", "et al", "www.", "©", "copyright"]
-                    .iter()
-                    .any(|bad| lower.contains(bad))
+                && ![
+                    "http",
+                    "doi",
+                    "arxiv",
+                    "pmid",
+                    "et al",
+                    "www.",
+                    "©",
+                    "copyright",
+                ]
+                .iter()
+                .any(|bad| lower.contains(bad))
                 && !has_parenthesised_year(s)
                 && !lower.starts_with("references")
                 && s.ends_with('.')
@@ -143,10 +152,10 @@ fn has_parenthesised_year(s: &str) -> bool {
 }
 
 const STOP: &[&str] = &[
-    "the", "of", "and", "in", "to", "a", "for", "on", "with", "is", "are", "we", "that",
-    "this", "by", "as", "from", "an", "be", "at", "our", "or", "which", "these", "was",
-    "were", "can", "it", "its", "has", "have", "not", "but", "also", "their", "than",
-    "using", "based", "paper", "study", "results", "show", "new", "two", "such", "more",
+    "the", "of", "and", "in", "to", "a", "for", "on", "with", "is", "are", "we", "that", "this",
+    "by", "as", "from", "an", "be", "at", "our", "or", "which", "these", "was", "were", "can",
+    "it", "its", "has", "have", "not", "but", "also", "their", "than", "using", "based", "paper",
+    "study", "results", "show", "new", "two", "such", "more",
 ];
 
 fn terms(text: &str) -> Vec<String> {

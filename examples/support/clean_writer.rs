@@ -289,13 +289,23 @@ fn author_list(w: &WorkRec, style: usize) -> String {
 
 /// An invented reference in the same style, with an invented identifier.
 fn fake_entry(title: &str, style: usize, rng: &mut StdRng) -> String {
-    let families = ["Zhang", "Miller", "Garcia", "Okafor", "Lindqvist", "Patel", "Rossi"];
+    let families = [
+        "Zhang",
+        "Miller",
+        "Garcia",
+        "Okafor",
+        "Lindqvist",
+        "Patel",
+        "Rossi",
+    ];
     let family = families.choose(rng).expect("family");
     let year = rng.random_range(2012..2024);
     let doi = format!(
         "10.{}/{}.{}.{}",
         rng.random_range(1000..9999),
-        ["jmb", "nar", "pone", "cell", "sci"].choose(rng).expect("journal"),
+        ["jmb", "nar", "pone", "cell", "sci"]
+            .choose(rng)
+            .expect("journal"),
         year,
         rng.random_range(10000..99999)
     );

@@ -203,11 +203,7 @@ fn lenient_year<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error
     Ok(match value {
         Some(serde_json::Value::Number(n)) => n.as_i64().and_then(|y| i32::try_from(y).ok()),
         Some(serde_json::Value::String(s)) => {
-            let digits: String = s
-                .trim()
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
+            let digits: String = s.trim().chars().take_while(char::is_ascii_digit).collect();
             (digits.len() == 4).then(|| digits.parse().ok()).flatten()
         }
         Some(serde_json::Value::Null) | None => None,

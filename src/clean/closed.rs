@@ -118,10 +118,7 @@ impl<'a> SourceIndex<'a> {
                 IdScheme::Pmid => &ids.pmid,
                 IdScheme::Arxiv => &ids.arxiv,
                 IdScheme::Url => {
-                    return ids
-                        .url
-                        .as_deref()
-                        .is_some_and(|u| same_url(u, value));
+                    return ids.url.as_deref().is_some_and(|u| same_url(u, value));
                 }
                 IdScheme::Isbn => return false,
             };

@@ -8,8 +8,8 @@ use crate::verify::verdict::{Label, Verdict};
 use super::edit::Fate;
 use super::find::Finding;
 use super::options::{Action, Policy};
-use super::rival::Rival;
 use super::report::{Status, Taken};
+use super::rival::Rival;
 
 /// The status of one citation with its explanation.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,7 +65,10 @@ pub fn judge(
     };
     match llm.map(|v| v.label) {
         Some(Label::Supports) => {
-            return aligned(similarity, "the model finds the abstract supports the text".into());
+            return aligned(
+                similarity,
+                "the model finds the abstract supports the text".into(),
+            );
         }
         Some(Label::Contradicts) => {
             return Judged {
@@ -172,19 +175,38 @@ mod tests {
 
     #[test]
     fn thresholds_and_failures() {
-        assert_eq!(judge(&found(None, false), Some(0.5), 0.2, None, None).status, Status::Valid);
+        assert_eq!(
+            judge(&found(None, false), Some(0.5), 0.2, None, None).status,
+            Status::Valid
+        );
         assert_eq!(
             judge(&found(None, false), Some(0.1), 0.2, None, None).status,
             Status::Mismatch
         );
         // Low similarity without the abstract a failing source would have given.
         assert_eq!(
-            judge(&found(Some("s2: timed out"), false), Some(0.1), 0.2, None, None).status,
+            judge(
+                &found(Some("s2: timed out"), false),
+                Some(0.1),
+                0.2,
+                None,
+                None
+            )
+            .status,
             Status::Unverified
         );
-        assert_eq!(judge(&found(None, true), Some(0.5), 0.2, None, None).status, Status::Retracted);
-        assert_eq!(judge(&found(None, true), Some(0.1), 0.2, None, None).status, Status::Mismatch);
-        assert_eq!(judge(&found(None, false), None, 0.2, None, None).status, Status::Unverified);
+        assert_eq!(
+            judge(&found(None, true), Some(0.5), 0.2, None, None).status,
+            Status::Retracted
+        );
+        assert_eq!(
+            judge(&found(None, true), Some(0.1), 0.2, None, None).status,
+            Status::Mismatch
+        );
+        assert_eq!(
+            judge(&found(None, false), None, 0.2, None, None).status,
+            Status::Unverified
+        );
     }
 
     #[test]
@@ -202,11 +224,20 @@ mod tests {
         };
         let f = found(None, false);
         let v = verdict(Label::Supports);
-        assert_eq!(judge(&f, Some(0.0), 0.2, Some(&v), None).status, Status::Valid);
+        assert_eq!(
+            judge(&f, Some(0.0), 0.2, Some(&v), None).status,
+            Status::Valid
+        );
         let v = verdict(Label::Contradicts);
-        assert_eq!(judge(&f, Some(0.9), 0.2, Some(&v), None).status, Status::Mismatch);
+        assert_eq!(
+            judge(&f, Some(0.9), 0.2, Some(&v), None).status,
+            Status::Mismatch
+        );
         let v = verdict(Label::Unverifiable);
-        assert_eq!(judge(&f, Some(0.1), 0.2, Some(&v), None).status, Status::Mismatch);
+        assert_eq!(
+            judge(&f, Some(0.1), 0.2, Some(&v), None).status,
+            Status::Mismatch
+        );
     }
 
     #[test]

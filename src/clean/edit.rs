@@ -121,7 +121,9 @@ fn constructs(
             j += 1;
         }
         let members: Vec<usize> = (i..j).collect();
-        out.push(construct(text, reading, fates, numbers, settled, &suffix, group, &members));
+        out.push(construct(
+            text, reading, fates, numbers, settled, &suffix, group, &members,
+        ));
         i = j;
     }
     out
@@ -304,7 +306,11 @@ fn range_dash(piece: &str) -> &str {
     let dash_end = rest
         .find(|c: char| c.is_ascii_digit())
         .unwrap_or(rest.len());
-    if dash_end == 0 { "-" } else { &rest[..dash_end] }
+    if dash_end == 0 {
+        "-"
+    } else {
+        &rest[..dash_end]
+    }
 }
 
 /// Edits for the constructs that change. Constructs separated only by spaces or
@@ -410,8 +416,7 @@ fn kept_references(
         let Target::Reference(r) = cite.target else {
             continue;
         };
-        if *fate == Fate::Remove || reading.references[r].origin != ReferenceOrigin::ReferenceList
-        {
+        if *fate == Fate::Remove || reading.references[r].origin != ReferenceOrigin::ReferenceList {
             continue;
         }
         match out.iter_mut().find(|(k, _)| *k == r) {
@@ -452,7 +457,14 @@ fn list_edits(
             .copied()
             .filter(|(r, _)| reading.references[*r].file == file)
             .collect();
-        let list = rewrite_list(text, reading, &entries, &kept_here, renumber, file == ANSWER_FILE);
+        let list = rewrite_list(
+            text,
+            reading,
+            &entries,
+            &kept_here,
+            renumber,
+            file == ANSWER_FILE,
+        );
         if file == ANSWER_FILE {
             edits.extend(list);
         } else {
@@ -518,7 +530,10 @@ fn entry_text(text: &str, reading: &Reading, r: usize, number: Option<u32>) -> S
     let written = &text[reference.span.start..reference.span.end];
     match (reference.key_span, number) {
         (Some(key), Some(n)) if reference.key.parse::<u32>().is_ok() => {
-            let (a, b) = (key.start - reference.span.start, key.end - reference.span.start);
+            let (a, b) = (
+                key.start - reference.span.start,
+                key.end - reference.span.start,
+            );
             format!("{}{n}{}", &written[..a], &written[b..])
         }
         _ => written.to_string(),
@@ -557,7 +572,9 @@ fn footnote_edits(text: &str, reading: &Reading, fates: &[Fate]) -> Vec<Edit> {
             }
         }
         if cited && !kept {
-            let line_start = text[..reference.span.start].rfind('\n').map_or(0, |i| i + 1);
+            let line_start = text[..reference.span.start]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
             let mut end = text[reference.span.end..]
                 .find('\n')
                 .map_or(text.len(), |i| reference.span.end + i + 1);

@@ -251,7 +251,10 @@ async fn with_abstract(resolver: &Resolver, work: Work, how: String) -> Finding 
     }))
 }
 
-fn not_found_reason(reference: &Reference, resolution: &crate::resolve::resolution::Resolution) -> String {
+fn not_found_reason(
+    reference: &Reference,
+    resolution: &crate::resolve::resolution::Resolution,
+) -> String {
     let asked: Vec<&str> = resolution
         .sources_tried
         .iter()
@@ -277,4 +280,3 @@ fn unverified_reason(resolution: &crate::resolve::resolution::Resolution) -> Str
         None => "could not be checked: no source could decide".into(),
     }
 }
-

@@ -69,13 +69,15 @@ use crate::resolve::options::ResolveOptions;
 use crate::source::LineIndex;
 use crate::verify::backend::VerifySettings;
 use crate::verify::escalate::{Verifier, VerifyRequest};
-use crate::verify::hybrid::{ScoringMode, Scorer};
+use crate::verify::hybrid::{Scorer, ScoringMode};
 use crate::verify::sentence_model::{SentenceModel, SentenceModelError};
 use crate::verify::verdict::Verdict;
 
 pub use align::Aligner;
 pub use article::{Article, parse_sources};
-pub use options::{Action, CleanOptions, Context, FailOn, Metric, Numbering, Policy, Preset, Settled};
+pub use options::{
+    Action, CleanOptions, Context, FailOn, Metric, Numbering, Policy, Preset, Settled,
+};
 pub use report::{CitationReport, CleanReport, Identifier, Record, Status, Summary, Taken};
 
 /// One answer to clean: the body of `POST /v1/clean`.
@@ -353,7 +355,12 @@ pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned,
         summary: Summary {
             references_kept: edited.references_kept,
             references_removed: edited.references_removed,
-            world: if request.sources.is_some() { "closed" } else { "open" }.into(),
+            world: if request.sources.is_some() {
+                "closed"
+            } else {
+                "open"
+            }
+            .into(),
             alignment,
             threshold,
             ..Summary::default()
@@ -382,9 +389,7 @@ pub fn clean_blocking(cleaner: &Cleaner, request: &CleanRequest) -> Result<Clean
     }
     let runtime = cleaner
         .runtime
-        .get_or_init(|| {
-            crate::resolve::cascade::runtime().map_err(|e| e.to_string())
-        })
+        .get_or_init(|| crate::resolve::cascade::runtime().map_err(|e| e.to_string()))
         .as_ref()
         .map_err(|e| CleanError::Runtime(e.clone()))?;
     runtime.block_on(clean(cleaner, request))
@@ -477,9 +482,10 @@ fn measure(
         let similarity = match memo.get(&key) {
             Some(s) => *s,
             None => {
-                let s = cleaner
-                    .aligner
-                    .similarity(settled.metric, context, title, abstract_text)?;
+                let s =
+                    cleaner
+                        .aligner
+                        .similarity(settled.metric, context, title, abstract_text)?;
                 memo.insert(key, s);
                 s
             }
@@ -529,7 +535,5 @@ fn identifier_of_record(record: &Record) -> Option<Identifier> {
         (IdScheme::Arxiv, &record.arxiv),
     ]
     .into_iter()
-    .find_map(|(scheme, value)| {
-        value.clone().map(|value| Identifier { scheme, value })
-    })
+    .find_map(|(scheme, value)| value.clone().map(|value| Identifier { scheme, value }))
 }

@@ -156,10 +156,10 @@ fn in_link_destination(text: &str, at: usize) -> bool {
     let before = &text[..at];
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line = &before[line_start..];
-    if let Some(open) = line.rfind("](") {
-        if !line[open..].contains(')') {
-            return true;
-        }
+    if let Some(open) = line.rfind("](")
+        && !line[open..].contains(')')
+    {
+        return true;
     }
     if let Some(open) = line.rfind('<') {
         let after = &text[at..];
@@ -227,9 +227,15 @@ mod tests {
 
     #[test]
     fn glued_markers_count_when_their_number_exists() {
-        assert_eq!(keys(&format!("Quakes damage buildings[1][2].{LIST}")), ["1", "2"]);
+        assert_eq!(
+            keys(&format!("Quakes damage buildings[1][2].{LIST}")),
+            ["1", "2"]
+        );
         // A glued number with no reference is an index, not a marker.
-        assert_eq!(keys(&format!("The value array[7] is read [1].{LIST}")), ["1"]);
+        assert_eq!(
+            keys(&format!("The value array[7] is read [1].{LIST}")),
+            ["1"]
+        );
         // Spaced orphans are markers (hallucinated numbers to remove).
         assert_eq!(keys(&format!("Claim [7].{LIST}")), ["7"]);
     }

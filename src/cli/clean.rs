@@ -187,8 +187,7 @@ pub fn run(args: CleanArgs) -> anyhow::Result<ExitCode> {
     let references = args.references.as_deref().map(read_text).transpose()?;
     let sources = match &args.sources {
         Some(path) => Some(
-            parse_sources(&read_text(path)?)
-                .with_context(|| format!("`{}`", path.display()))?,
+            parse_sources(&read_text(path)?).with_context(|| format!("`{}`", path.display()))?,
         ),
         None => None,
     };
@@ -240,8 +239,7 @@ fn read_text(path: &Path) -> anyhow::Result<String> {
             )
         });
     }
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
     String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "`{}` is not UTF-8 text (invalid byte at offset {})",
