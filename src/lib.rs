@@ -7,6 +7,7 @@ pub mod baseline;
 pub mod cache;
 pub mod changed;
 pub mod check;
+pub mod clean;
 pub mod config;
 pub mod diagnostic;
 pub mod fix;

@@ -2,6 +2,7 @@
 
 mod cache;
 mod check;
+mod clean;
 mod config;
 mod extract;
 mod lsp;
@@ -50,6 +51,9 @@ pub enum Command {
     Config(config::ConfigArgs),
     /// Run the language server on standard input and output (for editors).
     Lsp(lsp::LspArgs),
+    /// Remove hallucinated and mismatched citations from an LLM answer; print the
+    /// cleaned answer and (--report) a JSON report per citation.
+    Clean(clean::CleanArgs),
 }
 
 /// Input options shared by the commands that read documents.
@@ -97,5 +101,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(args),
         Command::Config(args) => config::run(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Clean(args) => clean::run(args),
     }
 }

@@ -61,6 +61,7 @@ pub(super) fn defaults() -> Layer {
         for rule in RULES {
             t.push_str(&format!("{} = \"{}\"\n", rule.code, rule.severity));
         }
+        t.push_str(&super::clean::defaults_text());
         for name in SourceName::ALL {
             let source = crate::resolve::sources::SourceSettings::new(name);
             t.push_str(&format!(

@@ -37,6 +37,7 @@ pub struct ConfigFile {
     pub sources: Option<SourcesSection>,
     pub cache: Option<CacheSection>,
     pub verify: Option<VerifySection>,
+    pub clean: Option<super::clean::CleanSection>,
 }
 
 /// `[resolve]`: whether and where cited works are looked up, and how sure a match

@@ -8,6 +8,7 @@
 //! configuration of the run (`--config FILE`, or the nearest one to the first path).
 
 mod apply;
+pub mod clean;
 pub mod file;
 pub mod layers;
 mod print;
