@@ -120,13 +120,12 @@ pub async fn json_errors(request: Request, next: Next) -> Response {
             format!("no route {method} {path} (the routes are listed at GET /openapi.json)")
         }
         StatusCode::METHOD_NOT_ALLOWED => {
-            let allowed = response
-                .headers()
-                .get(header::ALLOW)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("")
-                .to_string();
-            format!("{path} does not accept {method}; it accepts {allowed}")
+            let allowed: Vec<String> = super::ROUTES
+                .iter()
+                .filter(|(_, p)| *p == path)
+                .map(|(m, _)| m.to_ascii_uppercase())
+                .collect();
+            format!("{path} does not accept {method}; it accepts {}", allowed.join(", "))
         }
         StatusCode::REQUEST_TIMEOUT | StatusCode::GATEWAY_TIMEOUT => {
             "the request took longer than this server allows ([serve] request-timeout)".into()

@@ -246,12 +246,12 @@ mod tests {
         for want in [
             "citeproof_http_requests_total{route=\"/v1/clean\",method=\"POST\",status=\"200\"} 2",
             "# TYPE citeproof_http_request_duration_seconds histogram",
-            "citeproof_http_request_duration_seconds_bucket{le=\"0.004\",route=\"/v1/clean\"} 1",
+            "citeproof_http_request_duration_seconds_bucket{route=\"/v1/clean\",le=\"0.004\"} 1",
             "citeproof_http_request_duration_seconds_count{route=\"/v1/clean\"} 2",
             "citeproof_http_requests_in_flight 1",
             "citeproof_upstream_requests_total{source=\"crossref\"} 7",
             "citeproof_upstream_failures_total{source=\"crossref\"} 1",
-            "# TYPE citeproof_cache_lookups counter",
+            "# TYPE citeproof_cache_lookups_total counter",
         ] {
             assert!(text.contains(want), "`{want}` missing from:\n{text}");
         }
