@@ -135,14 +135,26 @@ fn every_route_is_described_and_answers_as_described() {
         .map(|(m, p)| (m.to_string(), p.to_string()))
         .collect();
     for route in &routes {
-        assert!(described.contains(route), "{route:?} is not in openapi.json");
+        assert!(
+            described.contains(route),
+            "{route:?} is not in openapi.json"
+        );
     }
     assert_eq!(described.len(), routes.len(), "{described:?}");
 
-    let check = server.post("/v1/check", &json!({"text": PAPER, "name": "paper.md", "files": {"refs.bib": REFS}}));
+    let check = server.post(
+        "/v1/check",
+        &json!({"text": PAPER, "name": "paper.md", "files": {"refs.bib": REFS}}),
+    );
     assert_eq!(check.status, 200, "{}", check.body);
     schemas.check_answer("post", "/v1/check", 200, &check.json());
-    let codes: Vec<String> = check.json().as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap().to_string()).collect();
+    let codes: Vec<String> = check
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect();
     assert!(
         codes.iter().any(|c| c == "CP201" || c == "CP204"),
         "the fabricated DOI is found out: {codes:?}"
@@ -179,13 +191,28 @@ fn every_route_is_described_and_answers_as_described() {
     let openapi = server.get("/openapi.json").unwrap();
     assert_eq!(openapi.json(), schemas.doc);
     let page = server.get("/").unwrap();
-    assert!(page.header("content-type").unwrap().starts_with("text/html"));
+    assert!(
+        page.header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
     assert!(page.body.contains("/v1/check"));
     let metrics = server.get("/metrics").unwrap();
-    assert!(metrics.header("content-type").unwrap().starts_with("text/plain"));
+    assert!(
+        metrics
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/plain")
+    );
     for route in ["/v1/check", "/v1/resolve", "/v1/validate", "/v1/clean"] {
-        let line = format!("citeproof_http_requests_total{{route=\"{route}\",method=\"POST\",status=\"200\"}} 1");
-        assert!(metrics.body.contains(&line), "`{line}` missing:\n{}", metrics.body);
+        let line = format!(
+            "citeproof_http_requests_total{{route=\"{route}\",method=\"POST\",status=\"200\"}} 1"
+        );
+        assert!(
+            metrics.body.contains(&line),
+            "`{line}` missing:\n{}",
+            metrics.body
+        );
     }
 
     let bad = server.post("/v1/clean", &json!({"answr": "x"}));
@@ -230,9 +257,17 @@ fn check_answers_what_the_command_line_prints() {
         "/v1/check",
         &json!({"text": PAPER, "name": "paper.md", "files": {"refs.bib": REFS}, "format": "html"}),
     );
-    assert!(html.header("content-type").unwrap().starts_with("text/html"));
+    assert!(
+        html.header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
     assert!(html.body.contains("oliveira2022"));
-    assert!(html.header("x-citeproof-summary").unwrap().contains("warning"));
+    assert!(
+        html.header("x-citeproof-summary")
+            .unwrap()
+            .contains("warning")
+    );
 }
 
 #[test]
@@ -244,16 +279,30 @@ fn a_document_cannot_make_the_server_read_its_disk() {
         "@article{secret2020, title={Server secret}, author={Admin, A.}, year={2020}}\n",
     );
     let server = Server::start(dir.path(), &local_env(), &[]);
-    let text = "---\nbibliography: secret.bib\n---\nA claim [@secret2020].\n\n\\input{/etc/passwd}\n";
+    let text =
+        "---\nbibliography: secret.bib\n---\nA claim [@secret2020].\n\n\\input{/etc/passwd}\n";
     let posted = server.post("/v1/check", &json!({"text": text}));
     assert_eq!(posted.status, 200, "{}", posted.body);
     let findings = posted.json();
-    let codes: Vec<&str> = findings.as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
-    assert!(codes.contains(&"CP101"), "the key stays undefined: {codes:?}");
+    let codes: Vec<&str> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&"CP101"),
+        "the key stays undefined: {codes:?}"
+    );
     assert!(!posted.body.contains("Server secret"));
     let refused = server.post("/v1/check", &json!({"text": "x", "name": "../paper.md"}));
     assert_eq!(refused.status, 422);
-    assert!(refused.json()["error"].as_str().unwrap().contains("plain file name"));
+    assert!(
+        refused.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("plain file name")
+    );
 }
 
 #[test]
@@ -263,15 +312,40 @@ fn clean_and_validate_answer_what_the_command_line_prints() {
     let env = world_env(world.env());
     let (answer, sources) = answer();
     write(dir.path(), "answer.txt", &answer);
-    let lines: Vec<String> = sources.as_array().unwrap().iter().map(Value::to_string).collect();
+    let lines: Vec<String> = sources
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(Value::to_string)
+        .collect();
     write(dir.path(), "sources.jsonl", &(lines.join("\n") + "\n"));
-    let cli = cli_json(dir.path(), &env, &["clean", "--format", "json", "--sources", "sources.jsonl", "answer.txt"]);
+    let cli = cli_json(
+        dir.path(),
+        &env,
+        &[
+            "clean",
+            "--format",
+            "json",
+            "--sources",
+            "sources.jsonl",
+            "answer.txt",
+        ],
+    );
     write(dir.path(), "articles.json", &articles().to_string());
     let query = "How could machines become conscious?";
     let cli_validate = cli_json(
         dir.path(),
         &env,
-        &["validate-sources", "--query", query, "--format", "json", "--current-year", "2025", "articles.json"],
+        &[
+            "validate-sources",
+            "--query",
+            query,
+            "--format",
+            "json",
+            "--current-year",
+            "2025",
+            "articles.json",
+        ],
     );
 
     let server = Server::start(dir.path(), &env, &[]);
@@ -284,8 +358,16 @@ fn clean_and_validate_answer_what_the_command_line_prints() {
     );
     assert_eq!(posted.json(), cli_validate);
     let kept = cli_validate["articles"].as_array().unwrap();
-    assert_eq!(kept[0]["retrieval_rank"], 1, "fields the client sent come back");
+    assert_eq!(
+        kept[0]["retrieval_rank"], 1,
+        "fields the client sent come back"
+    );
     assert_eq!(kept[0]["validation"]["identifier"]["status"], "resolved");
     let filtered = cli_validate["filtered"].as_array().unwrap();
-    assert!(filtered.iter().any(|a| a["confidence_label"] == "invalid_id"), "{cli_validate:#}");
+    assert!(
+        filtered
+            .iter()
+            .any(|a| a["confidence_label"] == "invalid_id"),
+        "{cli_validate:#}"
+    );
 }

@@ -92,11 +92,18 @@ fn a_full_server_answers_503_with_retry_after() {
         &["--max-concurrency", "1", "--max-queue", "0"],
     );
     let slow = slow_resolve(&server);
-    wait_until(30, "the slow request to be in flight", || in_flight(&server) >= 1.0);
+    wait_until(30, "the slow request to be in flight", || {
+        in_flight(&server) >= 1.0
+    });
     let refused = server.post("/v1/clean", &json!({"answer": "No citations here."}));
     assert_eq!(refused.status, 503, "{}", refused.body);
     assert_eq!(refused.header("retry-after"), Some("1"));
-    assert!(refused.json()["error"].as_str().unwrap().contains("at capacity"));
+    assert!(
+        refused.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("at capacity")
+    );
     let answered = slow.join().unwrap();
     assert_eq!(answered.status, 200, "{}", answered.body);
     // Once the slot is free, the next request is served.
@@ -104,7 +111,9 @@ fn a_full_server_answers_503_with_retry_after() {
     assert_eq!(after.status, 200, "{}", after.body);
     let metrics = server.get("/metrics").unwrap().body;
     assert!(
-        metrics.contains("citeproof_http_requests_total{route=\"/v1/clean\",method=\"POST\",status=\"503\"} 1"),
+        metrics.contains(
+            "citeproof_http_requests_total{route=\"/v1/clean\",method=\"POST\",status=\"503\"} 1"
+        ),
         "{metrics}"
     );
 }
@@ -113,12 +122,23 @@ fn a_full_server_answers_503_with_retry_after() {
 fn a_slow_request_times_out_with_504() {
     let world = slow_world(4000);
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), &world_env(world.env()), &["--request-timeout", "1s"]);
+    let server = Server::start(
+        dir.path(),
+        &world_env(world.env()),
+        &["--request-timeout", "1s"],
+    );
     let r = server.post("/v1/resolve", &json!({"references": [DOI_REFERENCE]}));
     assert_eq!(r.status, 504, "{}", r.body);
-    assert!(r.json()["error"].as_str().unwrap().contains("request-timeout"));
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("request-timeout")
+    );
     // The slot comes back when the abandoned work ends.
-    wait_until(30, "the timed-out work to end", || in_flight(&server) == 0.0);
+    wait_until(30, "the timed-out work to end", || {
+        in_flight(&server) == 0.0
+    });
     assert_eq!(server.get("/healthz").unwrap().status, 200);
 }
 
@@ -128,7 +148,9 @@ fn sigterm_lets_the_requests_in_flight_finish() {
     let dir = tempfile::tempdir().unwrap();
     let mut server = Server::start(dir.path(), &world_env(world.env()), &[]);
     let slow = slow_resolve(&server);
-    wait_until(30, "the slow request to be in flight", || in_flight(&server) >= 1.0);
+    wait_until(30, "the slow request to be in flight", || {
+        in_flight(&server) >= 1.0
+    });
     let status = server.terminate();
     assert!(status.success(), "exit status {status:?}");
     let answered = slow.join().unwrap();
@@ -136,7 +158,10 @@ fn sigterm_lets_the_requests_in_flight_finish() {
     assert_eq!(answered.json()["results"][0]["status"], "verified");
     assert!(server.get("/healthz").is_err(), "no longer listening");
     let log = server.stderr.lock().unwrap().clone();
-    assert!(log.contains("\"POST /v1/resolve HTTP/1.1\" 200"), "access log:\n{log}");
+    assert!(
+        log.contains("\"POST /v1/resolve HTTP/1.1\" 200"),
+        "access log:\n{log}"
+    );
     assert!(log.contains("stopped"), "{log}");
 }
 
@@ -150,7 +175,11 @@ fn metrics_count_upstream_requests_and_cache_hits() {
         assert_eq!(r.json()["results"][0]["status"], "verified", "{}", r.body);
     }
     let text = server.get("/metrics").unwrap().body;
-    let upstream = metric(&text, "citeproof_upstream_requests_total{source=\"crossref\"}").unwrap();
+    let upstream = metric(
+        &text,
+        "citeproof_upstream_requests_total{source=\"crossref\"}",
+    )
+    .unwrap();
     assert!(upstream >= 1.0, "{text}");
     assert_eq!(upstream as usize, world.request_count(Source::Crossref));
     let hits: f64 = text
@@ -158,7 +187,10 @@ fn metrics_count_upstream_requests_and_cache_hits() {
         .filter(|l| l.starts_with("citeproof_cache_lookups_total") && l.contains("result=\"hit\""))
         .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
         .sum();
-    assert!(hits >= 1.0, "the second resolve is answered from the cache:\n{text}");
+    assert!(
+        hits >= 1.0,
+        "the second resolve is answered from the cache:\n{text}"
+    );
     assert!(text.contains("citeproof_http_request_duration_seconds_bucket{route=\"/v1/resolve\""));
 }
 
@@ -175,7 +207,11 @@ fn document_urls_keep_the_private_address_guard() {
     let server = Server::start(dir.path(), &world_env(world.env()), &["--no-cache"]);
     let r = server.post("/v1/resolve", &body);
     assert_eq!(r.json()["results"][0]["status"], "unverified", "{}", r.body);
-    assert_eq!(world.request_count(Source::Landing), 0, "a loopback URL is never fetched");
+    assert_eq!(
+        world.request_count(Source::Landing),
+        0,
+        "a loopback URL is never fetched"
+    );
     drop(server);
     let allowed = Server::start(
         dir.path(),

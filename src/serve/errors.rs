@@ -125,7 +125,10 @@ pub async fn json_errors(request: Request, next: Next) -> Response {
                 .filter(|(_, p)| *p == path)
                 .map(|(m, _)| m.to_ascii_uppercase())
                 .collect();
-            format!("{path} does not accept {method}; it accepts {}", allowed.join(", "))
+            format!(
+                "{path} does not accept {method}; it accepts {}",
+                allowed.join(", ")
+            )
         }
         StatusCode::REQUEST_TIMEOUT | StatusCode::GATEWAY_TIMEOUT => {
             "the request took longer than this server allows ([serve] request-timeout)".into()

@@ -150,7 +150,10 @@ impl Server {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status;
             }
-            assert!(Instant::now() < deadline, "the server did not stop after SIGTERM");
+            assert!(
+                Instant::now() < deadline,
+                "the server did not stop after SIGTERM"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
