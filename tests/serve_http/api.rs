@@ -3,15 +3,12 @@
 //! the document's schemas), and each POST route answers exactly what the command
 //! line prints for the same input and configuration.
 
-mod serve_support;
-mod support;
-
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use serve_support::{Server, isolated, local_env, world_env};
-use support::{MockConfig, MockWorld};
+use crate::serve_support::{Server, isolated, local_env, world_env};
+use crate::support::{MockConfig, MockWorld};
 
 const PAPER: &str = "---\nbibliography: refs.bib\n---\n\
     # Minds\n\nConsciousness has no agreed definition [@oliveira2022].\n\

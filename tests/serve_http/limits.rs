@@ -4,13 +4,10 @@
 //! metrics of upstream requests and cache hits, and the private-address guard on
 //! document-supplied URLs.
 
-mod serve_support;
-mod support;
-
 use serde_json::json;
 
-use serve_support::{Server, local_env, metric, wait_until, world_env};
-use support::{Latency, MockConfig, MockWorld, Source};
+use crate::serve_support::{Server, local_env, metric, wait_until, world_env};
+use crate::support::{Latency, MockConfig, MockWorld, Source};
 
 const DOI_REFERENCE: &str =
     "Oliveira AL. A blueprint for conscious machines. PNAS. 2022. doi:10.1073/pnas.2205971119";
@@ -19,7 +16,8 @@ const DOI_REFERENCE: &str =
 fn errors_are_json_and_say_what_was_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), &local_env(), &["--max-body-size", "1K"]);
-    let error = |reply: &serve_support::Reply| reply.json()["error"].as_str().unwrap().to_string();
+    let error =
+        |reply: &crate::serve_support::Reply| reply.json()["error"].as_str().unwrap().to_string();
 
     let r = server.post_raw("/v1/clean", "{\"answer\": ", "application/json");
     assert_eq!(r.status, 400);
@@ -64,10 +62,10 @@ fn slow_world(latency_ms: u64) -> MockWorld {
 }
 
 /// POST a slow resolve on a thread of its own.
-fn slow_resolve(server: &Server) -> std::thread::JoinHandle<serve_support::Reply> {
+fn slow_resolve(server: &Server) -> std::thread::JoinHandle<crate::serve_support::Reply> {
     let url = format!("{}/v1/resolve", server.base);
     std::thread::spawn(move || {
-        serve_support::request(
+        crate::serve_support::request(
             &url,
             "POST",
             Some(json!({"references": [DOI_REFERENCE]}).to_string()),

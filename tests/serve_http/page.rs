@@ -4,11 +4,8 @@
 //! Chromium is absent (`.ci/run` installs it). Set CITEPROOF_CHROMIUM to use another
 //! binary.
 
-mod chromium_support;
-mod serve_support;
-
-use chromium_support::{chromium, run_chromium};
-use serve_support::{Server, local_env};
+use crate::chromium_support::{chromium, run_chromium};
+use crate::serve_support::{Server, local_env};
 
 #[test]
 fn the_page_checks_a_pasted_document_and_shows_the_report() {
