@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Starts the release binary (`serve --listen 127.0.0.1:0 --no-resolve
-//! --no-access-log`) unless `--url` names a running server, then sends `--requests`
+//! --no-access-log --max-queue 1024`) unless `--url` names a running server (`--pid`
+//! to sample its memory), then sends `--requests`
 //! closed-world requests over `--connections` keep-alive connections: LLM answers
 //! with three citations each (two of articles among the sources, with sentences
 //! from their abstracts; one hallucinated) built from the real titles and abstracts
@@ -38,9 +39,12 @@ struct Args {
     /// The binary to start.
     #[arg(long, default_value = "target/release/citeproof")]
     bin: PathBuf,
-    /// A server already running (its memory is not sampled).
+    /// A server already running.
     #[arg(long)]
     url: Option<String>,
+    /// The process id of the server at `--url`, to sample its memory.
+    #[arg(long)]
+    pid: Option<u32>,
     /// Distinct request bodies to cycle through.
     #[arg(long, default_value_t = 200)]
     bodies: usize,
@@ -146,7 +150,7 @@ fn start(bin: &PathBuf) -> (Child, String) {
             "--no-resolve",
             "--no-access-log",
         ])
-        .args(["--max-concurrency", "64", "--max-queue", "1024"])
+        .args(["--max-queue", "1024"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -192,7 +196,7 @@ async fn main() {
             (Some(child), base)
         }
     };
-    let pid = server.as_ref().map(Child::id);
+    let pid = server.as_ref().map(Child::id).or(args.pid);
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(args.connections)
         .timeout(Duration::from_secs(60))

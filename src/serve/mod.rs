@@ -78,12 +78,20 @@ impl Default for ServeSettings {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             max_body_size: 2 << 20,
             request_timeout: Duration::from_secs(120),
-            max_concurrency: 32,
+            max_concurrency: default_concurrency(),
             max_queue: 256,
             shutdown_timeout: Duration::from_secs(30),
             access_log: true,
         }
     }
+}
+
+/// Requests handled at once by default: four per CPU. Their work is mostly CPU-bound
+/// (parsing, scoring) and each worker thread keeps per-thread caches (word stems), so
+/// more slots add memory without adding throughput; waiting requests queue instead.
+pub fn default_concurrency() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(2, usize::from);
+    (4 * cpus).max(4)
 }
 
 /// What the service is built from: the configuration turned into library objects.
