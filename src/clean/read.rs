@@ -156,10 +156,10 @@ fn in_link_destination(text: &str, at: usize) -> bool {
     let before = &text[..at];
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line = &before[line_start..];
-    if let Some(open) = line.rfind("](") {
-        if !line[open..].contains(')') {
-            return true;
-        }
+    if let Some(open) = line.rfind("](")
+        && !line[open..].contains(')')
+    {
+        return true;
     }
     if let Some(open) = line.rfind('<') {
         let after = &text[at..];

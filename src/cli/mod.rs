@@ -55,7 +55,7 @@ pub enum Command {
     Lsp(lsp::LspArgs),
     /// Remove hallucinated and mismatched citations from an LLM answer; print the
     /// cleaned answer and (--report) a JSON report per citation.
-    Clean(clean::CleanArgs),
+    Clean(Box<clean::CleanArgs>),
     /// Score retrieved articles for a query (recency, reputation, citations,
     /// relevance, identifiers) and keep the trustworthy ones (JSONL in, JSONL out).
     ValidateSources(validate::ValidateArgs),
@@ -108,7 +108,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(args),
         Command::Config(args) => config::run(args),
         Command::Lsp(args) => lsp::run(args),
-        Command::Clean(args) => clean::run(args),
+        Command::Clean(args) => clean::run(*args),
         Command::ValidateSources(args) => validate::run(args),
         Command::Serve(args) => serve::run(args),
     }

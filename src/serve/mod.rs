@@ -146,17 +146,16 @@ struct WeakCounters(std::sync::Weak<Service>);
 
 impl Upstream for WeakCounters {
     fn source_stats(&self) -> Vec<SourceStats> {
-        let Some(service) = self.0.upgrade() else {
-            return Vec::new();
-        };
-        let stats = service.cleaner.resolver().map(|r| r.stats());
-        stats.unwrap_or_default()
+        self.0
+            .upgrade()
+            .and_then(|s| s.cleaner.resolver().map(|r| r.stats()))
+            .unwrap_or_default()
     }
 
     fn cache(&self) -> Option<Cache> {
-        let service = self.0.upgrade()?;
-        let cache = service.cleaner.resolver()?.options().cache.clone();
-        cache
+        self.0
+            .upgrade()
+            .and_then(|s| s.cleaner.resolver().and_then(|r| r.options().cache.clone()))
     }
 }
 

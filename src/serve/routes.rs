@@ -94,10 +94,11 @@ pub struct ResolveRequest {
     pub bibtex: Option<String>,
 }
 
+/// Queries with the ids their results carry.
+type IdQueries = Vec<(String, RefQuery)>;
+
 /// The queries of a resolve request with their ids, and what could not be read.
-fn resolve_queries(
-    request: &ResolveRequest,
-) -> Result<(Vec<(String, RefQuery)>, Vec<String>), ApiError> {
+fn resolve_queries(request: &ResolveRequest) -> Result<(IdQueries, Vec<String>), ApiError> {
     let mut queries = Vec::new();
     let mut warnings = Vec::new();
     for (i, item) in request.references.iter().enumerate() {
