@@ -244,6 +244,17 @@ impl Cleaner {
         &self.defaults
     }
 
+    /// The aligner and its sentence model, for a service that shares them.
+    pub fn aligner(&self) -> &Aligner {
+        &self.aligner
+    }
+
+    /// The resolver of the open world (its clients, cache and corpora), for a service
+    /// that shares it with its other routes.
+    pub fn resolver(&self) -> Option<&Resolver> {
+        self.resolver.as_ref()
+    }
+
     /// The options of a request settled over the defaults, and checked.
     pub fn settle(&self, options: Option<&CleanOptions>) -> Result<Settled, CleanError> {
         let none = CleanOptions::default();

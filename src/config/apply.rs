@@ -60,6 +60,8 @@ pub(super) fn defaults() -> Layer {
             t.push_str(&format!("{} = \"{}\"\n", rule.code, rule.severity));
         }
         t.push_str(&super::clean::defaults_text());
+        t.push_str(&super::validate::defaults_text());
+        t.push_str(&super::serve::defaults_text());
         for name in SourceName::ALL {
             let source = crate::resolve::sources::SourceSettings::new(name);
             t.push_str(&format!(

@@ -12,7 +12,9 @@ pub mod clean;
 pub mod file;
 pub mod layers;
 mod print;
+pub mod serve;
 mod stages;
+pub mod validate;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
