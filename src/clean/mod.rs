@@ -244,11 +244,6 @@ impl Cleaner {
         &self.defaults
     }
 
-    /// The aligner and its sentence model, for a service that shares them.
-    pub fn aligner(&self) -> &Aligner {
-        &self.aligner
-    }
-
     /// The resolver of the open world (its clients, cache and corpora), for a service
     /// that shares it with its other routes.
     pub fn resolver(&self) -> Option<&Resolver> {
