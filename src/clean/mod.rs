@@ -258,6 +258,25 @@ impl Cleaner {
         Ok(settled)
     }
 
+    /// Run `future` — [`clean`], or [`crate::validate::validate`] with this cleaner's
+    /// [`Cleaner::resolver`] — on the runtime the cleaner keeps for its network
+    /// clients (started on first use), so that callers without a runtime of their own
+    /// (the Python bindings) reuse one set of connections. Not for use inside a tokio
+    /// runtime.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> Result<F::Output, CleanError> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(CleanError::Runtime(
+                "Cleaner::block_on was called inside a tokio runtime: await instead".into(),
+            ));
+        }
+        let runtime = self
+            .runtime
+            .get_or_init(|| crate::resolve::cascade::runtime().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| CleanError::Runtime(e.clone()))?;
+        Ok(runtime.block_on(future))
+    }
+
     /// Whether cleaning `request` needs the network (and so a tokio runtime).
     fn needs_io(&self, request: &CleanRequest) -> bool {
         self.llm.is_some() || (request.sources.is_none() && self.resolver.is_some())
@@ -393,12 +412,7 @@ pub fn clean_blocking(cleaner: &Cleaner, request: &CleanRequest) -> Result<Clean
             "clean_blocking was called inside a tokio runtime: await `clean` instead".into(),
         ));
     }
-    let runtime = cleaner
-        .runtime
-        .get_or_init(|| crate::resolve::cascade::runtime().map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(|e| CleanError::Runtime(e.clone()))?;
-    runtime.block_on(clean(cleaner, request))
+    cleaner.block_on(clean(cleaner, request))?
 }
 
 /// Rivals of the cited articles: the request's sources (closed world), or the other
