@@ -46,10 +46,12 @@ fn articles(
 }
 
 fn rename_prefix(message: &str, key: &str) -> String {
-    match message.strip_prefix("articles") {
-        Some(rest) if rest.starts_with('[') => format!("{key}{rest}"),
-        _ => format!("{key}: {message}"),
+    if let Some(rest) = message.strip_prefix("articles").filter(|r| r.starts_with('[')) {
+        return format!("{key}{rest}");
     }
+    // `invalid sources: source 2 has neither a title nor an identifier`
+    let message = message.strip_prefix("invalid sources: ").unwrap_or(message);
+    format!("{key}: {message}")
 }
 
 fn options<T: serde::de::DeserializeOwned>(

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Build the Python bindings' wheel with maturin, install it into a FRESH virtual
+# environment and run their pytest suite there (bindings/python/tests). Tools and
+# builds are cached in DIR (default: ~/.cache/citeproof-ci/python), outside the repo:
+#   DIR/tools/        a virtual environment with maturin (from PyPI)
+#   DIR/wheelhouse/   pytest and its dependencies, so the fresh environment installs offline
+#   DIR/target/       cargo's build folder for the extension module (reused on reruns)
+# Environment: CITEPROOF_BIN, when set, is the citeproof binary the suite compares the
+# bindings' JSON with; PYTHON (default python3) makes the environments.
+# Each step's time goes to stderr.
+set -euo pipefail
+MATURIN_VERSION=1.16.0
+PYTEST_VERSION=9.2.0
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="${1:-${XDG_CACHE_HOME:-$HOME/.cache}/citeproof-ci/python}"
+python="${PYTHON:-python3}"
+pip_quiet=(--quiet --disable-pip-version-check)
+step_start=$SECONDS
+step() { echo "test-python-bindings: $1 in $((SECONDS - step_start)) s" >&2; step_start=$SECONDS; }
+mkdir -p "$dir/wheelhouse"
+
+if ! "$dir/tools/bin/maturin" --version 2>/dev/null | grep -q " $MATURIN_VERSION\$"; then
+  rm -rf "$dir/tools"
+  "$python" -m venv "$dir/tools"
+  "$dir/tools/bin/python" -m pip install "${pip_quiet[@]}" "maturin==$MATURIN_VERSION"
+  step "maturin $MATURIN_VERSION installed"
+fi
+if ! ls "$dir/wheelhouse"/pytest-"$PYTEST_VERSION"-*.whl >/dev/null 2>&1; then
+  "$dir/tools/bin/python" -m pip download "${pip_quiet[@]}" --dest "$dir/wheelhouse" \
+    "pytest==$PYTEST_VERSION"
+  step "pytest $PYTEST_VERSION downloaded"
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# The dev profile: the test suite needs no optimised build, and it compiles in half the
+# time (the numeric crates are optimised in it anyway, see Cargo.toml).
+CARGO_TARGET_DIR="$dir/target" "$dir/tools/bin/maturin" build --locked --profile dev \
+  --manifest-path "$root/bindings/python/Cargo.toml" --interpreter "$python" \
+  --out "$work/dist" >&2
+step "wheel built"
+
+"$python" -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install "${pip_quiet[@]}" --no-index \
+  --find-links "$dir/wheelhouse" "pytest==$PYTEST_VERSION"
+"$work/venv/bin/python" -m pip install "${pip_quiet[@]}" --no-index "$work/dist"/citeproof-*.whl
+# The suite must test the installed wheel, not the source folder.
+installed="$("$work/venv/bin/python" -c 'import citeproof; print(citeproof.__file__)')"
+case "$installed" in
+  "$work/venv/"*) ;;
+  *) echo "test-python-bindings: citeproof was imported from $installed, not the wheel" >&2; exit 1 ;;
+esac
+step "wheel installed into a fresh virtual environment"
+
+cd "$root/bindings/python/tests"
+"$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs
+step "pytest passed"
