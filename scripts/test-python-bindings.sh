@@ -4,7 +4,8 @@
 # builds are cached in DIR (default: ~/.cache/citeproof-ci/python), outside the repo:
 #   DIR/tools/        a virtual environment with maturin (from PyPI)
 #   DIR/wheelhouse/   pytest and its dependencies, so the fresh environment installs offline
-#   DIR/target/       cargo's build folder for the extension module (reused on reruns)
+#   DIR/target/       cargo's build folder for the extension module, reused on reruns
+#                     (CARGO_TARGET_DIR, when set, is used instead)
 # Environment: CITEPROOF_BIN, when set, is the citeproof binary the suite compares the
 # bindings' JSON with; PYTHON (default python3) makes the environments.
 # Each step's time goes to stderr.
@@ -36,7 +37,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # The dev profile: the test suite needs no optimised build, and it compiles in half the
 # time (the numeric crates are optimised in it anyway, see Cargo.toml).
-CARGO_TARGET_DIR="$dir/target" "$dir/tools/bin/maturin" build --locked --profile dev \
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$dir/target}" "$dir/tools/bin/maturin" build --locked --profile dev \
   --manifest-path "$root/bindings/python/Cargo.toml" --interpreter "$python" \
   --out "$work/dist" >&2
 step "wheel built"

@@ -121,7 +121,7 @@ class Article:
 
 def test_validate_articles_sets_the_attributes_of_objects():
     objects = [
-        Article(**{"doi": None, **{k: v for k, v in a.items() if k != "retrieval_rank"}})
+        Article(**{"pmcid": None, "doi": None, **{k: v for k, v in a.items() if k != "retrieval_rank"}})
         for a in articles()
     ]
     kept = citeproof.validate_articles(

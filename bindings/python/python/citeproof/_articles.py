@@ -35,7 +35,13 @@ def _article_dict(item: Any, where: str) -> dict:
     if isinstance(item, Mapping):
         fields = {key: item[key] for key in ARTICLE_FIELDS if key in item}
     else:
-        fields = {key: getattr(item, key) for key in ARTICLE_FIELDS if hasattr(item, key)}
+        fields = {}
+        if not isinstance(item, (str, bytes, int, float)) and item is not None:
+            for key in ARTICLE_FIELDS:
+                value = getattr(item, key, None)
+                # A method is not a field (`str.title`).
+                if value is not None and not callable(value):
+                    fields[key] = value
         if not fields:
             raise InvalidInputError(
                 f"{where}: expected a mapping or an object with Article attributes "
