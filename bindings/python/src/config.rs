@@ -13,13 +13,13 @@ use crate::Failure;
 
 /// Load the configuration of a run.
 pub fn load(config: Option<PathBuf>, settings_json: Option<&str>) -> Result<ConfigSet, Failure> {
-    if let Some(path) = &config {
-        if !path.is_file() {
-            return Err(Failure::config(format!(
-                "config: no such file `{}`",
-                path.display()
-            )));
-        }
+    if let Some(path) = &config
+        && !path.is_file()
+    {
+        return Err(Failure::config(format!(
+            "config: no such file `{}`",
+            path.display()
+        )));
     }
     let mut overrides = Overrides::from_process_env();
     overrides.config_file = config;
@@ -32,8 +32,8 @@ pub fn load(config: Option<PathBuf>, settings_json: Option<&str>) -> Result<Conf
 
 /// One layer per setting, so an error names the key.
 fn settings_layers(json: &str) -> Result<Vec<Layer>, Failure> {
-    let value: Value = serde_json::from_str(json)
-        .map_err(|e| Failure::config(format!("settings: {e}")))?;
+    let value: Value =
+        serde_json::from_str(json).map_err(|e| Failure::config(format!("settings: {e}")))?;
     let Value::Object(map) = value else {
         return Err(Failure::config(
             "settings: expected a mapping of dotted configuration keys to values",

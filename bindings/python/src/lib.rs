@@ -138,7 +138,11 @@ impl Engine {
     /// dotted configuration keys applied over it, as command-line flags are.
     #[new]
     #[pyo3(signature = (config=None, settings_json=None))]
-    fn new(py: Python<'_>, config: Option<PathBuf>, settings_json: Option<String>) -> PyResult<Engine> {
+    fn new(
+        py: Python<'_>,
+        config: Option<PathBuf>,
+        settings_json: Option<String>,
+    ) -> PyResult<Engine> {
         detached(py, move || {
             let configs = config::load(config, settings_json.as_deref())?;
             let resolved = configs.run();

@@ -46,7 +46,10 @@ fn articles(
 }
 
 fn rename_prefix(message: &str, key: &str) -> String {
-    if let Some(rest) = message.strip_prefix("articles").filter(|r| r.starts_with('[')) {
+    if let Some(rest) = message
+        .strip_prefix("articles")
+        .filter(|r| r.starts_with('['))
+    {
         return format!("{key}{rest}");
     }
     // `invalid sources: source 2 has neither a title nor an identifier`
@@ -112,4 +115,3 @@ pub fn validate_request(json: &str) -> Result<ValidateRequest, Failure> {
         options,
     })
 }
-
