@@ -2,6 +2,8 @@
 module-level functions' default configuration, and every Cleaner the tests build says so."""
 
 import os
+from dataclasses import dataclass
+from typing import Optional
 
 # Before citeproof builds its default engine (on first use): no resolution, no network.
 os.environ["CITEPROOF_NO_RESOLVE"] = "1"
@@ -53,6 +55,23 @@ RETRACTED = {
     "is_peer_reviewed": True,
     "is_retracted": True,
 }
+
+
+@dataclass
+class Article:
+    """MicroTraitLLM's Article dataclass, as the pipeline defines it."""
+
+    pmcid: Optional[str]
+    doi: Optional[str]
+    title: str
+    abstract: str
+    journal: str
+    year: int
+    citation_count: int
+    is_peer_reviewed: bool
+    is_retracted: bool
+    validation_score: float = 0.0
+    confidence_label: str = "unknown"
 
 
 @pytest.fixture(scope="session")

@@ -3,13 +3,10 @@
 import json
 import os
 import subprocess
-from dataclasses import dataclass
-from typing import Optional
-
 import pytest
 
 import citeproof
-from conftest import LEXICAL, SLEEP, COFFEE
+from conftest import COFFEE, LEXICAL, SLEEP, Article
 
 BODY = (
     "Regular aerobic exercise improves sleep quality in older adults with sleep problems [1]. "
@@ -124,23 +121,6 @@ def test_the_open_world_without_resolution_removes_nothing(cleaner):
     assert {c.status for c in result.report.citations} == {"unverified"}
     assert {c.action for c in result.report.citations} == {"kept"}
     assert result.report.summary.world == "open"
-
-
-@dataclass
-class Article:
-    """MicroTraitLLM's Article dataclass, as the pipeline defines it."""
-
-    pmcid: Optional[str]
-    doi: Optional[str]
-    title: str
-    abstract: str
-    journal: str
-    year: int
-    citation_count: int
-    is_peer_reviewed: bool
-    is_retracted: bool
-    validation_score: float = 0.0
-    confidence_label: str = "unknown"
 
 
 def test_sources_may_be_objects_and_unknown_keys_are_ignored(cleaner):

@@ -3,12 +3,11 @@
 import dataclasses
 import os
 import warnings
-from typing import Optional
 
 import pytest
 
 import citeproof
-from conftest import COFFEE, RETRACTED, SLEEP
+from conftest import COFFEE, RETRACTED, SLEEP, Article
 from test_clean import BODY, REFS
 
 
@@ -102,21 +101,6 @@ def test_validate_articles_keeps_the_trusted_ones_with_their_keys():
     assert sleep["confidence_label"] == "high" and 0.75 <= sleep["validation_score"] <= 1.0
     assert sleep["validation"]["kept"] is True
     assert sleep["validation"]["components"]["reputation"]["score"] == 1.0  # Science's tier
-
-
-@dataclasses.dataclass
-class Article:
-    pmcid: Optional[str]
-    doi: Optional[str]
-    title: str
-    abstract: str
-    journal: str
-    year: int
-    citation_count: int
-    is_peer_reviewed: bool
-    is_retracted: bool
-    validation_score: float = 0.0
-    confidence_label: str = "unknown"
 
 
 def test_validate_articles_sets_the_attributes_of_objects():

@@ -57,7 +57,26 @@ def _text(value: Any, name: str, optional: bool = False) -> Optional[str]:
     return value
 
 
-class Cleaner:
+class _Configured:
+    """Built from a configuration: ``config`` (a ``citeproof.toml``) or the nearest one
+    from the current folder, the ``CITEPROOF_*`` environment, then ``settings``."""
+
+    def __init__(
+        self,
+        config: Optional[PathLike] = None,
+        *,
+        settings: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        self._engine = _engine(config, settings)
+
+    @classmethod
+    def _of(cls, engine: Any) -> Any:
+        configured = cls.__new__(cls)
+        configured._engine = engine
+        return configured
+
+
+class Cleaner(_Configured):
     """Cleans LLM answers: checks every citation marker against the retrieved articles
     (``sources``: the closed world, no network) or the scholarly record (open world),
     removes hallucinated and mismatched ones, marks retracted ones, renumbers the rest and
@@ -72,13 +91,6 @@ class Cleaner:
     while it works.
     """
 
-    def __init__(
-        self,
-        config: Optional[PathLike] = None,
-        *,
-        settings: Optional[Mapping[str, Any]] = None,
-    ) -> None:
-        self._engine = _engine(config, settings)
 
     @property
     def has_sentence_model(self) -> bool:
@@ -128,7 +140,7 @@ class Cleaner:
         return f"citeproof.Cleaner({self._engine!r})"
 
 
-class Validator:
+class Validator(_Configured):
     """Scores retrieved articles for RAG pre-filtering — recency, journal reputation,
     citation count, relevance to the query, identifier accessibility — as
     ``citeproof validate-sources`` does, configured the same way as :class:`Cleaner`.
@@ -136,19 +148,6 @@ class Validator:
     False}``, ``CITEPROOF_NO_RESOLVE=1``) or ``options={"check_identifiers": False}``.
     """
 
-    def __init__(
-        self,
-        config: Optional[PathLike] = None,
-        *,
-        settings: Optional[Mapping[str, Any]] = None,
-    ) -> None:
-        self._engine = _engine(config, settings)
-
-    @classmethod
-    def _of(cls, engine: Any) -> "Validator":
-        validator = cls.__new__(cls)
-        validator._engine = engine
-        return validator
 
     def validate(
         self,
@@ -202,11 +201,7 @@ def _default() -> Any:
 
 
 def _cleaner(cleaner: Optional[Cleaner]) -> Cleaner:
-    if cleaner is not None:
-        return cleaner
-    default = Cleaner.__new__(Cleaner)
-    default._engine = _default()
-    return default
+    return cleaner if cleaner is not None else Cleaner._of(_default())
 
 
 def clean(
