@@ -1,6 +1,7 @@
 """Type stubs of the extension module (requests and results are JSON text)."""
 
 from os import PathLike
+from pathlib import Path
 from typing import List, Optional, Union
 
 __version__: str
@@ -14,7 +15,7 @@ class Engine:
     @property
     def warnings(self) -> List[str]: ...
     @property
-    def config_file(self) -> Optional[str]: ...
+    def config_file(self) -> Optional[Path]: ...
     @property
     def has_sentence_model(self) -> bool: ...
     @property
