@@ -5,13 +5,15 @@
 //! ```text
 //! cargo run --release --example resolve_bench -- [--subset all|ids|title] [--truth T]
 //!     [--latency-ms 100] [--fault-rate 0.2] [--seed 7] [--fast] [--mailto me@x.org]
-//!     [--timeout-s 30] [--warm] [--misses]
+//!     [--timeout-s 30] [--warm] [--misses] [--mock-limits]
 //! ```
 //!
 //! Prints the accuracy figures, the time taken, references per second and upstream
 //! requests per reference; `--warm` runs the same set again on the cache and prints the
 //! requests the rerun made (the goal is none). `--fast` lifts every rate limit (for
 //! quick accuracy runs); without it the sources' published limits apply.
+//! `--mock-limits` makes the mock enforce the published limits too (answering 429 when
+//! a source is asked faster), as the real services do.
 
 #[path = "support/bench_cases.rs"]
 mod bench_cases;
@@ -65,6 +67,9 @@ struct Args {
     /// Print every case that missed its expected verdict.
     #[arg(long)]
     misses: bool,
+    /// The mock enforces each service's published rate limit (429 beyond it).
+    #[arg(long)]
+    mock_limits: bool,
 }
 
 fn shared() -> Option<PathBuf> {
@@ -98,6 +103,9 @@ fn main() {
     let mut config = MockConfig::files(vec![shared.join("data/world/works.jsonl")])
         .seed(args.seed)
         .latency_all(Latency::fixed_ms(args.latency_ms));
+    if args.mock_limits {
+        config = config.published_rate_limits();
+    }
     if args.fault_rate > 0.0 {
         for source in Source::ALL.into_iter().filter(|s| *s != Source::Landing) {
             config = config.fault(source, FaultRule::any_fault(args.fault_rate));
@@ -122,7 +130,7 @@ fn main() {
     };
     let queries: Vec<RefQuery> = cases.iter().map(|c| c.query.clone()).collect();
     println!(
-        "{} references ({} citing an identifier) against {} works; latency {} ms, faults {:.0} %, rate limits {}",
+        "{} references ({} citing an identifier) against {} works; latency {} ms, faults {:.0} %, rate limits {}{}",
         cases.len(),
         cases.iter().filter(|c| c.has_identifier()).count(),
         world.world().len(),
@@ -132,6 +140,11 @@ fn main() {
             "lifted"
         } else {
             "published defaults"
+        },
+        if args.mock_limits {
+            " (enforced by the mock)"
+        } else {
+            ""
         },
     );
     let start = Instant::now();
@@ -153,10 +166,28 @@ fn main() {
         requests as f64 / cases.len().max(1) as f64
     );
     for source in Source::ALL {
-        let n = world.request_count(source);
-        if n > 0 {
-            println!("    {:<10} {n}", source.name());
+        let requests = world.requests(source);
+        if requests.is_empty() {
+            continue;
         }
+        // What the mock did to them: rate-limited, or one of the injected faults.
+        let mut troubles: std::collections::BTreeMap<String, usize> = Default::default();
+        for r in &requests {
+            if let Some(outcome) = &r.outcome {
+                *troubles.entry(outcome.clone()).or_default() += 1;
+            }
+        }
+        let troubles: Vec<String> = troubles.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        println!(
+            "    {:<10} {}{}",
+            source.name(),
+            requests.len(),
+            if troubles.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", troubles.join(", "))
+            }
+        );
     }
     if args.warm {
         world.clear_requests();
@@ -173,5 +204,10 @@ fn main() {
             world.total_requests(),
             cases.len()
         );
+        for source in Source::ALL {
+            for r in world.requests(source).iter().take(5) {
+                println!("    {} {}", source.name(), r.path_and_query);
+            }
+        }
     }
 }
