@@ -10,6 +10,7 @@ use crate::parse::ids::{
     normalize_pmid,
 };
 use crate::resolve::compare::Field;
+use crate::resolve::container::is_container_of;
 use crate::resolve::gate::{
     GateDecision, GateMethod, GateThresholds, RawWords, accept, title_in_raw, title_similarity,
     title_window_in_raw,
@@ -213,11 +214,15 @@ impl RefQuery {
             return decision;
         }
         match title_in_raw(&self.raw, &work.title, thresholds.raw_max_missing) {
-            (similarity, true) => GateDecision {
-                accepted: true,
-                similarity,
-                method: GateMethod::RawContainment,
-            },
+            (similarity, true)
+                if !is_container_of(&self.fields, work, GateMethod::RawContainment) =>
+            {
+                GateDecision {
+                    accepted: true,
+                    similarity,
+                    method: GateMethod::RawContainment,
+                }
+            }
             _ => decision,
         }
     }

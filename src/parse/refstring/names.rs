@@ -102,13 +102,25 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
     let mut last_loose: Option<(usize, usize)> = None;
     loop {
         // Separators between names.
+        let (mut comma, mut joined) = (false, false);
         while i < toks.len()
             && (is_sep(&toks[i]) || (toks[i].is('.') && toks.get(i + 1).is_some_and(|n| n.is(','))))
             && et_al(&toks, i).is_none()
         {
             // APA's `A, B, … Z`: names left out in the middle.
             list.truncated |= toks[i].is('…');
+            comma |= toks[i].is(',');
+            joined |= is_sep_word(&toks[i]) || toks[i].is('&');
             i += 1;
+        }
+        // `Madhuri and Ravi Kumar`: a lone word joined to the next name by `and`, not
+        // a comma, is a whole name (a mononym, or a family name alone), not the family
+        // part of an inverted name.
+        if joined
+            && !comma
+            && let Some(fam) = pending.take()
+        {
+            list.persons.push(single(s, &toks, &fam));
         }
         if let Some(after) = et_al(&toks, i) {
             list.truncated = true;
