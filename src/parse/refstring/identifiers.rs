@@ -74,8 +74,6 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
         let url = trim_url(&text[start..end]);
         if !url.is_empty() {
             match ids::identifier_from_url(url) {
-                // `https://doi.org/10.48550/arXiv.` cut short: no identifier at all.
-                Some((IdScheme::Doi, d)) if ids::is_bare_doi_prefix(&d) => {}
                 Some((IdScheme::Doi, d)) => f.doi = Some(d),
                 Some((IdScheme::Pmid, p)) => {
                     f.pmid = Some(p);
@@ -128,7 +126,9 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
                 end += 2 + more.len();
             }
         }
-        if let Some(d) = ids::normalize_doi(&doi).filter(|d| !ids::is_bare_doi_prefix(d)) {
+        // A DOI cut short (`10.48550/arXiv.`) is kept as written: the resolver cites
+        // nothing by it (`ids::is_bare_doi_prefix`).
+        if let Some(d) = ids::normalize_doi(&doi) {
             if let Some(a) = d
                 .strip_prefix("10.48550/arxiv.")
                 .and_then(ids::normalize_arxiv)
