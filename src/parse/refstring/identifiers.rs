@@ -173,11 +173,11 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
             // Not a piece of a dotted or slashed run (`fphys.2019.01234`, `/2012.00517`).
             let before = text[..m.start()].chars().next_back();
             let after = text[m.end()..].chars().next();
-            !inside(m.start(), &cut)
-                && !before
-                    .is_some_and(|c| matches!(c, '.' | '/' | '-' | '_') || c.is_alphanumeric())
-                && !(after == Some('.')
-                    && text[m.end() + 1..].starts_with(|c: char| c.is_ascii_digit()))
+            let glued_before =
+                before.is_some_and(|c| matches!(c, '.' | '/' | '-' | '_') || c.is_alphanumeric());
+            let run_goes_on =
+                after == Some('.') && text[m.end() + 1..].starts_with(|c: char| c.is_ascii_digit());
+            !inside(m.start(), &cut) && !glued_before && !run_goes_on
         };
         let bare = bare_arxiv_shape(text)
             .then(|| ARXIV_BARE.captures_iter(text))
