@@ -76,6 +76,14 @@ fn reads_as_venue(title: &str) -> bool {
         || is_series_or_publisher(title)
 }
 
+/// Whether a record's title is the reference's venue: the same venue, or a close
+/// title that reads as a venue. A paper's title inside a venue the parser read badly
+/// (`& R, H. Semantically enriched …`) is not.
+fn names_the_venue(venue: &str, title: &str) -> bool {
+    compare_venues(venue, title) == VenueMatch::Same
+        || (title_similarity(venue, title) >= 0.8 && reads_as_venue(title))
+}
+
 /// Whether `work` is a container of the cited work rather than the cited work: a
 /// record of a container-only type cited by a paper (a reference with its own venue
 /// or its own authors), a record whose title is the reference's venue, or — when the
@@ -83,7 +91,7 @@ fn reads_as_venue(title: &str) -> bool {
 /// whose title reads as a venue.
 pub fn is_container_of(fields: &RefFields, work: &Work, method: GateMethod) -> bool {
     let venue = container_of(fields);
-    if venue.is_some_and(|v| same_name(v, &work.title)) {
+    if venue.is_some_and(|v| names_the_venue(v, &work.title)) {
         return true;
     }
     let paper_level = venue.is_some() || !fields.authors.is_empty();
@@ -128,6 +136,17 @@ mod tests {
         // The paper's own record is not a container.
         let own = work("Temporal Graph Distillation", Some("proceedings-article"));
         assert!(!is_container_of(&paper, &own, GateMethod::Exact));
+        // A paper's title inside a venue read badly is still the paper.
+        let garbled = RefFields {
+            title: Some("K, P".into()),
+            venue: Some("& R, H. Semantically enriched feature driven ensemble learning".into()),
+            ..RefFields::default()
+        };
+        let own = work(
+            "Semantically enriched feature driven ensemble learning",
+            None,
+        );
+        assert!(!is_container_of(&garbled, &own, GateMethod::RawContainment));
     }
 
     #[test]
