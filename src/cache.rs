@@ -10,6 +10,7 @@
 //! that is not a readable SQLite database is moved aside and recreated, with a warning
 //! the caller can show ([`Cache::warnings`]).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -153,6 +154,8 @@ struct Inner {
     config: CacheConfig,
     clock: Clock,
     warnings: Vec<String>,
+    /// Hits and misses of [`Cache::get`] per namespace since the cache was opened.
+    lookups: Mutex<BTreeMap<String, [u64; 2]>>,
 }
 
 /// A handle on the cache file; clones share one connection.
@@ -266,6 +269,7 @@ impl Cache {
                 config,
                 clock,
                 warnings,
+                lookups: Mutex::new(BTreeMap::new()),
             }),
         })
     }
@@ -298,8 +302,33 @@ impl Cache {
         ttl.as_secs() as i64
     }
 
+    /// Hits and misses of [`Cache::get`] per namespace since the cache was opened
+    /// (namespace, hits, misses), for a service's metrics.
+    pub fn lookup_counts(&self) -> Vec<(String, u64, u64)> {
+        let lookups = self.inner.lookups.lock().unwrap_or_else(|e| e.into_inner());
+        lookups
+            .iter()
+            .map(|(namespace, [hits, misses])| (namespace.clone(), *hits, *misses))
+            .collect()
+    }
+
+    fn count_lookup(&self, namespace: &str, hit: bool) {
+        let mut lookups = self.inner.lookups.lock().unwrap_or_else(|e| e.into_inner());
+        let counts = match lookups.get_mut(namespace) {
+            Some(counts) => counts,
+            None => lookups.entry(namespace.to_string()).or_default(),
+        };
+        counts[usize::from(!hit)] += 1;
+    }
+
     /// The live entry under `namespace`/`key`, if any.
     pub fn get(&self, namespace: &str, key: &str) -> Result<Option<CacheEntry>, CacheError> {
+        let entry = self.lookup(namespace, key)?;
+        self.count_lookup(namespace, entry.is_some());
+        Ok(entry)
+    }
+
+    fn lookup(&self, namespace: &str, key: &str) -> Result<Option<CacheEntry>, CacheError> {
         let row: Option<(i64, String, i64, u32)> = self
             .conn()
             .query_row(

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
+use crate::fs::Vfs;
 use crate::model::{BibliographyRequest, Document, FileId, Span};
 use crate::parse::{self, ParseOptions, Parsed};
 use crate::rules::input;
@@ -20,6 +21,8 @@ pub struct LoadOptions {
     pub bibliographies: Vec<PathBuf>,
     /// Which files found in searched folders are read (files named directly always are).
     pub filter: crate::walk::PathFilter,
+    /// Where files are read: the disk, or the disk under the editor's open buffers.
+    pub fs: Vfs,
 }
 
 /// Everything read in one run.
@@ -44,25 +47,27 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
     let mut found_bibs: Vec<PathBuf> = Vec::new();
     let mut explicit_bibs: Vec<PathBuf> = options.bibliographies.clone();
     for input in inputs {
-        if input.is_dir() {
-            for path in crate::walk::supported_files(input)
+        if options.fs.is_dir(input) {
+            for path in options
+                .fs
+                .supported_files(input)
                 .into_iter()
                 .filter(|p| options.filter.accepts(p))
             {
-                match FileKind::from_path(&path) {
+                match options.fs.kind(&path) {
                     Some(kind) if kind.is_document() => roots.push(path),
                     Some(FileKind::Bibtex) => found_bibs.push(path),
                     _ => {}
                 }
             }
         } else {
-            match FileKind::from_path(input) {
+            match options.fs.kind(input) {
                 Some(FileKind::Bibtex | FileKind::CslJson) => explicit_bibs.push(input.clone()),
                 _ => roots.push(input.clone()),
             }
         }
     }
-    for group in crate::walk::group_manubot(roots) {
+    for group in crate::walk::group_manubot(roots, |p| options.fs.is_file(p)) {
         let bibs: Vec<PathBuf> = explicit_bibs
             .iter()
             .chain(&group.bibliographies)
@@ -161,7 +166,10 @@ impl Loader<'_> {
         let here = parent_dir(&self.project.sources.get(id).path);
         for include in includes {
             let candidates = include_candidates(&include.path, base, &here);
-            let found = candidates.iter().find(|p| p.is_file()).cloned();
+            let found = candidates
+                .iter()
+                .find(|p| self.options.fs.is_file(p))
+                .cloned();
             let Some(path) = found else {
                 let shown = candidates[0].to_string_lossy().into_owned();
                 doc.problems.push(input::unreadable_file(
@@ -195,7 +203,10 @@ impl Loader<'_> {
         if written.extension().is_none() {
             candidates.push(dir.join(format!("{}.bib", request.path)));
         }
-        let found = candidates.iter().find(|p| p.is_file()).cloned();
+        let found = candidates
+            .iter()
+            .find(|p| self.options.fs.is_file(p))
+            .cloned();
         let id = match (found, request.at) {
             (Some(path), Some((file, span))) => {
                 self.read(&path, Some((file, span, &mut doc.problems)))
@@ -235,8 +246,12 @@ impl Loader<'_> {
         if let Some(id) = self.project.sources.find(path) {
             return Some(id);
         }
-        let kind = FileKind::from_path(path).unwrap_or(FileKind::Text);
-        match crate::walk::read_text(path, self.options.parse.max_file_size) {
+        let kind = self.options.fs.kind(path).unwrap_or(FileKind::Text);
+        match self
+            .options
+            .fs
+            .read_text(path, self.options.parse.max_file_size)
+        {
             Ok(text) => Some(self.project.sources.add(path.to_path_buf(), kind, text)),
             Err(why) => {
                 let shown = path.to_string_lossy().into_owned();

@@ -37,16 +37,35 @@ pub fn supported_files(dir: &Path) -> Vec<PathBuf> {
                 if !SKIPPED_DIRS.contains(&name) {
                     pending.push(path);
                 }
-            } else if matches!(
-                FileKind::from_path(&path),
-                Some(FileKind::Markdown | FileKind::Latex | FileKind::Bibtex)
-            ) {
+            } else if is_searched_kind(&path) {
                 out.push(path);
             }
         }
     }
     out.sort();
     out
+}
+
+/// Whether a file found in a searched folder is read: Markdown, LaTeX and BibTeX.
+pub fn is_searched_kind(path: &Path) -> bool {
+    matches!(
+        FileKind::from_path(path),
+        Some(FileKind::Markdown | FileKind::Latex | FileKind::Bibtex)
+    )
+}
+
+/// Whether a path relative to a searched folder passes through a hidden entry or a
+/// build/dependency folder, which a search skips.
+pub fn is_skipped(relative: &Path) -> bool {
+    let parts: Vec<&str> = relative
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    parts.iter().any(|name| name.starts_with('.'))
+        || parts
+            .iter()
+            .take(parts.len().saturating_sub(1))
+            .any(|name| SKIPPED_DIRS.contains(name))
 }
 
 /// A predicate on paths, shared between threads.
@@ -89,7 +108,7 @@ pub struct DocumentGroup {
 /// `02.intro.md`, …) that are concatenated into one document; tags defined in one
 /// section are cited in the others. Group such files per folder; every other root is
 /// a document of its own.
-pub fn group_manubot(roots: Vec<PathBuf>) -> Vec<DocumentGroup> {
+pub fn group_manubot(roots: Vec<PathBuf>, is_file: impl Fn(&Path) -> bool) -> Vec<DocumentGroup> {
     let is_section = |p: &Path| {
         FileKind::from_path(p) == Some(FileKind::Markdown)
             && p.file_name().and_then(|n| n.to_str()).is_some_and(|name| {
@@ -118,7 +137,7 @@ pub fn group_manubot(roots: Vec<PathBuf>) -> Vec<DocumentGroup> {
             group.parts.sort();
             if let Some(dir) = group.parts[0].parent() {
                 let manual = dir.join("manual-references.json");
-                if manual.is_file() {
+                if is_file(&manual) {
                     group.bibliographies.push(manual);
                 }
             }
@@ -211,7 +230,7 @@ mod tests {
             PathBuf::from("paper.md"),
             PathBuf::from("other/03.x.md"),
         ];
-        let groups = group_manubot(roots);
+        let groups = group_manubot(roots, Path::is_file);
         assert_eq!(groups.len(), 3);
         assert_eq!(groups[0].parts.len(), 2);
         assert_eq!(groups[1].parts, vec![PathBuf::from("paper.md")]);

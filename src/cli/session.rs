@@ -6,23 +6,23 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
 use citeproof::baseline::Baseline;
 use citeproof::changed::ChangedLines;
-use citeproof::config::{ConfigSet, Layer, Overrides};
+use citeproof::config::{Layer, Overrides};
 use citeproof::diagnostic::{Applicability, Diagnostic};
-use citeproof::load::{self, LoadOptions, Project};
+use citeproof::fs::Vfs;
+use citeproof::load::Project;
 use citeproof::output::{self, Format, Report};
-use citeproof::pipeline::{self, Checked, Stages};
+use citeproof::pipeline::{CheckSetup, Checked, Checker, Stages};
 use citeproof::policy::FailOn;
 use citeproof::resolve::outcome::Status;
 use citeproof::{fix, output::text};
 
 use super::InputArgs;
-use super::resolve::{resolve_options, summary, unreachable_note, with_progress};
+use super::resolve::{summary, unreachable_note, with_progress};
 use super::stage_args::{Layers, StageArgs};
 use super::verify_flags::report_usage;
 
@@ -79,10 +79,8 @@ pub struct ReportArgs {
 
 /// A configured run of `check`.
 pub struct Session<'a> {
-    input: &'a InputArgs,
     args: &'a ReportArgs,
-    configs: Arc<ConfigSet>,
-    load: LoadOptions,
+    checker: Checker,
     fail_on: FailOn,
     changed: Option<ChangedLines>,
     baseline: Option<Baseline>,
@@ -114,17 +112,13 @@ impl<'a> Session<'a> {
         overrides.config_file = args.config.clone();
         overrides.cli = cli_layers(input, args)?;
         overrides.cli.extend(stages.layers()?);
-        let configs = Arc::new(ConfigSet::load(
-            input.paths.first().map(PathBuf::as_path),
-            overrides,
-        )?);
-        let run = configs.run();
-        let load = LoadOptions {
-            parse: run.parse_options(),
+        let checker = Checker::new(CheckSetup {
+            inputs: input.paths.clone(),
             bibliographies: input.bibliographies.clone(),
-            filter: configs.path_filter(),
-        };
-        let fail_on = run.fail_on();
+            overrides,
+            fs: Vfs::disk(),
+        })?;
+        let fail_on = checker.fail_on();
         let changed = match &args.changed_since {
             Some(reference) => {
                 let cwd = std::env::current_dir()?;
@@ -134,10 +128,8 @@ impl<'a> Session<'a> {
         };
         let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
         Ok(Session {
-            input,
             args,
-            configs,
-            load,
+            checker,
             fail_on,
             changed,
             baseline,
@@ -145,50 +137,33 @@ impl<'a> Session<'a> {
     }
 
     fn load(&self) -> anyhow::Result<Project> {
-        let project = load::load(&self.input.paths, &self.load);
-        self.configs.check_all(&project.sources)?;
-        Ok(project)
+        self.checker.load()
     }
 
-    /// Configured severities, changed lines and baseline applied; returns the
-    /// findings and how many the baseline held back.
+    /// Changed lines and baseline applied (the configured severities already are);
+    /// returns the findings and how many the baseline held back.
     fn select(
         &self,
         project: &Project,
-        diagnostics: Vec<Diagnostic>,
-    ) -> anyhow::Result<(Vec<Diagnostic>, usize)> {
-        let mut diagnostics = self
-            .configs
-            .apply_rule_levels(&project.sources, diagnostics)?;
+        mut diagnostics: Vec<Diagnostic>,
+    ) -> (Vec<Diagnostic>, usize) {
         if let Some(changed) = &self.changed {
             diagnostics = changed.filter(&project.sources, diagnostics);
         }
-        Ok(match &self.baseline {
+        match &self.baseline {
             Some(baseline) => baseline.filter(&project.sources, diagnostics),
             None => (diagnostics, 0),
-        })
+        }
     }
 
-    /// The network stages the configuration asks for: resolution unless it is off
-    /// (`--no-resolve`, `[resolve] enabled = false`), verification when it is on
-    /// (`--verify`, `[verify] enabled = true`) and resolution runs.
+    /// The network stages the configuration asks for; what the reader should know
+    /// about them is printed on stderr.
     fn stages(&self) -> anyhow::Result<Stages> {
-        let run = self.configs.run();
-        if !run.resolve_enabled() {
-            if run.verify_enabled() {
-                eprintln!("citeproof: claims are not verified: resolution is off");
-            }
-            return Ok(Stages::default());
+        let planned = self.checker.stages()?;
+        for warning in &planned.warnings {
+            eprintln!("warning: {warning}");
         }
-        let verify = if run.verify_enabled() {
-            Some(run.verify_settings()?)
-        } else {
-            None
-        };
-        Ok(Stages {
-            resolve: Some(resolve_options(run)?),
-            verify,
-        })
+        Ok(planned.stages)
     }
 
     /// One pass of the pipeline, with a progress bar while resolving; `summarise`
@@ -205,7 +180,7 @@ impl<'a> Session<'a> {
             stages.resolve = Some(options);
             bar
         });
-        let checked = pipeline::run(project, &stages);
+        let checked = self.checker.check(project, &stages);
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
@@ -251,7 +226,7 @@ impl<'a> Session<'a> {
             for _ in 0..MAX_FIX_PASSES {
                 let mut project = self.load()?;
                 let checked = self.check(&mut project, &fix_stages, false)?;
-                let (diagnostics, _) = self.select(&project, checked.diagnostics)?;
+                let (diagnostics, _) = self.select(&project, checked.diagnostics);
                 let plan = fix::plan(&project.sources, &diagnostics, wanted);
                 if plan.is_empty() {
                     break;
@@ -268,7 +243,7 @@ impl<'a> Session<'a> {
         let Checked {
             diagnostics, facts, ..
         } = self.check(&mut project, &stages, true)?;
-        let (diagnostics, held_back) = self.select(&project, diagnostics)?;
+        let (diagnostics, held_back) = self.select(&project, diagnostics);
         if let Some(path) = &self.args.write_baseline {
             Baseline::from_diagnostics(&project.sources, &diagnostics).write(path)?;
             eprintln!(

@@ -37,6 +37,9 @@ pub struct ConfigFile {
     pub sources: Option<SourcesSection>,
     pub cache: Option<CacheSection>,
     pub verify: Option<VerifySection>,
+    pub clean: Option<super::clean::CleanSection>,
+    pub validate: Option<super::validate::ValidateSection>,
+    pub serve: Option<super::serve::ServeSection>,
 }
 
 /// `[resolve]`: whether and where cited works are looked up, and how sure a match

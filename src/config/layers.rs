@@ -10,6 +10,10 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use super::file::ConfigFile;
+use crate::fs::FileSystem;
+
+/// Configuration files larger than this are refused rather than read.
+const MAX_CONFIG_SIZE: u64 = 1 << 20;
 
 /// Configuration file names, looked for in every folder from a file's folder up.
 pub const FILE_NAMES: [&str; 2] = ["citeproof.toml", ".citeproof.toml"];
@@ -24,6 +28,8 @@ pub enum Origin {
     File(PathBuf),
     Env(String),
     Cli(String),
+    /// An editor's setting (`citeproof.verify` in the language server's settings).
+    Editor(String),
 }
 
 impl fmt::Display for Origin {
@@ -33,6 +39,7 @@ impl fmt::Display for Origin {
             Origin::File(path) => write!(f, "{}", path.display()),
             Origin::Env(var) => write!(f, "environment {var}"),
             Origin::Cli(flag) => write!(f, "command line {flag}"),
+            Origin::Editor(setting) => write!(f, "editor setting {setting}"),
         }
     }
 }
@@ -49,19 +56,22 @@ pub struct Layer {
 
 /// Read and check one configuration file. The error names the file and, through
 /// the TOML error, the line and the key.
-pub fn read_file(path: &Path) -> anyhow::Result<ConfigFile> {
-    let text = std::fs::read_to_string(path)
+pub fn read_file(fs: &dyn FileSystem, path: &Path) -> anyhow::Result<ConfigFile> {
+    let text = fs
+        .read_text(path, MAX_CONFIG_SIZE)
         .map_err(|e| anyhow::anyhow!("cannot read configuration `{}`: {e}", path.display()))?;
     toml::from_str(&text)
         .map_err(|e| anyhow::anyhow!("invalid configuration `{}`:\n{e}", path.display()))
 }
 
 /// A file and the files it extends, base first.
-pub fn file_chain(path: &Path) -> anyhow::Result<Vec<Layer>> {
+pub fn file_chain(fs: &dyn FileSystem, path: &Path) -> anyhow::Result<Vec<Layer>> {
     let mut chain: Vec<Layer> = Vec::new();
     let mut next = Some(path.to_path_buf());
     while let Some(path) = next.take() {
-        let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+        let key = path
+            .canonicalize()
+            .unwrap_or_else(|_| crate::fs::normalize(&path));
         if chain.iter().any(|l| l.origin == Origin::File(key.clone())) {
             let names: Vec<String> = chain
                 .iter()
@@ -77,11 +87,11 @@ pub fn file_chain(path: &Path) -> anyhow::Result<Vec<Layer>> {
                 path.display()
             );
         }
-        let config = read_file(&path)?;
+        let config = read_file(fs, &path)?;
         if let Some(base) = &config.extend {
             let dir = path.parent().unwrap_or(Path::new(""));
             let target = dir.join(base);
-            if !target.is_file() {
+            if !fs.is_file(&target) {
                 anyhow::bail!(
                     "`extend = \"{base}\"` in `{}`: no such file `{}`",
                     path.display(),
@@ -101,12 +111,12 @@ pub fn file_chain(path: &Path) -> anyhow::Result<Vec<Layer>> {
 
 /// The configuration file that applies to `dir`: the nearest one walking up.
 /// Two names in one folder are an error rather than a silent choice.
-pub fn discover(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
+pub fn discover(fs: &dyn FileSystem, dir: &Path) -> anyhow::Result<Option<PathBuf>> {
     for folder in dir.ancestors() {
         let found: Vec<PathBuf> = FILE_NAMES
             .iter()
             .map(|name| folder.join(name))
-            .filter(|p| p.is_file())
+            .filter(|p| fs.is_file(p))
             .collect();
         match found.as_slice() {
             [] => continue,
@@ -192,6 +202,7 @@ fn nest(flat: &Flat) -> anyhow::Result<Table> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs::Disk;
 
     fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
         let path = dir.join(name);
@@ -213,7 +224,7 @@ mod tests {
             "sub/citeproof.toml",
             "extend = \"../base.toml\"\nfail-on = \"error\"\n",
         );
-        let chain = file_chain(&top).unwrap();
+        let chain = file_chain(&Disk, &top).unwrap();
         assert_eq!(chain.len(), 2);
         let mut flat = Flat::new();
         for layer in &chain {
@@ -227,12 +238,12 @@ mod tests {
 
         write(dir.path(), "a.toml", "extend = \"b.toml\"\n");
         write(dir.path(), "b.toml", "extend = \"a.toml\"\n");
-        let err = file_chain(&dir.path().join("a.toml"))
+        let err = file_chain(&Disk, &dir.path().join("a.toml"))
             .unwrap_err()
             .to_string();
         assert!(err.contains("cycle"), "{err}");
         write(dir.path(), "c.toml", "extend = \"missing.toml\"\n");
-        let err = file_chain(&dir.path().join("c.toml"))
+        let err = file_chain(&Disk, &dir.path().join("c.toml"))
             .unwrap_err()
             .to_string();
         assert!(
@@ -246,10 +257,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let found = write(dir.path(), "citeproof.toml", "");
         std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
-        assert_eq!(discover(&dir.path().join("a/b")).unwrap(), Some(found));
+        assert_eq!(
+            discover(&Disk, &dir.path().join("a/b")).unwrap(),
+            Some(found)
+        );
         write(dir.path(), "a/.citeproof.toml", "");
         write(dir.path(), "a/citeproof.toml", "");
-        let err = discover(&dir.path().join("a/b")).unwrap_err().to_string();
+        let err = discover(&Disk, &dir.path().join("a/b"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("keep one"), "{err}");
     }
 }

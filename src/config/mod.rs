@@ -8,16 +8,20 @@
 //! configuration of the run (`--config FILE`, or the nearest one to the first path).
 
 mod apply;
+pub mod clean;
 pub mod file;
 pub mod layers;
 mod print;
+pub mod serve;
 mod stages;
+pub mod validate;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::diagnostic::Diagnostic;
+use crate::fs::{FileSystem, Vfs};
 use crate::resolve::sources::SourceName;
 use crate::source::SourceMap;
 use crate::walk::PathFilter;
@@ -71,11 +75,15 @@ pub struct Resolved {
 
 impl Resolved {
     /// Merge defaults, `file`'s chain, the environment and the command line.
-    pub fn build(file: Option<&Path>, overrides: &Overrides) -> anyhow::Result<Resolved> {
+    pub fn build(
+        fs: &dyn FileSystem,
+        file: Option<&Path>,
+        overrides: &Overrides,
+    ) -> anyhow::Result<Resolved> {
         let mut flat = Flat::new();
         layers::flatten(&apply::defaults(), &mut flat);
         if let Some(path) = file {
-            for layer in layers::file_chain(path)? {
+            for layer in layers::file_chain(fs, path)? {
                 layers::flatten(&layer, &mut flat);
             }
         }
@@ -243,6 +251,8 @@ fn check_env_value(key: &str, var: &str, value: &toml::Value) -> anyhow::Result<
 pub struct ConfigSet {
     run: Arc<Resolved>,
     overrides: Overrides,
+    /// Where configuration files are read (the editor's buffers in the language server).
+    fs: Vfs,
     /// Folder → the configuration file that applies there.
     nearest: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
     /// Configuration file → its resolved configuration.
@@ -253,9 +263,18 @@ impl ConfigSet {
     /// The run's configuration: `--config FILE`, else the nearest file to `first_path`
     /// (a folder, or a file's folder), else the current folder's.
     pub fn load(first_path: Option<&Path>, overrides: Overrides) -> anyhow::Result<ConfigSet> {
+        ConfigSet::load_in(Vfs::disk(), first_path, overrides)
+    }
+
+    /// [`ConfigSet::load`] reading files through `fs`.
+    pub fn load_in(
+        fs: Vfs,
+        first_path: Option<&Path>,
+        overrides: Overrides,
+    ) -> anyhow::Result<ConfigSet> {
         let file = match &overrides.config_file {
             Some(path) => {
-                if !path.is_file() {
+                if !fs.is_file(path) {
                     anyhow::bail!("--config: no such file `{}`", path.display());
                 }
                 Some(path.clone())
@@ -263,15 +282,16 @@ impl ConfigSet {
             None => {
                 let start = first_path
                     .map(absolute)
-                    .map(|p| if p.is_dir() { p } else { parent(&p) })
+                    .map(|p| if fs.is_dir(&p) { p } else { parent(&p) })
                     .unwrap_or_else(|| absolute(Path::new(".")));
-                layers::discover(&start)?
+                layers::discover(&*fs, &start)?
             }
         };
-        let run = Arc::new(Resolved::build(file.as_deref(), &overrides)?);
+        let run = Arc::new(Resolved::build(&*fs, file.as_deref(), &overrides)?);
         let set = ConfigSet {
             run: run.clone(),
             overrides,
+            fs,
             nearest: Mutex::new(HashMap::new()),
             resolved: Mutex::new(HashMap::new()),
         };
@@ -294,7 +314,7 @@ impl ConfigSet {
             match nearest.get(&dir) {
                 Some(found) => found.clone(),
                 None => {
-                    let found = layers::discover(&dir)?;
+                    let found = layers::discover(&*self.fs, &dir)?;
                     nearest.insert(dir, found.clone());
                     found
                 }
@@ -304,7 +324,11 @@ impl ConfigSet {
         if let Some(r) = resolved.get(&file) {
             return Ok(r.clone());
         }
-        let r = Arc::new(Resolved::build(file.as_deref(), &self.overrides)?);
+        let r = Arc::new(Resolved::build(
+            &*self.fs,
+            file.as_deref(),
+            &self.overrides,
+        )?);
         resolved.insert(file, r.clone());
         Ok(r)
     }

@@ -240,6 +240,21 @@ Remove it so that it does not hide a future problem.\n\nExample:\n\n    <!-- cit
 }
 
 /// Look a rule up by code (`CP101`, case-insensitive) or name (`undefined-citation`).
+/// Where the rule documentation (docs/rules.md) is published; each rule has its
+/// own anchor there.
+pub const DOCS_URL: &str = "https://github.com/citeproof/citeproof/blob/main/docs/rules.md";
+
+impl Rule {
+    /// The link to this rule's section of the documentation (`…/rules.md#cp101-undefined-citation`).
+    pub fn docs_url(&self) -> String {
+        format!(
+            "{DOCS_URL}#{}-{}",
+            self.code.to_ascii_lowercase(),
+            self.name
+        )
+    }
+}
+
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     let wanted = code_or_name.trim();
     RULES

@@ -1,5 +1,5 @@
-//! The whole `check` pipeline on a loaded project, as one library call (the CLI and,
-//! later, the language server call it): link citations to references, the local
+//! The whole `check` pipeline on a loaded project, as one library call (the CLI, the
+//! language server and the HTTP service call it through [`Checker`]): link citations to references, the local
 //! findings, resolution of the cited works, verification of the claims against the
 //! resolved works, then [`check::finish`] once over everything, so that suppressions
 //! see every rule and an unused suppression is reported exactly once.
@@ -7,6 +7,8 @@
 //! What the network stages learned is returned as [`Facts`] beside the findings, so a
 //! report can show every citation with its record and verdict, not only the ones
 //! that produced a finding.
+
+mod configured;
 
 use std::collections::HashMap;
 
@@ -22,6 +24,8 @@ use crate::rules::resolution::{diagnostics as resolution_diagnostics, explain};
 use crate::verify::backend::{Backend, BackendError, Judgement, VerifySettings};
 use crate::verify::project::{resolved_pairs, verify_pairs};
 use crate::verify::usage::UsageSummary;
+
+pub use configured::{CheckSetup, Checker, PlannedStages};
 
 /// Which network stages run, and with what settings.
 #[derive(Debug, Clone, Default)]
@@ -64,44 +68,58 @@ pub enum PipelineError {
 
 /// Run the pipeline on a loaded project.
 pub fn run(project: &mut Project, stages: &Stages) -> Result<Checked, PipelineError> {
+    let Some(options) = &stages.resolve else {
+        return Ok(futures::executor::block_on(run_shared(project, None, None)));
+    };
+    let runtime = crate::resolve::cascade::runtime()?;
+    runtime.block_on(async {
+        let resolver = Resolver::new(options.clone())?;
+        let backend = match &stages.verify {
+            Some(settings) => Some(Backend::build(
+                resolver.net(),
+                settings,
+                Some(resolver.sources().clone()),
+                options.cache.clone(),
+            )?),
+            None => None,
+        };
+        Ok::<_, PipelineError>(run_shared(project, Some(&resolver), backend.as_ref()).await)
+    })
+}
+
+/// Run the pipeline with a resolver and a verification backend built once and shared
+/// by many runs (the HTTP service): no resolver, local checks only; no backend, no
+/// verification.
+pub async fn run_shared(
+    project: &mut Project,
+    resolver: Option<&Resolver>,
+    backend: Option<&Backend>,
+) -> Checked {
     check::link_all(project);
     let project = &*project;
     let mut found = check::local_findings(project);
     let mut facts = Facts::new();
-    let Some(options) = &stages.resolve else {
-        return Ok(Checked {
+    let Some(resolver) = resolver else {
+        return Checked {
             diagnostics: check::finish(project, found),
             facts,
             resolution: None,
             verification: None,
-        });
-    };
-    let runtime = crate::resolve::cascade::runtime()?;
-    let (resolution, verification) = runtime.block_on(async {
-        let resolver = Resolver::new(options.clone())?;
-        let resolution = resolve_project_with(&resolver, project).await;
-        found.extend(resolution_diagnostics(project, &resolution));
-        record_resolutions(project, &resolution, &mut facts);
-        let verification = match &stages.verify {
-            Some(settings) => {
-                let backend = Backend::build(
-                    resolver.net(),
-                    settings,
-                    Some(resolver.sources().clone()),
-                    options.cache.clone(),
-                )?;
-                Some(verify(project, &resolution, &backend, &mut found, &mut facts).await)
-            }
-            None => None,
         };
-        Ok::<_, PipelineError>((resolution, verification))
-    })?;
-    Ok(Checked {
+    };
+    let resolution = resolve_project_with(resolver, project).await;
+    found.extend(resolution_diagnostics(project, &resolution));
+    record_resolutions(project, &resolution, &mut facts);
+    let verification = match backend {
+        Some(backend) => Some(verify(project, &resolution, backend, &mut found, &mut facts).await),
+        None => None,
+    };
+    Checked {
         diagnostics: check::finish(project, found),
         facts,
         resolution: Some(resolution),
         verification,
-    })
+    }
 }
 
 /// Each resolved reference's status, record and explanation as facts.

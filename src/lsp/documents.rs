@@ -1,0 +1,183 @@
+//! The editor's open documents: text, version, language, line index, and the
+//! incremental edits that keep them in step with the client.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lsp_types::{TextDocumentContentChangeEvent, Uri};
+
+use super::encoding::Encoding;
+use crate::source::{FileKind, LineIndex};
+
+/// One open document.
+#[derive(Debug, Clone)]
+pub struct OpenDocument {
+    pub uri: Uri,
+    /// Where the loader finds it (a real path for `file:` URIs, a stand-in for
+    /// unsaved `untitled:` buffers).
+    pub path: PathBuf,
+    pub version: i32,
+    /// The parser that reads it, from the language id (or the extension).
+    pub kind: FileKind,
+    pub text: Arc<str>,
+    pub index: LineIndex,
+}
+
+impl OpenDocument {
+    /// Apply the client's changes in order. A change without a range replaces the
+    /// whole text; ranges are clamped into the text as it is at that change.
+    pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, encoding: Encoding) {
+        let mut text = self.text.to_string();
+        let mut index = self.index.clone();
+        for change in changes {
+            match change.range {
+                None => text = change.text,
+                Some(range) => {
+                    let span = encoding.span(&text, &index, range);
+                    text.replace_range(span.start..span.end, &change.text);
+                }
+            }
+            index = LineIndex::new(&text);
+        }
+        self.text = Arc::from(text);
+        self.index = index;
+    }
+}
+
+/// Every open document, by URI.
+#[derive(Debug, Default)]
+pub struct Documents {
+    open: HashMap<Uri, OpenDocument>,
+}
+
+impl Documents {
+    pub fn open(&mut self, uri: Uri, language: &str, version: i32, text: String) -> &OpenDocument {
+        let path = uri_to_path(&uri);
+        let kind = kind_of(language, &path);
+        let index = LineIndex::new(&text);
+        let doc = OpenDocument {
+            uri: uri.clone(),
+            path,
+            version,
+            kind,
+            text: Arc::from(text),
+            index,
+        };
+        self.open.insert(uri.clone(), doc);
+        &self.open[&uri]
+    }
+
+    pub fn get_mut(&mut self, uri: &Uri) -> Option<&mut OpenDocument> {
+        self.open.get_mut(uri)
+    }
+
+    pub fn close(&mut self, uri: &Uri) -> Option<OpenDocument> {
+        self.open.remove(uri)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &OpenDocument> {
+        self.open.values()
+    }
+
+    /// The open document at a path.
+    pub fn by_path(&self, path: &Path) -> Option<&OpenDocument> {
+        let path = crate::fs::normalize(path);
+        self.open.values().find(|d| d.path == path)
+    }
+}
+
+/// The parser for a language id, falling back to the extension, then plain text
+/// (LLM answers).
+pub fn kind_of(language: &str, path: &Path) -> FileKind {
+    match language.to_ascii_lowercase().as_str() {
+        "markdown" | "quarto" | "rmd" | "rmarkdown" | "mdx" | "pandoc" => FileKind::Markdown,
+        "latex" | "tex" | "context" => FileKind::Latex,
+        "bibtex" | "biblatex" | "bib" => FileKind::Bibtex,
+        "json" | "csl-json" | "csljson" if FileKind::from_path(path) == Some(FileKind::CslJson) => {
+            FileKind::CslJson
+        }
+        "csl-json" | "csljson" => FileKind::CslJson,
+        _ => FileKind::from_path(path).unwrap_or(FileKind::Text),
+    }
+}
+
+/// The path of a `file:` URI; other schemes (`untitled:`) get a stand-in path
+/// under a folder no real file lives in, so includes resolve nowhere.
+pub fn uri_to_path(uri: &Uri) -> PathBuf {
+    let text = uri.as_str();
+    if let Ok(url) = url::Url::parse(text)
+        && url.scheme() == "file"
+        && let Ok(path) = url.to_file_path()
+    {
+        return crate::fs::normalize(&path);
+    }
+    let name: String = text
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    PathBuf::from("/nonexistent-citeproof-buffers").join(name)
+}
+
+/// The `file:` URI of a path.
+pub fn path_to_uri(path: &Path) -> Option<Uri> {
+    let url = url::Url::from_file_path(path).ok()?;
+    url.as_str().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lsp_types::{Position, Range};
+
+    #[test]
+    fn incremental_edits_apply_in_order() {
+        let mut docs = Documents::default();
+        let uri: Uri = "file:///tmp/a.md".parse().unwrap();
+        docs.open(uri.clone(), "markdown", 1, "héllo\nworld\n".into());
+        let doc = docs.get_mut(&uri).unwrap();
+        doc.apply(
+            vec![
+                TextDocumentContentChangeEvent {
+                    range: Some(Range::new(Position::new(1, 0), Position::new(1, 5))),
+                    range_length: None,
+                    text: "there".into(),
+                },
+                TextDocumentContentChangeEvent {
+                    range: Some(Range::new(Position::new(0, 2), Position::new(0, 2))),
+                    range_length: None,
+                    text: "é".into(),
+                },
+                // Past the end: appended.
+                TextDocumentContentChangeEvent {
+                    range: Some(Range::new(Position::new(9, 0), Position::new(9, 3))),
+                    range_length: None,
+                    text: "!".into(),
+                },
+            ],
+            Encoding::Utf16,
+        );
+        assert_eq!(&*doc.text, "hééllo\nthere\n!");
+        assert_eq!(doc.kind, FileKind::Markdown);
+        assert_eq!(doc.path, PathBuf::from("/tmp/a.md"));
+    }
+
+    #[test]
+    fn languages_and_paths() {
+        assert_eq!(kind_of("latex", Path::new("x.txt")), FileKind::Latex);
+        assert_eq!(kind_of("plaintext", Path::new("a.bib")), FileKind::Bibtex);
+        assert_eq!(kind_of("plaintext", Path::new("answer")), FileKind::Text);
+        assert_eq!(kind_of("json", Path::new("refs.json")), FileKind::CslJson);
+        let untitled: Uri = "untitled:Untitled-1".parse().unwrap();
+        assert!(uri_to_path(&untitled).starts_with("/nonexistent-citeproof-buffers"));
+        let spaced: Uri = "file:///tmp/my%20paper.md".parse().unwrap();
+        assert_eq!(uri_to_path(&spaced), PathBuf::from("/tmp/my paper.md"));
+        assert_eq!(path_to_uri(Path::new("/tmp/my paper.md")).unwrap(), spaced);
+    }
+}

@@ -1,0 +1,35 @@
+//! The language server (`citeproof lsp`): the editor's setting of citeproof.
+//!
+//! Built on lsp-server and lsp-types. One main loop owns the state ([`server`]);
+//! requests and notifications are routed in [`dispatch`]; open documents and their
+//! incremental edits live in [`documents`], positions are converted in the
+//! negotiated encoding in [`encoding`]; every check is the library's configured
+//! check ([`crate::pipeline::Checker`]) reading the open buffers over the disk, so
+//! the editor reports exactly what `citeproof check` reports ([`workspace`]).
+
+mod diagnostics;
+mod dispatch;
+mod documents;
+mod encoding;
+mod server;
+mod settings;
+pub mod transport;
+mod workspace;
+
+pub use diagnostics::{DiagnosticData, FileEdit, FixData};
+pub use encoding::Encoding;
+pub use server::{Ending, serve};
+pub use settings::{ResolveWhen, Settings};
+
+/// Serve on standard input and output until the client says `exit` or goes away.
+pub fn serve_stdio() -> anyhow::Result<Ending> {
+    let (connection, threads) = transport::stdio();
+    let ending = serve(connection)?;
+    // The reader stops after `exit`; when the client vanished it reports why.
+    if let Err(e) = threads.join()
+        && ending == Ending::Clean
+    {
+        eprintln!("citeproof lsp: {e}");
+    }
+    Ok(ending)
+}

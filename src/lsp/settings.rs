@@ -1,0 +1,119 @@
+//! The server's settings: `initializationOptions` and `workspace/configuration`
+//! under `citeproof`. They become configuration layers over `citeproof.toml` and the
+//! environment, exactly as the CLI's flags do, so `citeproof.toml` means the same
+//! in the editor as in CI.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::config::layers::from_keys;
+use crate::config::{Layer, Origin, Overrides};
+
+/// When the cited works are looked up in the scholarly record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ResolveWhen {
+    /// Local rules only: no network.
+    Off,
+    /// When a document is opened and when it is saved (never per keystroke).
+    #[default]
+    OnSave,
+}
+
+/// What the editor sets.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Settings {
+    pub resolve: ResolveWhen,
+    /// Verify claims against the resolved works (CP301–CP305).
+    pub verify: Option<bool>,
+    /// Cache and local corpora only.
+    pub offline: Option<bool>,
+    /// A configuration file used for every document instead of discovery.
+    pub config_file: Option<PathBuf>,
+    /// Environment variables as the CLI honours them (`CITEPROOF_CROSSREF_URL` …),
+    /// over the server process's own environment.
+    pub env: HashMap<String, String>,
+}
+
+impl Settings {
+    /// Read the `citeproof` section of a settings object (or the object itself when
+    /// it has no such section). Keys it does not know are returned, to be reported.
+    pub fn from_value(value: &Value) -> Result<(Settings, Vec<String>), String> {
+        let section = value.get("citeproof").unwrap_or(value);
+        if section.is_null() {
+            return Ok((Settings::default(), Vec::new()));
+        }
+        let known = ["resolve", "verify", "offline", "configFile", "env"];
+        let unknown = section
+            .as_object()
+            .map(|o| {
+                o.keys()
+                    .filter(|k| !known.contains(&k.as_str()))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let settings = serde_json::from_value(section.clone()).map_err(|e| e.to_string())?;
+        Ok((settings, unknown))
+    }
+
+    /// The process environment under the settings' own, with the settings as
+    /// configuration layers.
+    pub fn overrides(&self) -> anyhow::Result<Overrides> {
+        let mut overrides = Overrides::from_process_env();
+        overrides
+            .env
+            .extend(self.env.iter().map(|(k, v)| (k.clone(), v.clone())));
+        overrides.config_file = self.config_file.clone();
+        overrides.cli = self.layers()?;
+        Ok(overrides)
+    }
+
+    fn layers(&self) -> anyhow::Result<Vec<Layer>> {
+        let mut entries: Vec<(&str, &str, toml::Value)> = Vec::new();
+        if self.resolve == ResolveWhen::Off {
+            entries.push(("citeproof.resolve", "resolve.enabled", false.into()));
+        }
+        if let Some(verify) = self.verify {
+            entries.push(("citeproof.verify", "verify.enabled", verify.into()));
+        }
+        if let Some(offline) = self.offline {
+            entries.push(("citeproof.offline", "resolve.offline", offline.into()));
+        }
+        entries
+            .into_iter()
+            .map(|(setting, key, value)| {
+                from_keys(
+                    Origin::Editor(setting.to_string()),
+                    vec![(key.to_string(), value)],
+                )
+                .map_err(|e| anyhow::anyhow!("{setting}: {e}"))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_become_layers_and_unknown_keys_are_named() {
+        let (s, unknown) = Settings::from_value(&json!({"citeproof": {
+            "resolve": "off", "verify": true, "colour": "blue",
+            "env": {"CITEPROOF_OFFLINE": "1"}
+        }}))
+        .unwrap();
+        assert_eq!(s.resolve, ResolveWhen::Off);
+        assert_eq!(unknown, vec!["colour".to_string()]);
+        let overrides = s.overrides().unwrap();
+        assert_eq!(overrides.cli.len(), 2);
+        assert_eq!(overrides.env["CITEPROOF_OFFLINE"], "1");
+        assert!(Settings::from_value(&json!({"resolve": 3})).is_err());
+    }
+}
