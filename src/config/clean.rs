@@ -213,7 +213,8 @@ mod tests {
             "[clean]\npreset = \"microtrait\"\nretracted = \"remove\"\n",
         )
         .unwrap();
-        let resolved = Resolved::build(&crate::fs::Disk, Some(&path), &Overrides::default()).unwrap();
+        let resolved =
+            Resolved::build(&crate::fs::Disk, Some(&path), &Overrides::default()).unwrap();
         let options = resolved.clean_options();
         assert_eq!(options.metric, None);
         assert_eq!(options.context, None);
