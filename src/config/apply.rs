@@ -31,7 +31,7 @@ pub(super) fn defaults() -> Layer {
              corpus-complete = false\nsearch-order = \"{}\"\nallow-private-urls = false\n\
              title-similarity = {}\ncorroborated-title-similarity = {}\n\
              raw-max-missing-words = {}\n\
-             [cache]\nenabled = true\n{}\
+             [cache]\nenabled = true\nretry-failed-after = \"{}s\"\n{}\
              [verify]\nenabled = false\nembedded = false\n\
              api-key-env = \"{DEFAULT_API_KEY_ENV}\"\n\
              max-tokens = {}\nfull-text = {}\nmax-invalid-retries = {}\nparallel = {}\n\
@@ -42,6 +42,7 @@ pub(super) fn defaults() -> Layer {
             gate.accept,
             gate.corroborated,
             gate.raw_max_missing,
+            crate::cache::DEFAULT_FAILED_TTL.as_secs(),
             // The platform's cache folder; `CITEPROOF_CACHE_DIR` is an override on top.
             dirs::cache_dir()
                 .map(|d| toml::Value::String(d.join("citeproof").display().to_string()))

@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::Resolved;
 use super::file::{SourceSection, SourcesSection};
 use super::layers::Origin;
-use crate::cache::Cache;
+use crate::cache::{Cache, CacheConfig, system_clock};
 use crate::resolve::corpus::Corpus;
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::options::{ResolveOptions, SourcePlan};
@@ -67,6 +67,14 @@ impl Resolved {
         }
         let dir = cache.dir.filter(|d| !d.trim().is_empty())?;
         Some(self.path_value("cache.dir", &dir))
+    }
+
+    /// How long a failed lookup is remembered (`cache.retry-failed-after`).
+    pub fn failed_ttl(&self) -> Duration {
+        let cache = self.config.cache.clone().unwrap_or_default();
+        cache
+            .retry_failed_after
+            .map_or(crate::cache::DEFAULT_FAILED_TTL, |s| s.value)
     }
 
     /// The standard place of the sentence-embedding model,
@@ -181,8 +189,12 @@ impl Resolved {
                     .map_or("default".to_string(), Origin::to_string)
             );
         }
+        let cache_config = CacheConfig {
+            failed_ttl: self.failed_ttl(),
+            ..CacheConfig::default()
+        };
         let cache = match self.cache_dir() {
-            Some(dir) => match Cache::open(&dir) {
+            Some(dir) => match Cache::open_with(&dir, cache_config, system_clock()) {
                 Ok(cache) => {
                     warnings.extend(cache.warnings().iter().cloned());
                     Some(cache)
