@@ -21,11 +21,12 @@ pub fn document_links(
     let text = &source.text;
     let mut found: Vec<(Span, String, String)> = Vec::new();
     for m in web::find(text) {
-        let written = &text[m.zone.start..m.zone.end];
+        let written = without_closing_braces(&text[m.zone.start..m.zone.end]);
+        let zone = Span::new(m.zone.start, m.zone.start + written.len());
         if let Some((scheme, value)) = identifier(m.kind, written)
             && let Some(url) = scheme.landing_url(&value)
         {
-            found.push((m.zone, url, tooltip(scheme, &value)));
+            found.push((zone, url, tooltip(scheme, &value)));
         }
     }
     let defined = read
@@ -73,6 +74,15 @@ pub fn document_links(
     }
     links.sort_by_key(|l| (l.range.start.line, l.range.start.character));
     Ok(Some(links))
+}
+
+/// A URL or DOI without the `}` that closes the LaTeX or BibTeX group around it
+/// (`\url{…}`, `url = {…}`): braces it does not open are not part of it.
+fn without_closing_braces(mut written: &str) -> &str {
+    while written.ends_with('}') && written.matches('{').count() < written.matches('}').count() {
+        written = &written[..written.len() - 1];
+    }
+    written
 }
 
 fn overlaps(a: Span, b: Span) -> bool {

@@ -17,6 +17,8 @@ mod documents;
 mod edit;
 mod encoding;
 mod features;
+#[cfg(test)]
+mod features_tests;
 mod hover;
 mod links;
 mod navigation;

@@ -319,4 +319,45 @@ mod tests {
         );
         assert_eq!(escape("a*b_[c]\nd"), "a\\*b\\_\\[c\\] d");
     }
+
+    #[test]
+    fn a_verdict_shows_its_quote_and_passage() {
+        use crate::verify::verdict::{PassageRef, Stage, TextFormat, Verdict};
+        let verdict = Verdict {
+            label: Label::Contradicts,
+            stage: Stage::FullText,
+            rationale: "the trial found no effect".into(),
+            evidence: Some("did not reduce fractures".into()),
+            passage: Some(PassageRef {
+                source: "https://example.org/paper.html".into(),
+                origin: "citation_url".into(),
+                format: TextFormat::Html,
+                section: Some("Results".into()),
+                offset: 0,
+                text: "Supplementation did not reduce fractures (p = 0.4).".into(),
+            }),
+            model: Some("m1".into()),
+            confidence: Some(0.9),
+            unverifiable: None,
+            notes: Vec::new(),
+        };
+        let facts = CitationFacts {
+            verdict: Some(verdict),
+            relation: None,
+        };
+        let text = verification(&facts).unwrap();
+        for part in [
+            "❌ **Claim check: CONTRADICTS** (full text, m1) — the trial found no effect",
+            "> “did not reduce fractures”",
+            "Passage of the full text, section Results ([source](<https://example.org/paper.html>))",
+            "> Supplementation did not reduce fractures \\(p = 0.4\\).",
+        ] {
+            assert!(text.contains(part), "`{part}` in {text}");
+        }
+        let none = CitationFacts {
+            verdict: None,
+            relation: None,
+        };
+        assert!(verification(&none).is_none());
+    }
 }
