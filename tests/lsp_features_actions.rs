@@ -76,6 +76,32 @@ fn edits_of(edit: &Value, uri: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A copy of the project with the paper and its bibliography open.
+fn paper_and_bibliography() -> (tempfile::TempDir, Client) {
+    let dir = project();
+    let client = Client::start_in(dir.path(), full_capabilities(), local_only());
+    client.open(
+        &uri(&dir.path().join("paper.md")),
+        "markdown",
+        1,
+        &read(dir.path(), "paper.md"),
+    );
+    client.open(
+        &uri(&dir.path().join("refs.bib")),
+        "bibtex",
+        1,
+        &read(dir.path(), "refs.bib"),
+    );
+    (dir, client)
+}
+
+/// The diagnostics published for a version of a document.
+fn versioned(client: &mut Client, uri: &str, version: i32) -> Value {
+    client.notification("textDocument/publishDiagnostics", |p| {
+        p["uri"] == uri && p["version"] == version
+    })
+}
+
 #[test]
 fn markdown_suppression_and_turning_a_rule_off_for_the_project() {
     let dir = project();
@@ -138,16 +164,10 @@ fn markdown_suppression_and_turning_a_rule_off_for_the_project() {
 
 #[test]
 fn bibliography_fixes_apply_and_clear_their_findings() {
-    let dir = project();
-    let paper_uri = uri(&dir.path().join("paper.md"));
+    let (dir, mut client) = paper_and_bibliography();
     let bib_uri = uri(&dir.path().join("refs.bib"));
     let bib = read(dir.path(), "refs.bib");
-    let mut client = Client::start_in(dir.path(), full_capabilities(), local_only());
-    client.open(&paper_uri, "markdown", 1, &read(dir.path(), "paper.md"));
-    client.open(&bib_uri, "bibtex", 1, &bib);
-    let published = client.notification("textDocument/publishDiagnostics", |p| {
-        p["uri"] == bib_uri && p["version"] == 1
-    });
+    let published = versioned(&mut client, &bib_uri, 1);
     let mut found = codes_at_lines(&published);
     found.sort();
     assert_eq!(
@@ -172,9 +192,7 @@ fn bibliography_fixes_apply_and_clear_their_findings() {
         )
     );
     change_all(&client, &bib_uri, 2, &fixed);
-    let after = client.notification("textDocument/publishDiagnostics", |p| {
-        p["uri"] == bib_uri && p["version"] == 2
-    });
+    let after = versioned(&mut client, &bib_uri, 2);
     assert_eq!(codes(&after), vec!["CP102"]);
 
     // The unsafe fix of an unused entry: offered, not preferred; removes the entry.
@@ -193,25 +211,17 @@ fn bibliography_fixes_apply_and_clear_their_findings() {
         format!("{}{}", &fixed[..entry_start], &fixed[entry_end..])
     );
     change_all(&client, &bib_uri, 3, &removed);
-    let last = client.notification("textDocument/publishDiagnostics", |p| {
-        p["uri"] == bib_uri && p["version"] == 3
-    });
+    let last = versioned(&mut client, &bib_uri, 3);
     assert!(codes(&last).is_empty(), "{last}");
     client.shutdown();
 }
 
 #[test]
 fn a_finding_inside_a_bibtex_entry_is_suppressed_around_the_entry() {
-    let dir = project();
-    let paper_uri = uri(&dir.path().join("paper.md"));
+    let (dir, mut client) = paper_and_bibliography();
     let bib_uri = uri(&dir.path().join("refs.bib"));
     let bib = read(dir.path(), "refs.bib");
-    let mut client = Client::start_in(dir.path(), full_capabilities(), local_only());
-    client.open(&paper_uri, "markdown", 1, &read(dir.path(), "paper.md"));
-    client.open(&bib_uri, "bibtex", 1, &bib);
-    let published = client.notification("textDocument/publishDiagnostics", |p| {
-        p["uri"] == bib_uri && p["version"] == 1
-    });
+    let published = versioned(&mut client, &bib_uri, 1);
     // The client dropped `data`: the server finds the published diagnostic again.
     let mut doi_as_url = diagnostic(&published, "CP108");
     doi_as_url.as_object_mut().unwrap().remove("data");
@@ -230,9 +240,7 @@ fn a_finding_inside_a_bibtex_entry_is_suppressed_around_the_entry() {
     );
     assert_eq!(suppressed, expected);
     change_all(&client, &bib_uri, 2, &suppressed);
-    let after = client.notification("textDocument/publishDiagnostics", |p| {
-        p["uri"] == bib_uri && p["version"] == 2
-    });
+    let after = versioned(&mut client, &bib_uri, 2);
     assert_eq!(codes(&after), vec!["CP102"], "{after}");
     client.shutdown();
 }
@@ -246,9 +254,7 @@ fn latex_suppression_is_a_comment_line_above() {
     let mut client = Client::start_in(dir.path(), full_capabilities(), local_only());
     client.open(&thesis_uri, "latex", 1, &read(dir.path(), "thesis.tex"));
     client.open(&chapter_uri, "latex", 1, &chapter);
-    let published = client.notification("textDocument/publishDiagnostics", |p| {
-        p["uri"] == chapter_uri && p["version"] == 1
-    });
+    let published = versioned(&mut client, &chapter_uri, 1);
     let ghost = diagnostic(&published, "CP101");
     assert_eq!(ghost["range"]["start"], at(&chapter, "ghost2000", 0));
     let found = actions(&mut client, &chapter_uri, vec![ghost], None);
@@ -262,9 +268,7 @@ fn latex_suppression_is_a_comment_line_above() {
         )
     );
     change_all(&client, &chapter_uri, 2, &suppressed);
-    let after = client.notification("textDocument/publishDiagnostics", |p| {
-        p["uri"] == chapter_uri && p["version"] == 2
-    });
+    let after = versioned(&mut client, &chapter_uri, 2);
     assert!(codes(&after).is_empty(), "{after}");
     client.shutdown();
 }

@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use lsp_server::ResponseError;
 use lsp_types::{
@@ -17,14 +18,14 @@ use lsp_types::{
     CompletionTextEdit, Documentation, MarkupContent, MarkupKind, TextEdit,
 };
 use serde::{Deserialize, Serialize};
-use unicode_normalization::UnicodeNormalization;
 
-use super::completion_context::{self, KeyAt};
+use super::completion_context;
+use super::completion_index::{KeyIndex, fold, index_of, rank};
 use super::render;
 use super::settings::ResolveWhen;
 use super::view::{EntryId, Read, View};
 use crate::load::Project;
-use crate::model::{Reference, ReferenceOrigin, Span};
+use crate::model::{Reference, Span};
 use crate::source::FileKind;
 
 /// Characters that open a key: `\cite{`, `\cite{a,`, `@`.
@@ -49,22 +50,33 @@ pub fn complete(
     let Some(read) = view.read(&at.text_document.uri) else {
         return Ok(None);
     };
-    let offset = view.offset(read, at.position);
-    let source = read.source();
-    let key_at = match source.kind {
+    // The buffer as it is now: the check of the last keystroke may still be to come.
+    let checked = read.source();
+    let (text, index) = match view.documents.by_path(&checked.path) {
+        Some(doc) => (&*doc.text, &doc.index),
+        None => (checked.text.as_str(), &checked.index),
+    };
+    let offset = view.encoding.offset(text, index, at.position);
+    let key_at = match checked.kind {
         FileKind::Latex => {
             let commands: Vec<&String> = read.documents().flat_map(|d| &d.cite_commands).collect();
-            completion_context::latex(&source.text, offset, |name| {
+            completion_context::latex(text, offset, |name| {
                 commands.iter().any(|c| is_command(c, name))
             })
         }
-        FileKind::Markdown => completion_context::markdown(&source.text, offset),
+        FileKind::Markdown => completion_context::markdown(text, offset),
         _ => None,
     };
     let Some(key_at) = key_at else {
         return Ok(None);
     };
-    Ok(Some(CompletionResponse::List(items(view, read, &key_at))))
+    let range = view.encoding.range(text, index, key_at.replace);
+    Ok(Some(CompletionResponse::List(items(
+        view,
+        read,
+        &fold(&key_at.prefix),
+        range,
+    ))))
 }
 
 /// `name` is `command` or its capitalised form (`\Citep` for `citep`).
@@ -83,97 +95,78 @@ fn is_command(command: &str, name: &str) -> bool {
     }
 }
 
-/// Entries that may be cited here: those of the documents that read the file, or,
-/// for a file no document with a bibliography reads (a chapter opened alone), those
-/// of every open document.
-fn candidates<'a>(view: &View<'a>, read: Read<'a>) -> Vec<(&'a Project, &'a Reference)> {
-    let citable = |r: &&Reference| {
-        matches!(
-            r.origin,
-            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson | ReferenceOrigin::BibItem
-        )
-    };
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut out: Vec<(&Project, &Reference)> = Vec::new();
-    for doc in read.documents() {
-        for r in doc.references.iter().filter(citable) {
-            if seen.insert(&r.key) {
-                out.push((read.project(), r));
-            }
-        }
-    }
-    if out.is_empty() {
-        for project in view.projects() {
-            for r in project
-                .documents
-                .iter()
-                .flat_map(|d| &d.references)
-                .filter(citable)
-            {
-                if seen.insert(&r.key) {
-                    out.push((project, r));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Lowercase without accents: `Schölkopf` matches `scholkopf`.
-fn fold(text: &str) -> String {
-    if text.is_ascii() {
-        return text.to_ascii_lowercase();
-    }
-    text.nfd()
-        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// How well an entry matches the typed prefix (lower is better), or `None`.
-fn rank(reference: &Reference, prefix: &str) -> Option<u8> {
-    if prefix.is_empty() {
-        return Some(0);
-    }
-    let key = fold(&reference.key);
-    if key.starts_with(prefix) {
-        return Some(0);
-    }
-    let f = &reference.fields;
-    if f.authors.iter().chain(&f.editors).any(|p| {
-        fold(&p.family)
-            .split([' ', '-'])
-            .any(|w| w.starts_with(prefix))
-    }) {
-        return Some(1);
-    }
-    if f.title.as_deref().is_some_and(|t| {
-        fold(t)
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| w.starts_with(prefix))
-    }) {
-        return Some(2);
-    }
-    key.contains(prefix).then_some(3)
-}
-
-fn items(view: &View, read: Read, key_at: &KeyAt) -> CompletionList {
-    let prefix = fold(&key_at.prefix);
-    let mut matched: Vec<(u8, &Project, &Reference)> = candidates(view, read)
-        .into_iter()
-        .filter_map(|(project, r)| Some((rank(r, &prefix)?, project, r)))
+/// The matches of the entries that may be cited here, best first, at most
+/// [`LIMIT`], and whether there were more: the entries of the documents that read
+/// the file, or, for a file no document with a bibliography reads (a chapter opened
+/// alone), those of every open document.
+fn matches<'a>(
+    view: &View<'a>,
+    read: Read<'a>,
+    prefix: &str,
+) -> (Vec<(u8, &'a Project, &'a Reference)>, bool) {
+    let own: Vec<usize> = read
+        .project()
+        .documents
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.files.contains(&read.file))
+        .map(|(i, _)| i)
         .collect();
-    let total = matched.len();
-    matched.sort_by(|a, b| (a.0, &a.2.key).cmp(&(b.0, &b.2.key)));
-    matched.truncate(LIMIT);
-    let range = view.range(read.source(), key_at.replace);
+    let mut lists: Vec<(&Project, Arc<KeyIndex>, usize)> = Vec::new();
+    let index = index_of(&read.check.project);
+    for d in own.into_iter().filter(|&d| !index.entries(d).is_empty()) {
+        lists.push((read.project(), index.clone(), d));
+    }
+    if lists.is_empty() {
+        for check in view.workspace.roots.values() {
+            let index = index_of(&check.project);
+            for d in (0..check.project.documents.len()).filter(|&d| !index.entries(d).is_empty()) {
+                lists.push((&check.project, index.clone(), d));
+            }
+        }
+    }
+    // Per rank, in key order; with several lists, a key already seen is left out.
+    let several = lists.len() > 1;
+    let mut buckets: [Vec<(&Project, &Reference)>; 4] = Default::default();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (project, index, d) in &lists {
+        for entry in index.entries(*d) {
+            let Some(rank) = rank(entry, prefix) else {
+                continue;
+            };
+            let reference = &project.documents[entry.doc].references[entry.reference];
+            if several && !seen.insert(&reference.key) {
+                continue;
+            }
+            buckets[rank as usize].push((*project, reference));
+        }
+    }
+    let total: usize = buckets.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(total.min(LIMIT));
+    for (rank, mut bucket) in buckets.into_iter().enumerate() {
+        if several {
+            bucket.sort_by(|a, b| a.1.key.cmp(&b.1.key));
+        }
+        let room = LIMIT - out.len();
+        out.extend(
+            bucket
+                .into_iter()
+                .take(room)
+                .map(|(p, r)| (rank as u8, p, r)),
+        );
+    }
+    (out, total > LIMIT)
+}
+
+fn items(view: &View, read: Read, prefix: &str, range: lsp_types::Range) -> CompletionList {
+    let (matched, more) = matches(view, read, prefix);
     let items = matched
         .into_iter()
         .enumerate()
         .map(|(i, (score, project, r))| item(project, r, score, i, range))
         .collect();
     CompletionList {
-        is_incomplete: total > LIMIT,
+        is_incomplete: more,
         items,
     }
 }
@@ -260,40 +253,4 @@ pub fn resolve(view: &View, mut item: CompletionItem) -> Result<CompletionItem, 
         }));
     }
     Ok(item)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::{FileId, Person, RefFields};
-
-    fn entry(key: &str, family: &str, title: &str) -> Reference {
-        Reference {
-            key: key.into(),
-            origin: ReferenceOrigin::BibEntry,
-            entry_type: Some("article".into()),
-            file: FileId(0),
-            span: Span::new(0, 1),
-            key_span: None,
-            raw: String::new(),
-            fields: RefFields {
-                title: Some(title.into()),
-                authors: vec![Person::new(Some("A."), family)],
-                ..RefFields::default()
-            },
-            field_spans: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn ranks_key_then_authors_then_title_words() {
-        let r = entry("vaswani2017", "Schölkopf", "Attention is all you need");
-        assert_eq!(rank(&r, "vas"), Some(0));
-        assert_eq!(rank(&r, "scholk"), Some(1));
-        assert_eq!(rank(&r, "atten"), Some(2));
-        assert_eq!(rank(&r, "2017"), Some(3));
-        assert_eq!(rank(&r, "zebra"), None);
-        assert!(is_command("citep", "Citep"));
-        assert!(!is_command("citep", "citet"));
-    }
 }

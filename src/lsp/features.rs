@@ -75,8 +75,18 @@ pub fn request(server: &mut Server, request: &Request) -> Option<Response> {
     let Request { id, method, params } = request;
     let answer = match method.as_str() {
         HoverRequest::METHOD => run(server, method, params, hover::hover),
-        Completion::METHOD => run(server, method, params, completion::complete),
-        ResolveCompletionItem::METHOD => run(server, method, params, completion::resolve),
+        Completion::METHOD => {
+            // Typing does not wait for the check of the keystroke: completion reads
+            // the buffer as it is and the entries of the last check.
+            let uri =
+                serde_json::from_value::<lsp_types::Uri>(params["textDocument"]["uri"].clone());
+            if uri.is_ok_and(|uri| server.view().read(&uri).is_some()) {
+                answer(server, method, params, completion::complete)
+            } else {
+                run(server, method, params, completion::complete)
+            }
+        }
+        ResolveCompletionItem::METHOD => answer(server, method, params, completion::resolve),
         GotoDefinition::METHOD => run(server, method, params, navigation::definition),
         References::METHOD => run(server, method, params, navigation::references),
         DocumentSymbolRequest::METHOD => run(server, method, params, navigation::symbols),
@@ -93,8 +103,20 @@ pub fn request(server: &mut Server, request: &Request) -> Option<Response> {
     })
 }
 
-/// Check what the client has changed, then call the handler on the parameters.
+/// Check what the client has changed, then answer: positions then refer to the
+/// text the client has.
 fn run<P: DeserializeOwned, R: Serialize>(
+    server: &mut Server,
+    method: &str,
+    params: &serde_json::Value,
+    handler: impl FnOnce(&View, P) -> Result<R, ResponseError>,
+) -> Result<serde_json::Value, ResponseError> {
+    server.refresh_local();
+    answer(server, method, params, handler)
+}
+
+/// Call the handler on the parameters and the state as it is.
+fn answer<P: DeserializeOwned, R: Serialize>(
     server: &mut Server,
     method: &str,
     params: &serde_json::Value,
@@ -105,7 +127,6 @@ fn run<P: DeserializeOwned, R: Serialize>(
         message: format!("invalid parameters for {method}: {e}"),
         data: None,
     })?;
-    server.refresh_local();
     let view = server.view();
     let result = handler(&view, params)?;
     serde_json::to_value(result).map_err(|e| ResponseError {

@@ -10,6 +10,7 @@
 mod actions;
 mod completion;
 mod completion_context;
+mod completion_index;
 mod config_edit;
 mod diagnostics;
 mod dispatch;

@@ -218,26 +218,17 @@ pub fn cited_entry<'p>(doc: &'p Document, citation: &Citation) -> Option<&'p Ref
     (reference.origin != ReferenceOrigin::Inline).then_some(reference)
 }
 
-/// Every citation in `projects` that cites `entry`, each place once.
-pub fn citations_of<'p>(
+/// Every citation in `projects` that `keep` accepts, each place once (a file read
+/// by several roots is counted once).
+fn citations_where<'p>(
     projects: impl IntoIterator<Item = &'p Project>,
-    entry: &EntryId,
+    keep: impl Fn(&Project, &Document, &Citation) -> bool,
 ) -> Vec<Cited<'p>> {
     let mut seen: HashSet<(PathBuf, Span)> = HashSet::new();
     let mut out = Vec::new();
     for project in projects {
-        // The entry's file in this project, if it read it at all.
-        let Some(file) = project.sources.find(&entry.path) else {
-            continue;
-        };
-        for doc in project.documents.iter().filter(|d| d.files.contains(&file)) {
-            for citation in &doc.citations {
-                let Some(reference) = cited_entry(doc, citation) else {
-                    continue;
-                };
-                if reference.file != file || reference.span != entry.span {
-                    continue;
-                }
+        for doc in &project.documents {
+            for citation in doc.citations.iter().filter(|c| keep(project, doc, c)) {
                 let path = crate::fs::normalize(&project.sources.get(citation.file).path);
                 if seen.insert((path, citation.span)) {
                     out.push(Cited {
@@ -252,30 +243,22 @@ pub fn citations_of<'p>(
     out
 }
 
+/// Every citation in `projects` that cites `entry`.
+pub fn citations_of<'p>(
+    projects: impl IntoIterator<Item = &'p Project>,
+    entry: &EntryId,
+) -> Vec<Cited<'p>> {
+    citations_where(projects, |project, doc, citation| {
+        cited_entry(doc, citation).is_some_and(|r| {
+            r.span == entry.span && project.sources.find(&entry.path) == Some(r.file)
+        })
+    })
+}
+
 /// Every citation in `projects` written with `key` that no entry defines.
 pub fn undefined_citations_of<'p>(
     projects: impl IntoIterator<Item = &'p Project>,
     key: &str,
 ) -> Vec<Cited<'p>> {
-    let mut seen: HashSet<(PathBuf, Span)> = HashSet::new();
-    let mut out = Vec::new();
-    for project in projects {
-        for doc in &project.documents {
-            for citation in doc
-                .citations
-                .iter()
-                .filter(|c| c.key == key && c.reference.is_none())
-            {
-                let path = crate::fs::normalize(&project.sources.get(citation.file).path);
-                if seen.insert((path, citation.span)) {
-                    out.push(Cited {
-                        project,
-                        doc,
-                        citation,
-                    });
-                }
-            }
-        }
-    }
-    out
+    citations_where(projects, |_, _, c| c.key == key && c.reference.is_none())
 }
