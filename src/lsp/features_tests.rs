@@ -252,9 +252,11 @@ fn every_resolution_fix_applies_and_clears_its_finding() {
             })
             .unwrap_or_else(|| panic!("a fix for {wanted}"));
         assert_eq!(fix.is_preferred, Some(wanted == "CP212"), "{}", fix.title);
-        let edits = fix.edit.unwrap().changes.unwrap();
+        let edits: Vec<(Uri, Vec<lsp_types::TextEdit>)> =
+            fix.edit.unwrap().changes.unwrap().into_iter().collect();
         assert_eq!(edits.len(), 1);
-        let new = apply(&bib, edits.values().next().unwrap());
+        assert_eq!(edits[0].0, setup.uri("refs.bib"));
+        let new = apply(&bib, &edits[0].1);
         if wanted == "CP209" {
             assert_eq!(new, bib.replacen("= {2017}", "= {2015}", 1));
         }
