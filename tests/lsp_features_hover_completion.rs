@@ -42,7 +42,10 @@ fn labels(list: &Value) -> Vec<String> {
 fn hover_on_a_citation_shows_its_entry() {
     let dir = project();
     let paper_uri = uri(&dir.path().join("paper.md"));
-    let text = read(dir.path(), "paper.md");
+    let text = format!(
+        "{}Cited by its DOI [@doi:10.1000/abc].\n",
+        read(dir.path(), "paper.md")
+    );
     let mut client = Client::start_in(dir.path(), json!({}), local_only());
     assert_eq!(
         client.initialize_result["capabilities"]["hoverProvider"],
@@ -76,6 +79,14 @@ fn hover_on_a_citation_shows_its_entry() {
         "{value}"
     );
     assert!(value.contains("refs.bib`"), "{value}");
+    // An identifier cited inline links to its landing page.
+    let inline = hover(&mut client, &paper_uri, at(&text, "doi:10.1000/abc", 5));
+    let value = inline["contents"]["value"].as_str().unwrap();
+    assert!(
+        value
+            .contains("cited by its identifier · [doi:10.1000/abc](<https://doi.org/10.1000/abc>)"),
+        "{value}"
+    );
     // Prose, an unknown document, a position past the end: nothing.
     assert!(hover(&mut client, &paper_uri, at(&text, "Gradient", 2)).is_null());
     assert!(

@@ -7,6 +7,7 @@ use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
 
 use super::render;
 use super::view::{EntryId, Found, View, citations_of, cited_entry, found_at};
+use super::workspace::RootCheck;
 use crate::load::Project;
 use crate::model::{Citation, Document, ReferenceOrigin};
 use crate::report::ReferenceFacts;
@@ -24,13 +25,7 @@ pub fn hover(view: &View, params: HoverParams) -> Result<Option<Hover>, Response
     let project = read.project();
     let (markdown, span) = match found_at(project, read.file, offset) {
         Some(Found::Citation { doc, citation }) => (
-            citation_text(
-                view,
-                project,
-                read.check.facts.citation(citation),
-                doc,
-                citation,
-            ),
+            citation_text(view, read.check, doc, citation),
             citation.span,
         ),
         Some(Found::Entry { reference, .. }) => {
@@ -60,20 +55,20 @@ pub fn hover(view: &View, params: HoverParams) -> Result<Option<Hover>, Response
     }))
 }
 
-fn citation_text(
-    view: &View,
-    project: &Project,
-    citation_facts: Option<&crate::report::CitationFacts>,
-    doc: &Document,
-    citation: &Citation,
-) -> String {
+fn citation_text(view: &View, check: &RootCheck, doc: &Document, citation: &Citation) -> String {
+    let project = &*check.project;
     let resolve_off = view.settings.resolve == super::settings::ResolveWhen::Off;
     let Some(reference) = citation.reference.and_then(|r| doc.references.get(r)) else {
         return undefined(project, doc, citation);
     };
     let mut text = if reference.origin == ReferenceOrigin::Inline {
+        let link = citation
+            .id
+            .as_ref()
+            .map(|(scheme, value)| format!(" · {}", render::identifier_link(*scheme, value)))
+            .unwrap_or_default();
         format!(
-            "**{}** · cited by its identifier\n",
+            "**{}** · cited by its identifier{link}\n",
             render::escape(&citation.key)
         )
     } else {
@@ -81,14 +76,16 @@ fn citation_text(
     };
     let facts = match cited_entry(doc, citation) {
         Some(entry) => entry_facts(view, &EntryId::of(project, entry)),
-        None => view
-            .reads(&project.sources.get(reference.file).path)
-            .into_iter()
-            .find_map(|read| read.check.facts.reference(reference)),
+        // Made from an inline identifier: known only to this check.
+        None => check.facts.reference(reference),
     };
     text.push_str("\n---\n\n");
     text.push_str(&render::resolution(facts, resolve_off));
-    if let Some(verdict) = citation_facts.and_then(render::verification) {
+    if let Some(verdict) = check
+        .facts
+        .citation(citation)
+        .and_then(render::verification)
+    {
         text.push_str("\n---\n\n");
         text.push_str(&verdict);
     }

@@ -84,6 +84,11 @@ fn identifier_links(ids: &[(IdScheme, Option<&str>)]) -> String {
         .join(" · ")
 }
 
+/// One identifier as a link to its landing page.
+pub fn identifier_link(scheme: IdScheme, value: &str) -> String {
+    identifier_links(&[(scheme, Some(value))])
+}
+
 fn fields_links(f: &RefFields) -> String {
     identifier_links(&[
         (IdScheme::Doi, f.doi.as_deref()),
