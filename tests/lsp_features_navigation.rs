@@ -314,3 +314,35 @@ fn symbols_and_links_of_a_bibliography_and_of_documents() {
     assert!(none.is_null());
     client.shutdown();
 }
+
+#[test]
+fn rename_follows_the_entries_that_inherit_from_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let bib = "@proceedings{conf2020,\n  title = {Proceedings of the Conference},\n  year = {2020}\n}\n\n\
+               @inproceedings{part2020,\n  title = {A part},\n  author = {Part, Pat},\n  crossref = {conf2020}\n}\n\n\
+               @inproceedings{other2020,\n  title = {Another part},\n  author = {Other, O.},\n  xdata = {base, conf2020}\n}\n";
+    let text = "---\nbibliography: refs.bib\n---\nSee [@part2020; @other2020; @conf2020].\n";
+    std::fs::write(dir.path().join("refs.bib"), bib).unwrap();
+    std::fs::write(dir.path().join("paper.md"), text).unwrap();
+    let paper_uri = uri(&dir.path().join("paper.md"));
+    let mut client = Client::start_in(dir.path(), json!({}), local_only());
+    client.open(&paper_uri, "markdown", 1, text);
+    client.diagnostics(&paper_uri);
+    let edit = request(
+        &mut client,
+        "textDocument/rename",
+        json!({"textDocument": {"uri": paper_uri}, "position": at(text, "conf2020", 2),
+               "newName": "conf"}),
+    )
+    .unwrap();
+    apply_to_disk(&edit);
+    assert_eq!(
+        read(dir.path(), "refs.bib"),
+        bib.replace("conf2020", "conf")
+    );
+    assert_eq!(
+        read(dir.path(), "paper.md"),
+        text.replace("conf2020", "conf")
+    );
+    client.shutdown();
+}

@@ -144,6 +144,13 @@ pub fn rename(view: &View, params: RenameParams) -> Result<Option<WorkspaceEdit>
     if let Some(place) = view.location(project, target.reference.file, key_span) {
         edits.push((place.uri, TextEdit::new(place.range, new.to_string())));
     }
+    edits.extend(key_field_edits(
+        view,
+        &projects,
+        &entry,
+        &target.reference.key,
+        new,
+    ));
     for cited in citations_of(projects.iter().copied(), &entry) {
         if let Some(place) = view.location(cited.project, cited.citation.file, cited.citation.span)
         {
@@ -151,6 +158,55 @@ pub fn rename(view: &View, params: RenameParams) -> Result<Option<WorkspaceEdit>
         }
     }
     Ok(Some(workspace_edit(view, edits)))
+}
+
+/// Fields of BibTeX entries that name other entries by key (lists for all but
+/// `crossref`).
+const KEY_FIELDS: &[&str] = &["crossref", "xref", "xdata", "related", "entryset"];
+
+/// The keys in `crossref`, `xdata` … fields of the entries read beside `entry` that
+/// name it: renamed with it, or the entries that inherit from it would lose it.
+fn key_field_edits(
+    view: &View,
+    projects: &[&Project],
+    entry: &EntryId,
+    old: &str,
+    new: &str,
+) -> Vec<(lsp_types::Uri, TextEdit)> {
+    let mut out = Vec::new();
+    for project in projects {
+        let Some(file) = project.sources.find(&entry.path) else {
+            continue;
+        };
+        let entries = project
+            .documents
+            .iter()
+            .filter(|d| d.files.contains(&file))
+            .flat_map(|d| &d.references)
+            .filter(|r| r.origin == ReferenceOrigin::BibEntry);
+        for reference in entries {
+            let text = &project.sources.get(reference.file).text;
+            for field in reference
+                .field_spans
+                .iter()
+                .filter(|f| KEY_FIELDS.contains(&f.name.as_str()))
+            {
+                let mut at = field.value.start;
+                for piece in text[field.value.start..field.value.end].split(',') {
+                    let lead = piece.len() - piece.trim_start().len();
+                    if piece.trim() == old {
+                        let start = at + lead;
+                        let span = Span::new(start, start + old.len());
+                        if let Some(place) = view.location(project, reference.file, span) {
+                            out.push((place.uri, TextEdit::new(place.range, new.to_string())));
+                        }
+                    }
+                    at += piece.len() + 1;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Another entry that documents reading `entry` can see under `key`.
