@@ -7,18 +7,27 @@
 //! check ([`crate::pipeline::Checker`]) reading the open buffers over the disk, so
 //! the editor reports exactly what `citeproof check` reports ([`workspace`]).
 
+mod background;
+mod buffers;
+mod client;
 mod diagnostics;
 mod dispatch;
 mod documents;
 mod encoding;
+mod pull;
+mod refresh;
+mod resolution;
+mod roots;
 mod server;
 mod settings;
+mod setup;
 pub mod transport;
 mod workspace;
 
 pub use diagnostics::{DiagnosticData, FileEdit, FixData};
 pub use encoding::Encoding;
-pub use server::{Ending, serve};
+pub use refresh::INVALID_CONFIGURATION;
+pub use server::{DEBUG_PANIC_ENV, Ending, serve};
 pub use settings::{ResolveWhen, Settings};
 
 /// Serve on standard input and output until the client says `exit` or goes away.

@@ -14,7 +14,7 @@ use crate::config::{Layer, Origin, Overrides};
 
 /// When the cited works are looked up in the scholarly record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "ResolveSetting")]
 pub enum ResolveWhen {
     /// Local rules only: no network.
     Off,
@@ -23,8 +23,37 @@ pub enum ResolveWhen {
     OnSave,
 }
 
+/// `"off"`, `"onSave"` (also `"onOpenAndSave"`, `"on"`), or a boolean.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ResolveSetting {
+    Switch(bool),
+    Named(ResolveName),
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum ResolveName {
+    Off,
+    #[serde(alias = "onOpenAndSave", alias = "on")]
+    OnSave,
+}
+
+impl From<ResolveSetting> for ResolveWhen {
+    fn from(setting: ResolveSetting) -> ResolveWhen {
+        match setting {
+            ResolveSetting::Switch(false) | ResolveSetting::Named(ResolveName::Off) => {
+                ResolveWhen::Off
+            }
+            ResolveSetting::Switch(true) | ResolveSetting::Named(ResolveName::OnSave) => {
+                ResolveWhen::OnSave
+            }
+        }
+    }
+}
+
 /// What the editor sets.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
     pub resolve: ResolveWhen,
