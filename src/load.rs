@@ -54,9 +54,7 @@ impl ParseCache {
     fn get(&self, id: FileId, file: &SourceFile, options: &ParseOptions) -> Option<Parsed> {
         let entries = self.entries.lock().ok()?;
         let cached = entries.get(&(id, file.path.clone()))?;
-        (cached.kind == file.kind
-            && cached.options == *options
-            && *cached.text == *file.text)
+        (cached.kind == file.kind && cached.options == *options && *cached.text == *file.text)
             .then(|| cached.parsed.clone())
     }
 

@@ -144,10 +144,13 @@ pub fn group_manubot(roots: Vec<PathBuf>, is_file: impl Fn(&Path) -> bool) -> Ve
 /// (`02.intro.md`).
 pub fn is_manubot_section(path: &Path) -> bool {
     FileKind::from_path(path) == Some(FileKind::Markdown)
-        && path.file_name().and_then(|n| n.to_str()).is_some_and(|name| {
-            let digits = name.chars().take_while(char::is_ascii_digit).count();
-            digits > 0 && name[digits..].starts_with('.')
-        })
+        && path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|name| {
+                let digits = name.chars().take_while(char::is_ascii_digit).count();
+                digits > 0 && name[digits..].starts_with('.')
+            })
 }
 
 /// Read a text file, refusing what is not text: too large, binary, not UTF-8.

@@ -93,13 +93,15 @@ impl std::error::Error for ConfigFileError {}
 /// Read and check one configuration file. The error ([`ConfigFileError`]) names
 /// the file and, through the TOML error, the line and the key.
 pub fn read_file(fs: &dyn FileSystem, path: &Path) -> anyhow::Result<ConfigFile> {
-    let text = fs.read_text(path, MAX_CONFIG_SIZE).map_err(|e| ConfigFileError {
-        path: path.to_path_buf(),
-        span: None,
-        message: e.clone(),
-        detail: e,
-        readable: false,
-    })?;
+    let text = fs
+        .read_text(path, MAX_CONFIG_SIZE)
+        .map_err(|e| ConfigFileError {
+            path: path.to_path_buf(),
+            span: None,
+            message: e.clone(),
+            detail: e,
+            readable: false,
+        })?;
     toml::from_str(&text).map_err(|e: toml::de::Error| {
         ConfigFileError {
             path: path.to_path_buf(),

@@ -181,10 +181,14 @@ fn worker(queue: Receiver<Job>, events: Sender<Event>) {
         }
         current.store(job.id, Ordering::SeqCst);
         let _ = events.send(Event::Started { job: job.id });
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            run(&runtime, &mut engines, &job)
-        }))
-        .unwrap_or_else(|panic| Err(format!("internal error: {}", super::server::panic_text(&panic))));
+        let outcome =
+            std::panic::catch_unwind(AssertUnwindSafe(|| run(&runtime, &mut engines, &job)))
+                .unwrap_or_else(|panic| {
+                    Err(format!(
+                        "internal error: {}",
+                        super::server::panic_text(&panic)
+                    ))
+                });
         let _ = events.send(Event::Finished {
             job: job.id,
             outcome,

@@ -30,10 +30,13 @@ impl ClientCaps {
     /// Read from the `capabilities` of `initialize` as sent (lsp-types spells
     /// `workspace.diagnostics` as `diagnostic`, so the JSON is read directly).
     pub fn from_json(capabilities: &Value) -> ClientCaps {
-        let on = |pointer: &str| capabilities.pointer(pointer).and_then(Value::as_bool) == Some(true);
+        let on =
+            |pointer: &str| capabilities.pointer(pointer).and_then(Value::as_bool) == Some(true);
         ClientCaps {
             work_done_progress: on("/window/workDoneProgress"),
-            pull_diagnostics: capabilities.pointer("/textDocument/diagnostic").is_some_and(Value::is_object)
+            pull_diagnostics: capabilities
+                .pointer("/textDocument/diagnostic")
+                .is_some_and(Value::is_object)
                 && on("/workspace/diagnostics/refreshSupport"),
             configuration: on("/workspace/configuration"),
             watch_files: on("/workspace/didChangeWatchedFiles/dynamicRegistration"),
@@ -74,12 +77,7 @@ pub struct Outgoing {
 
 impl Outgoing {
     /// A request to send, remembered as `what`.
-    pub fn request(
-        &mut self,
-        method: &str,
-        params: serde_json::Value,
-        what: Pending,
-    ) -> Request {
+    pub fn request(&mut self, method: &str, params: serde_json::Value, what: Pending) -> Request {
         self.next += 1;
         let id = RequestId::from(format!("citeproof/{}", self.next));
         self.pending.insert(id.clone(), what);

@@ -100,12 +100,10 @@ fn did_open(server: &mut Server, p: lsp_types::DidOpenTextDocumentParams) {
 fn did_change(server: &mut Server, p: lsp_types::DidChangeTextDocumentParams) {
     let encoding = server.encoding;
     let uri = p.text_document.uri;
-    let changed = server.documents.change(
-        &uri,
-        p.text_document.version,
-        p.content_changes,
-        encoding,
-    );
+    let changed =
+        server
+            .documents
+            .change(&uri, p.text_document.version, p.content_changes, encoding);
     let Some(doc) = changed else {
         server.log(
             MessageType::WARNING,

@@ -195,23 +195,23 @@ mod tests {
                 &uri,
                 2,
                 vec![
-                TextDocumentContentChangeEvent {
-                    range: Some(Range::new(Position::new(1, 0), Position::new(1, 5))),
-                    range_length: None,
-                    text: "there".into(),
-                },
-                TextDocumentContentChangeEvent {
-                    range: Some(Range::new(Position::new(0, 2), Position::new(0, 2))),
-                    range_length: None,
-                    text: "é".into(),
-                },
-                // Past the end: appended.
-                TextDocumentContentChangeEvent {
-                    range: Some(Range::new(Position::new(9, 0), Position::new(9, 3))),
-                    range_length: None,
-                    text: "!".into(),
-                },
-            ],
+                    TextDocumentContentChangeEvent {
+                        range: Some(Range::new(Position::new(1, 0), Position::new(1, 5))),
+                        range_length: None,
+                        text: "there".into(),
+                    },
+                    TextDocumentContentChangeEvent {
+                        range: Some(Range::new(Position::new(0, 2), Position::new(0, 2))),
+                        range_length: None,
+                        text: "é".into(),
+                    },
+                    // Past the end: appended.
+                    TextDocumentContentChangeEvent {
+                        range: Some(Range::new(Position::new(9, 0), Position::new(9, 3))),
+                        range_length: None,
+                        text: "!".into(),
+                    },
+                ],
                 Encoding::Utf16,
             )
             .unwrap();

@@ -65,7 +65,9 @@ pub fn answer(server: &mut Server, request: Request) -> Response {
             );
         }
     };
-    if !server.pull.active {
+    // Only a client that was offered pulls switches to them; any other is
+    // answered and still pushed to.
+    if !server.pull.active && server.client.pull_diagnostics {
         server.start_pulling();
     }
     let file = key(&params.text_document.uri);

@@ -262,7 +262,9 @@ impl Server {
             }
         }
         let message = format!("citeproof: {error:#}");
-        self.roots.failing.insert(root.to_path_buf(), message.clone());
+        self.roots
+            .failing
+            .insert(root.to_path_buf(), message.clone());
         self.show_once(MessageType::ERROR, message);
     }
 
@@ -282,6 +284,10 @@ impl Server {
             })
             .collect();
         for (path, kind, magic) in docs {
+            if is_config_file(&path) {
+                // Read as configuration, never checked as a document.
+                continue;
+            }
             let spec = match kind {
                 FileKind::Bibtex | FileKind::CslJson => continue,
                 FileKind::Text => RootSpec::single(&path),
@@ -290,9 +296,9 @@ impl Server {
                     None => RootSpec::single(&path),
                 },
                 FileKind::Latex => {
-                    let main = magic.filter(|m| fs.is_file(m)).or_else(|| {
-                        self.roots.parents.main_of(&path, &self.folders, &fs)
-                    });
+                    let main = magic
+                        .filter(|m| fs.is_file(m))
+                        .or_else(|| self.roots.parents.main_of(&path, &self.folders, &fs));
                     match main {
                         Some(main) => RootSpec::single(&main),
                         None => {

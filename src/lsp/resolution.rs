@@ -249,10 +249,7 @@ impl Server {
             Err(why) => {
                 self.show_once(
                     MessageType::ERROR,
-                    format!(
-                        "citeproof: cannot resolve `{}`: {why}",
-                        job.root.display()
-                    ),
+                    format!("citeproof: cannot resolve `{}`: {why}", job.root.display()),
                 );
                 return;
             }

@@ -109,7 +109,12 @@ impl LatexParents {
     }
 
     /// The top of the chain of files that include `path`, if any does.
-    pub fn main_of(&mut self, path: &Path, folders: &[PathBuf], fs: &dyn FileSystem) -> Option<PathBuf> {
+    pub fn main_of(
+        &mut self,
+        path: &Path,
+        folders: &[PathBuf],
+        fs: &dyn FileSystem,
+    ) -> Option<PathBuf> {
         if self.scanned_folders.as_deref() != Some(folders) {
             self.scan(folders, fs);
         }
@@ -143,7 +148,11 @@ impl LatexParents {
             for include in parsed.includes {
                 let mut candidates = crate::load::include_candidates(&include.path, &dir, &dir);
                 for folder in folders {
-                    candidates.extend(crate::load::include_candidates(&include.path, folder, folder));
+                    candidates.extend(crate::load::include_candidates(
+                        &include.path,
+                        folder,
+                        folder,
+                    ));
                 }
                 if let Some(child) = candidates.into_iter().find(|p| fs.is_file(p)) {
                     let child = normalize(&child);
@@ -219,7 +228,11 @@ mod tests {
             "\\documentclass{article}\\begin{document}\\input{chapters/one}\\end{document}",
         )
         .unwrap();
-        std::fs::write(root.join("chapters/one.tex"), "\\include{chapters/parts/two}").unwrap();
+        std::fs::write(
+            root.join("chapters/one.tex"),
+            "\\include{chapters/parts/two}",
+        )
+        .unwrap();
         std::fs::write(root.join("chapters/parts/two.tex"), "Text \\cite{a}.").unwrap();
         std::fs::write(root.join("alone.tex"), "Alone.").unwrap();
         let mut parents = LatexParents::default();
@@ -229,7 +242,10 @@ mod tests {
             parents.main_of(&root.join("chapters/parts/two.tex"), &folders, &fs),
             Some(root.join("main.tex"))
         );
-        assert_eq!(parents.main_of(&root.join("alone.tex"), &folders, &fs), None);
+        assert_eq!(
+            parents.main_of(&root.join("alone.tex"), &folders, &fs),
+            None
+        );
         assert_eq!(parents.main_of(&root.join("main.tex"), &folders, &fs), None);
     }
 }

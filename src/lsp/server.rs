@@ -14,8 +14,8 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::notification::{LogMessage, ShowMessage};
 use lsp_types::{
     InitializeParams, LogMessageParams, MessageType, ServerCapabilities, ServerInfo,
-    ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions,
 };
 use serde_json::Value;
 
@@ -294,7 +294,10 @@ impl Server {
             }
             (what, Err(error)) => self.log(
                 MessageType::WARNING,
-                format!("the client answered {what:?} with an error: {}", error.message),
+                format!(
+                    "the client answered {what:?} with an error: {}",
+                    error.message
+                ),
             ),
             _ => {}
         }

@@ -4,9 +4,7 @@
 //! dynamically for configuration files, bibliographies and LaTeX files), and
 //! workspace folders.
 
-use lsp_types::{
-    DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams, FileChangeType,
-};
+use lsp_types::{DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams, FileChangeType};
 use serde_json::{Value, json};
 
 use super::client::Pending;
@@ -53,14 +51,15 @@ impl Server {
         );
     }
 
-    /// `workspace/didChangeConfiguration`: the settings it carries, or (from a
-    /// client that answers `workspace/configuration`, which often sends none) a
-    /// new pull.
+    /// `workspace/didChangeConfiguration`: the `citeproof` section it carries, or
+    /// (from a client that answers `workspace/configuration`, which often sends
+    /// none) a new pull. Settings without the section (`null`, `{}`, another
+    /// server's) change nothing: they would wipe `initializationOptions`.
     pub(super) fn configuration_changed(&mut self, settings: &Value) {
         let carried = settings.get("citeproof").is_some_and(|s| !s.is_null());
-        if carried || !self.client.configuration {
+        if carried || super::settings::Settings::looks_like_section(settings) {
             self.apply_settings(settings);
-        } else {
+        } else if self.client.configuration {
             self.pull_configuration();
         }
     }

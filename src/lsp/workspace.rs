@@ -87,7 +87,8 @@ impl Workspace {
         out
     }
 
-    /// Every file that has, or had, diagnostics, or is a root.
+    /// Every file that has, or had, diagnostics, or is a root (open documents are
+    /// added by the caller).
     fn files(&self) -> HashSet<PathBuf> {
         self.roots
             .values()
@@ -105,15 +106,16 @@ impl Workspace {
     /// version even when they are the same).
     pub fn changes(&mut self, documents: &Documents, always: &HashSet<PathBuf>) -> Vec<Publish> {
         let mut out = Vec::new();
-        for file in self.files() {
+        let mut files = self.files();
+        files.extend(documents.iter().map(|d| d.path.clone()));
+        for file in files {
             let new = self.union_for(&file);
             let old = self.published.get(&file);
             let open = documents.by_path(&file);
             let forced = open.is_some() && always.contains(&file);
             // An open document is told once that it is clean; a file never published
             // needs no empty list.
-            if !forced
-                && (old == Some(&new) || (old.is_none() && new.is_empty() && open.is_none()))
+            if !forced && (old == Some(&new) || (old.is_none() && new.is_empty() && open.is_none()))
             {
                 continue;
             }

@@ -55,10 +55,8 @@ impl Learned {
     /// Remember what a run judged, pair by pair.
     pub fn add_judgements(&mut self, pairs: &[ResolvedPair<'_>], judgements: &[Judgement]) {
         for (pair, judgement) in pairs.iter().zip(judgements) {
-            self.judgements.insert(
-                pair_key(pair.claim, pair.work, pair.url),
-                judgement.clone(),
-            );
+            self.judgements
+                .insert(pair_key(pair.claim, pair.work, pair.url), judgement.clone());
         }
     }
 
