@@ -14,7 +14,6 @@ use lsp_types::{
 
 use super::edit::{can_create_files, document_edit, operations, workspace_edit};
 use super::view::View;
-use super::workspace::overlay;
 use crate::config::ConfigFile;
 use crate::config::layers::{FILE_NAMES, discover};
 use crate::fs::FileSystem;
@@ -27,7 +26,7 @@ const MAX_SIZE: u64 = 1 << 20;
 
 /// The configuration file of a document, and whether it exists yet.
 pub fn config_path(view: &View, document: &Path) -> (PathBuf, bool) {
-    let fs = overlay(view.documents);
+    let fs = view.documents.buffers().snapshot();
     if let Some(file) = &view.settings.config_file {
         return (file.clone(), fs.is_file(file));
     }
@@ -155,7 +154,9 @@ pub fn edit(view: &View, document: &Path, rule: &Rule) -> Result<WorkspaceEdit, 
             DocumentChangeOperation::Edit(document_edit(view, uri, vec![insert])),
         ]));
     }
-    let old = overlay(view.documents)
+    let old = view
+        .documents
+        .buffers()
         .read_text(&path, MAX_SIZE)
         .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     let new = turn_off(&old, rule)?;

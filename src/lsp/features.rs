@@ -3,8 +3,6 @@
 //! request. Every handler reads a [`View`] of the state after the pending edits
 //! were checked, so positions always refer to the text the client has.
 
-use std::path::PathBuf;
-
 use lsp_server::{ErrorCode, Request, Response, ResponseError};
 use lsp_types::request::{
     CodeActionRequest, CodeActionResolveRequest, Completion, DocumentLinkRequest,
@@ -13,8 +11,8 @@ use lsp_types::request::{
 };
 use lsp_types::{
     ClientCapabilities, CodeActionKind, CodeActionOptions, CodeActionProviderCapability,
-    CompletionOptions, DocumentLinkOptions, HoverProviderCapability, InitializeParams, OneOf,
-    RenameOptions, ServerCapabilities, WorkDoneProgressOptions,
+    CompletionOptions, DocumentLinkOptions, HoverProviderCapability, OneOf, RenameOptions,
+    ServerCapabilities, WorkDoneProgressOptions,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -54,19 +52,6 @@ pub fn capabilities(_client: &ClientCapabilities) -> ServerCapabilities {
             resolve_provider: Some(true),
         })),
         ..ServerCapabilities::default()
-    }
-}
-
-/// The folders the client opened: `workspaceFolders`, else the deprecated `rootUri`.
-pub fn workspace_folders(params: &InitializeParams) -> Vec<PathBuf> {
-    #[allow(deprecated)] // `rootUri` is what older clients send.
-    let root = params.root_uri.iter();
-    match &params.workspace_folders {
-        Some(folders) if !folders.is_empty() => folders
-            .iter()
-            .map(|f| super::documents::uri_to_path(&f.uri))
-            .collect(),
-        _ => root.map(super::documents::uri_to_path).collect(),
     }
 }
 
@@ -111,7 +96,7 @@ fn run<P: DeserializeOwned, R: Serialize>(
     params: &serde_json::Value,
     handler: impl FnOnce(&View, P) -> Result<R, ResponseError>,
 ) -> Result<serde_json::Value, ResponseError> {
-    server.refresh_local();
+    server.refresh();
     answer(server, method, params, handler)
 }
 

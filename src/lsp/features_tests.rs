@@ -16,7 +16,7 @@ use super::documents::{Documents, path_to_uri};
 use super::encoding::Encoding;
 use super::settings::Settings;
 use super::view::View;
-use super::workspace::{self, Workspace, overlay};
+use super::workspace::{self, Workspace};
 use super::{actions, hover};
 use crate::fs::Vfs;
 use crate::pipeline::{CheckSetup, Checker};
@@ -69,14 +69,13 @@ impl Setup {
             inputs: vec![root.clone()],
             bibliographies: Vec::new(),
             overrides: self.settings.overrides().unwrap(),
-            fs: Vfs::new(overlay(&self.documents)),
+            fs: Vfs::new(self.documents.buffers().snapshot()),
         })
         .unwrap();
         let stages = checker.stages().unwrap().stages;
         assert!(stages.resolve.is_some(), "the configuration resolves");
-        let (project, checked) =
-            workspace::check_root(&root, &self.documents, &self.settings, &stages).unwrap();
-        let check = workspace::root_check(project, checked, Encoding::Utf16);
+        let (project, checked) = checker.run(&stages).unwrap();
+        let check = workspace::root_check(project, checked, Encoding::Utf16, vec![root.clone()]);
         self.workspace.set_root(root, check);
     }
 

@@ -4,7 +4,6 @@
 //! exclude globs, citation commands).
 
 use super::view::View;
-use super::workspace::overlay;
 use crate::fs::Vfs;
 use crate::load::Project;
 use crate::pipeline::{CheckSetup, Checker};
@@ -19,7 +18,7 @@ pub fn folder_projects(view: &View) -> Vec<Project> {
                 inputs: vec![folder.clone()],
                 bibliographies: Vec::new(),
                 overrides,
-                fs: Vfs::new(overlay(view.documents)),
+                fs: Vfs::new(view.documents.buffers().snapshot()),
             })?;
             checker.load()
         });

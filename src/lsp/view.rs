@@ -35,7 +35,7 @@ impl Server {
             documents: &self.documents,
             workspace: &self.workspace,
             encoding: self.encoding,
-            client: &self.client,
+            client: &self.client_capabilities,
             folders: &self.folders,
             settings: &self.settings,
         }
