@@ -177,7 +177,7 @@ impl Person {
 }
 
 /// Bibliographic fields parsed from an entry or a formatted reference string.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct RefFields {
     pub title: Option<String>,
     pub authors: Vec<Person>,

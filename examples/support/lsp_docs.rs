@@ -216,7 +216,7 @@ fn markdown(bytes: usize, refs: usize, rng: &mut Lcg) -> String {
                 _ => {
                     for _ in 0..(3 + rng.next(5)) {
                         out.push_str(&sentence(rng));
-                        match rng.next(8) {
+                        match rng.next(10) {
                             0 => {
                                 let _ = write!(
                                     out,
@@ -235,7 +235,8 @@ fn markdown(bytes: usize, refs: usize, rng: &mut Lcg) -> String {
                             4 => {
                                 let _ = write!(out, " with $\\alpha = {}$", rng.next(9));
                             }
-                            5 => {
+                            // Now and then a footnote (read as a reference).
+                            5 if rng.next(40) == 0 => {
                                 footnotes += 1;
                                 let _ = write!(out, "[^n{footnotes}]");
                             }
@@ -297,7 +298,7 @@ fn latex(bytes: usize, refs: usize, rng: &mut Lcg) -> String {
                 _ => {
                     for _ in 0..(3 + rng.next(5)) {
                         out.push_str(&sentence(rng));
-                        match rng.next(8) {
+                        match rng.next(10) {
                             0 => {
                                 let _ = write!(
                                     out,
@@ -316,7 +317,7 @@ fn latex(bytes: usize, refs: usize, rng: &mut Lcg) -> String {
                             4 => {
                                 let _ = write!(out, " with $\\alpha = {}$", rng.next(9));
                             }
-                            5 => {
+                            5 if rng.next(10) == 0 => {
                                 let _ = write!(
                                     out,
                                     "\\footnote{{{} \\cite{{{}}}.}}",

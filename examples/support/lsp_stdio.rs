@@ -84,7 +84,7 @@ impl Server {
 
     /// The next message satisfying `wanted`; requests from the server on the way
     /// are answered with `null`. Panics after `deadline`.
-    pub fn wait(&mut self, deadline: Duration, wanted: impl Fn(&Value) -> bool) -> Value {
+    pub fn wait(&mut self, deadline: Duration, mut wanted: impl FnMut(&Value) -> bool) -> Value {
         let until = Instant::now() + deadline;
         loop {
             // Blocking reads: the deadline is checked between messages.

@@ -17,7 +17,6 @@ use crate::check;
 use crate::load::Project;
 use crate::model::{Claim, Reference, Work};
 use crate::report::Facts;
-use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::Resolution;
 use crate::resolve::run::{ProjectResolution, ResolvedReference, references_to_resolve};
 use crate::rules::resolution::diagnostics as resolution_diagnostics;
@@ -159,12 +158,14 @@ pub(super) fn pairs<'a>(
     })
 }
 
-/// A reference's identity for resolution: the query it makes (fields, text as
-/// written, kind), which is what the cascade decides on.
+/// A reference's identity for resolution: what the query it makes is built from
+/// (`RefQuery::from_reference`: the fields, the text as written, the origin), so
+/// equal keys make equal queries — which is what the cascade decides on.
 fn reference_key(reference: &Reference) -> u64 {
-    let query = RefQuery::from_reference(reference);
     let mut hasher = DefaultHasher::new();
-    format!("{:?}|{}|{:?}", query.fields, query.raw, query.kind).hash(&mut hasher);
+    reference.fields.hash(&mut hasher);
+    reference.raw.hash(&mut hasher);
+    reference.origin.hash(&mut hasher);
     hasher.finish()
 }
 
