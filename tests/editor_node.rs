@@ -1,0 +1,119 @@
+//! End to end with the libraries VS Code's own language client is built on: a Node
+//! client (tests/editor_node/client.js, on vscode-jsonrpc and
+//! vscode-languageserver-protocol from npm, pinned by package-lock.json) starts
+//! `citeproof lsp`, opens fixtures/editors, receives the diagnostics, asks for code
+//! actions, applies the CP108 quick fix and sends the change; this test asserts what
+//! it saw. Skips with a message when Node or the client's npm packages are absent
+//! (`.ci/run` runs `npm ci` in tests/editor_node). CITEPROOF_NODE names another Node.
+
+mod editor_support;
+
+use std::process::Command;
+
+use editor_support::{
+    DOI_URL_LINE, EVENT_DEADLINE_MS, SESSION_DEADLINE, fixed_bibliography, fixture_copy, isolate,
+    program, repo_path, run_with_deadline,
+};
+use serde_json::{Value, json};
+
+/// The diagnostics as (code, severity, line, text under the range).
+fn summary(published: &Value) -> Vec<Value> {
+    published["diagnostics"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|d| json!([d["code"], d["severity"], d["line"], d["text"]]))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
+    let Some(node) = program("CITEPROOF_NODE", "node") else {
+        eprintln!(
+            "skipping vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix: \
+             no node on PATH and CITEPROOF_NODE unset"
+        );
+        return;
+    };
+    let client_dir = repo_path("tests/editor_node");
+    if !client_dir
+        .join("node_modules/vscode-languageserver-protocol")
+        .is_dir()
+    {
+        eprintln!(
+            "skipping vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix: \
+             the client's npm packages are not installed (run `npm ci` in tests/editor_node)"
+        );
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let fixtures = fixture_copy();
+    let mut command = Command::new(node);
+    command
+        .arg(client_dir.join("client.js"))
+        .arg(env!("CARGO_BIN_EXE_citeproof"))
+        .arg(fixtures.path())
+        .arg(EVENT_DEADLINE_MS.to_string())
+        .current_dir(&client_dir);
+    isolate(&mut command, scratch.path());
+    let finished = run_with_deadline(command, scratch.path(), SESSION_DEADLINE);
+    let result: Value = serde_json::from_str(&finished.stdout).unwrap_or_else(|e| {
+        panic!(
+            "the client printed no result ({e}); exit {:?}\nstdout:\n{}\nstderr:\n{}",
+            finished.status, finished.stdout, finished.stderr
+        )
+    });
+    let context = format!("{result:#}\nstderr:\n{}", finished.stderr);
+    assert!(finished.status.success(), "{context}");
+    assert_eq!(result["positionEncoding"], "utf-16", "{context}");
+    // The text under each range: JavaScript strings are UTF-16, so this checks the
+    // columns after the CJK text and emoji of the fixture.
+    assert_eq!(
+        summary(&result["paper"]),
+        vec![json!(["CP101", 1, 6, "brown2020"])],
+        "{context}"
+    );
+    let cp101 = &result["paper"]["diagnostics"][0];
+    assert_eq!(cp101["source"], "citeproof", "{context}");
+    assert!(
+        cp101["codeDescription"]
+            .as_str()
+            .is_some_and(|href| href.ends_with("#cp101-undefined-citation")),
+        "{context}"
+    );
+    // CP108 is a hint by default; a warning (2) means the settings (configFile) arrived.
+    assert_eq!(
+        summary(&result["bib_before"]),
+        vec![json!(["CP108", 2, 5, DOI_URL_LINE])],
+        "{context}"
+    );
+    assert_eq!(result["bib_before"]["diagnostics"][0]["hasData"], true);
+
+    // The quick fix. It needs the server's code actions (textDocument/codeAction).
+    assert!(
+        result["error"].is_null(),
+        "the quick fix failed: {}\n{context}",
+        result["error"]
+    );
+    assert!(!result["codeActionProvider"].is_null(), "{context}");
+    assert!(
+        result["actions"].as_array().is_some_and(|actions| actions
+            .iter()
+            .any(|a| a["kind"] == "quickfix"
+                && a["title"].as_str().is_some_and(|t| t.contains("doi.org URL")))),
+        "{context}"
+    );
+    assert_eq!(result["bib_text"], fixed_bibliography(), "{context}");
+    // After the change (version 2) the server checked the new text: CP108 is gone,
+    // and the paper still has its undefined citation.
+    assert_eq!(result["bib_after"]["version"], 2, "{context}");
+    assert_eq!(summary(&result["bib_after"]), Vec::<Value>::new(), "{context}");
+    assert_eq!(
+        summary(&result["paper_after"]),
+        vec![json!(["CP101", 1, 6, "brown2020"])],
+        "{context}"
+    );
+    assert_eq!(result["server_exit_code"], 0, "shutdown then exit: {context}");
+}
