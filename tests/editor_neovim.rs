@@ -103,7 +103,11 @@ fn check_scenario(nvim: &Path) {
         vec![json!(["CP108", 2, 5, DOI_URL_LINE])],
         "{context}"
     );
-    assert_eq!(result["clients"], json!(["citeproof"]), "one client for both files: {context}");
+    assert_eq!(
+        result["clients"],
+        json!(["citeproof"]),
+        "one client for both files: {context}"
+    );
 
     // The quick fix. It needs the server's code actions (textDocument/codeAction).
     assert!(
@@ -120,7 +124,11 @@ fn check_scenario(nvim: &Path) {
     );
     assert_eq!(result["bib_text"], fixed_bibliography(), "{context}");
     assert!(fixed_bibliography().contains(DOI_FIELD_LINE));
-    assert_eq!(summary(&result["bib_after"]), Vec::<Value>::new(), "{context}");
+    assert_eq!(
+        summary(&result["bib_after"]),
+        Vec::<Value>::new(),
+        "{context}"
+    );
     assert_eq!(
         summary(&result["paper_after"]),
         vec![json!(["CP101", 1, 6, "brown2020"])],
@@ -150,6 +158,9 @@ fn neovim_0_11_takes_the_vim_lsp_config_path() {
         return;
     };
     let nvim = Path::new(&nvim);
-    assert!(version(nvim) >= (0, 11), "CITEPROOF_NVIM_MODERN is older than 0.11");
+    assert!(
+        version(nvim) >= (0, 11),
+        "CITEPROOF_NVIM_MODERN is older than 0.11"
+    );
     check_scenario(nvim);
 }

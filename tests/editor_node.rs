@@ -90,6 +90,9 @@ fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
         "{context}"
     );
     assert_eq!(result["bib_before"]["diagnostics"][0]["hasData"], true);
+    // Published again when refs.bib was opened, with its version (they were first
+    // sent from the paper's check, before it was open).
+    assert_eq!(result["bib_before"]["version"], 1, "{context}");
 
     // The quick fix. It needs the server's code actions (textDocument/codeAction).
     assert!(
@@ -99,21 +102,30 @@ fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
     );
     assert!(!result["codeActionProvider"].is_null(), "{context}");
     assert!(
-        result["actions"].as_array().is_some_and(|actions| actions
-            .iter()
-            .any(|a| a["kind"] == "quickfix"
-                && a["title"].as_str().is_some_and(|t| t.contains("doi.org URL")))),
+        result["actions"]
+            .as_array()
+            .is_some_and(|actions| actions.iter().any(|a| a["kind"] == "quickfix"
+                && a["title"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("doi.org URL")))),
         "{context}"
     );
     assert_eq!(result["bib_text"], fixed_bibliography(), "{context}");
     // After the change (version 2) the server checked the new text: CP108 is gone,
     // and the paper still has its undefined citation.
     assert_eq!(result["bib_after"]["version"], 2, "{context}");
-    assert_eq!(summary(&result["bib_after"]), Vec::<Value>::new(), "{context}");
+    assert_eq!(
+        summary(&result["bib_after"]),
+        Vec::<Value>::new(),
+        "{context}"
+    );
     assert_eq!(
         summary(&result["paper_after"]),
         vec![json!(["CP101", 1, 6, "brown2020"])],
         "{context}"
     );
-    assert_eq!(result["server_exit_code"], 0, "shutdown then exit: {context}");
+    assert_eq!(
+        result["server_exit_code"], 0,
+        "shutdown then exit: {context}"
+    );
 }

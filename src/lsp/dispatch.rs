@@ -72,6 +72,7 @@ fn did_open(server: &mut Server, p: lsp_types::DidOpenTextDocumentParams) {
         .open(doc.uri, &doc.language_id, doc.version, doc.text)
         .path
         .clone();
+    server.workspace.forget_published(&path);
     server.mark_changed(&path);
 }
 

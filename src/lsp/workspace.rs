@@ -81,6 +81,14 @@ impl Workspace {
         self.roots.remove(root);
     }
 
+    /// Publish this file's diagnostics again at the next change, even if unchanged:
+    /// a client that just opened it may have dropped what was sent before (eglot
+    /// keeps no diagnostics for files it does not visit), and they now carry the
+    /// document's version.
+    pub fn forget_published(&mut self, path: &Path) {
+        self.published.remove(path);
+    }
+
     /// The union per file over every root, compared with what was published.
     pub fn changes(&mut self, documents: &Documents) -> Vec<Publish> {
         let mut now: HashMap<PathBuf, Vec<LspDiagnostic>> = HashMap::new();

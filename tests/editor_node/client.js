@@ -212,8 +212,10 @@ async function scenario() {
   result.paper = described(paper);
 
   const bib = open('refs.bib', 'bibtex');
-  const cp108 = await waitFor('CP108 in refs.bib', () =>
-    published.get(bib)?.diagnostics.find((d) => d.code === 'CP108'),
+  // Its diagnostics came first from the paper's check; opened, they come again with
+  // the document's version.
+  const cp108 = await waitFor('CP108 in refs.bib (version 1)', () =>
+    published.get(bib)?.version === 1 && published.get(bib).diagnostics.find((d) => d.code === 'CP108'),
   );
   result.bib_before = described(bib);
 

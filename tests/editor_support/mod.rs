@@ -47,7 +47,10 @@ pub fn fixture_copy() -> tempfile::TempDir {
 /// field, nothing else changed.
 pub fn fixed_bibliography() -> String {
     let original = std::fs::read_to_string(repo_path("fixtures/editors/refs.bib")).unwrap();
-    assert!(original.contains(DOI_URL_LINE), "the fixture has the URL line");
+    assert!(
+        original.contains(DOI_URL_LINE),
+        "the fixture has the URL line"
+    );
     original.replace(DOI_URL_LINE, DOI_FIELD_LINE)
 }
 
