@@ -16,7 +16,7 @@ use std::process::Command;
 
 use editor_support::{
     DOI_URL_LINE, EVENT_DEADLINE_MS, SESSION_DEADLINE, fixed_bibliography, fixture_copy, isolate,
-    program, repo_path, run_with_deadline,
+    program, repo_path, run_with_deadline, skip,
 };
 use serde_json::{Value, json};
 
@@ -48,16 +48,18 @@ fn summary(diagnostics: &Value) -> Vec<Value> {
 #[test]
 fn emacs_eglot_shows_diagnostics_and_applies_a_quick_fix() {
     let Some(emacs) = program("CITEPROOF_EMACS", "emacs") else {
-        eprintln!(
-            "skipping emacs_eglot_shows_diagnostics_and_applies_a_quick_fix: no emacs on PATH \
-             and CITEPROOF_EMACS unset (apt-get install emacs-nox elpa-eglot elpa-markdown-mode)"
+        skip(
+            "emacs_eglot_shows_diagnostics_and_applies_a_quick_fix",
+            "no emacs on PATH and CITEPROOF_EMACS unset \
+             (apt-get install emacs-nox elpa-eglot elpa-markdown-mode)",
         );
         return;
     };
     if !has_packages(&emacs) {
-        eprintln!(
-            "skipping emacs_eglot_shows_diagnostics_and_applies_a_quick_fix: this Emacs cannot \
-             load eglot and markdown-mode (apt-get install elpa-eglot elpa-markdown-mode)"
+        skip(
+            "emacs_eglot_shows_diagnostics_and_applies_a_quick_fix",
+            "this Emacs cannot load eglot and markdown-mode \
+             (apt-get install elpa-eglot elpa-markdown-mode)",
         );
         return;
     }

@@ -15,7 +15,7 @@ use std::process::Command;
 
 use editor_support::{
     DOI_FIELD_LINE, DOI_URL_LINE, EVENT_DEADLINE_MS, SESSION_DEADLINE, fixed_bibliography,
-    fixture_copy, isolate, program, repo_path, run_with_deadline,
+    fixture_copy, isolate, program, repo_path, run_with_deadline, skip,
 };
 use serde_json::{Value, json};
 
@@ -139,9 +139,9 @@ fn check_scenario(nvim: &Path) {
 #[test]
 fn neovim_shows_diagnostics_and_applies_a_quick_fix() {
     let Some(nvim) = program("CITEPROOF_NVIM", "nvim") else {
-        eprintln!(
-            "skipping neovim_shows_diagnostics_and_applies_a_quick_fix: no nvim on PATH \
-             and CITEPROOF_NVIM unset (apt-get install neovim)"
+        skip(
+            "neovim_shows_diagnostics_and_applies_a_quick_fix",
+            "no nvim on PATH and CITEPROOF_NVIM unset (apt-get install neovim)",
         );
         return;
     };
@@ -151,9 +151,10 @@ fn neovim_shows_diagnostics_and_applies_a_quick_fix() {
 #[test]
 fn neovim_0_11_takes_the_vim_lsp_config_path() {
     let Some(nvim) = std::env::var_os("CITEPROOF_NVIM_MODERN").filter(|p| !p.is_empty()) else {
-        eprintln!(
-            "skipping neovim_0_11_takes_the_vim_lsp_config_path: CITEPROOF_NVIM_MODERN \
-             (a Neovim 0.11 or later) is unset; .ci/run sets it"
+        skip(
+            "neovim_0_11_takes_the_vim_lsp_config_path",
+            "CITEPROOF_NVIM_MODERN (a Neovim 0.11 or later) is unset \
+             (tests/editor_support/fetch-modern-neovim.sh DIR fetches one)",
         );
         return;
     };

@@ -12,7 +12,7 @@ use std::process::Command;
 
 use editor_support::{
     DOI_URL_LINE, EVENT_DEADLINE_MS, SESSION_DEADLINE, fixed_bibliography, fixture_copy, isolate,
-    program, repo_path, run_with_deadline,
+    program, repo_path, run_with_deadline, skip,
 };
 use serde_json::{Value, json};
 
@@ -31,9 +31,9 @@ fn summary(published: &Value) -> Vec<Value> {
 #[test]
 fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
     let Some(node) = program("CITEPROOF_NODE", "node") else {
-        eprintln!(
-            "skipping vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix: \
-             no node on PATH and CITEPROOF_NODE unset"
+        skip(
+            "vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix",
+            "no node on PATH and CITEPROOF_NODE unset",
         );
         return;
     };
@@ -42,9 +42,9 @@ fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
         .join("node_modules/vscode-languageserver-protocol")
         .is_dir()
     {
-        eprintln!(
-            "skipping vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix: \
-             the client's npm packages are not installed (run `npm ci` in tests/editor_node)"
+        skip(
+            "vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix",
+            "the client's npm packages are not installed (run `npm ci` in tests/editor_node)",
         );
         return;
     }
