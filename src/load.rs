@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::fs::Vfs;
-use crate::model::{BibliographyRequest, Document, FileId, Span};
+use crate::model::{BibliographyRequest, Document, FileId, FileLink, Span};
 use crate::parse::{self, ParseOptions, Parsed};
 use crate::rules::input;
 use crate::source::{FileKind, SourceMap};
@@ -148,6 +148,10 @@ impl Loader<'_> {
             self.add_bibliography(&mut doc, Path::new(""), &request);
         }
         doc.bibliographies = requests;
+        if self.project.sources.get(root).kind == FileKind::Latex {
+            doc.cite_commands = self.options.parse.cite_commands.clone();
+            doc.cite_commands.extend(self.defined_cites.iter().cloned());
+        }
         self.project.documents.push(doc);
     }
 
@@ -191,6 +195,11 @@ impl Loader<'_> {
                 continue;
             }
             if let Some(child) = self.read(&path, Some((id, include.at, &mut doc.problems))) {
+                doc.file_links.push(FileLink {
+                    file: id,
+                    span: include.at,
+                    target: child,
+                });
                 self.add_file(doc, child, base, stack);
             }
         }
@@ -228,6 +237,13 @@ impl Loader<'_> {
         let Some(id) = id else {
             return;
         };
+        if let Some((file, span)) = request.at {
+            doc.file_links.push(FileLink {
+                file,
+                span,
+                target: id,
+            });
+        }
         if doc.files.contains(&id) {
             return;
         }

@@ -28,6 +28,9 @@ pub fn request(server: &mut Server, request: Request) -> Response {
             format!("{method}: the server is shutting down"),
         );
     }
+    if let Some(response) = super::features::request(server, &request) {
+        return response;
+    }
     match method.as_str() {
         Shutdown::METHOD => {
             server.shutdown_requested = true;

@@ -7,13 +7,27 @@
 //! check ([`crate::pipeline::Checker`]) reading the open buffers over the disk, so
 //! the editor reports exactly what `citeproof check` reports ([`workspace`]).
 
+mod actions;
+mod completion;
+mod completion_context;
+mod config_edit;
 mod diagnostics;
 mod dispatch;
 mod documents;
+mod edit;
 mod encoding;
+mod features;
+mod hover;
+mod links;
+mod navigation;
+mod rename;
+mod render;
+mod scan;
 mod server;
 mod settings;
+mod suppress_edit;
 pub mod transport;
+mod view;
 mod workspace;
 
 pub use diagnostics::{DiagnosticData, FileEdit, FixData};

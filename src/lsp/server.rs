@@ -41,6 +41,11 @@ pub struct Server {
     pub(super) settings: Settings,
     pub(super) workspace: Workspace,
     pub(super) shutdown_requested: bool,
+    /// What the client can do (code action literals and resolution, file creation).
+    pub(super) client: lsp_types::ClientCapabilities,
+    /// The workspace folders the client opened: searched for the documents that
+    /// cite an entry (references, rename) and where a new `citeproof.toml` goes.
+    pub(super) folders: Vec<PathBuf>,
     /// Roots whose local diagnostics must be recomputed at the end of the batch.
     dirty: BTreeSet<PathBuf>,
 }
@@ -73,6 +78,8 @@ pub fn serve(connection: Connection) -> anyhow::Result<Ending> {
         settings: Settings::default(),
         workspace: Workspace::default(),
         shutdown_requested: false,
+        client: params.capabilities.clone(),
+        folders: super::features::workspace_folders(&params),
         dirty: BTreeSet::new(),
     };
     if let Some(options) = &params.initialization_options {
@@ -100,7 +107,7 @@ impl Server {
             text_document_sync: Some(TextDocumentSyncCapability::Kind(
                 TextDocumentSyncKind::INCREMENTAL,
             )),
-            ..ServerCapabilities::default()
+            ..super::features::capabilities(&self.client)
         }
     }
 
@@ -206,7 +213,7 @@ impl Server {
     }
 
     /// Local diagnostics of every dirty root, published where they changed.
-    fn refresh_local(&mut self) {
+    pub(super) fn refresh_local(&mut self) {
         if self.dirty.is_empty() {
             return;
         }

@@ -44,6 +44,25 @@ impl Client {
         options: Value,
         before: impl FnOnce(&Connection),
     ) -> Client {
+        Client::launch(
+            json!({"processId": null, "rootUri": null, "capabilities": capabilities,
+                   "initializationOptions": options}),
+            before,
+        )
+    }
+
+    /// Start a server on a workspace folder.
+    pub fn start_in(folder: &Path, capabilities: Value, options: Value) -> Client {
+        let folder = uri(folder);
+        Client::launch(
+            json!({"processId": null, "rootUri": folder, "capabilities": capabilities,
+                   "workspaceFolders": [{"uri": folder, "name": "project"}],
+                   "initializationOptions": options}),
+            |_| {},
+        )
+    }
+
+    fn launch(initialize: Value, before: impl FnOnce(&Connection)) -> Client {
         let (client, server) = Connection::memory();
         let mut me = Client {
             connection: client,
@@ -52,11 +71,7 @@ impl Client {
             inbox: VecDeque::new(),
             initialize_result: Value::Null,
         };
-        let id = me.send_request(
-            "initialize",
-            json!({"processId": null, "rootUri": null, "capabilities": capabilities,
-                   "initializationOptions": options}),
-        );
+        let id = me.send_request("initialize", initialize);
         me.notify("initialized", json!({}));
         before(&me.connection);
         me.server = Some(std::thread::spawn(move || serve(server)));
