@@ -13,11 +13,8 @@ mod editor_support;
 use std::path::Path;
 use std::process::Command;
 
-use editor_support::{
-    DOI_FIELD_LINE, DOI_URL_LINE, EVENT_DEADLINE_MS, SESSION_DEADLINE, fixed_bibliography,
-    fixture_copy, isolate, program, repo_path, run_with_deadline, skip,
-};
-use serde_json::{Value, json};
+use editor_support::{assert_session, fixture_copy, program, repo_path, run_editor, skip};
+use serde_json::json;
 
 /// Neovim's version as (major, minor), from `nvim --version`.
 fn version(nvim: &Path) -> (u32, u32) {
@@ -46,94 +43,23 @@ fn expected_method(version: (u32, u32)) -> &'static str {
     }
 }
 
-/// Run the scenario in one Neovim; returns what it wrote.
-fn run_scenario(nvim: &Path) -> Value {
-    let scratch = tempfile::tempdir().unwrap();
+fn check_scenario(nvim: &Path) {
+    let version = version(nvim);
     let fixtures = fixture_copy();
-    let out = scratch.path().join("result.json");
     let mut command = Command::new(nvim);
     command
         .args(["--headless", "-n", "-i", "NONE", "-u"])
-        .arg(repo_path("tests/editor_support/neovim_e2e.lua"))
-        .current_dir(fixtures.path())
-        .env("CITEPROOF_E2E_BIN", env!("CARGO_BIN_EXE_citeproof"))
-        .env("CITEPROOF_E2E_DIR", fixtures.path())
-        .env("CITEPROOF_E2E_OUT", &out)
-        .env("CITEPROOF_E2E_PLUGIN", repo_path("editors/neovim"))
-        .env("CITEPROOF_E2E_TIMEOUT_MS", EVENT_DEADLINE_MS.to_string());
-    isolate(&mut command, scratch.path());
-    let finished = run_with_deadline(command, scratch.path(), SESSION_DEADLINE);
-    let written = std::fs::read_to_string(&out).unwrap_or_else(|e| {
-        panic!(
-            "Neovim wrote no result ({e}); exit {:?}\nstdout:\n{}\nstderr:\n{}",
-            finished.status, finished.stdout, finished.stderr
-        )
-    });
-    serde_json::from_str(&written).expect("the result is JSON")
-}
-
-/// The diagnostics as (code, severity, line, text under the range).
-fn summary(diagnostics: &Value) -> Vec<Value> {
-    diagnostics
-        .as_array()
-        .map(|list| {
-            list.iter()
-                .map(|d| json!([d["code"], d["severity"], d["lnum"], d["text"]]))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn check_scenario(nvim: &Path) {
-    let version = version(nvim);
-    let result = run_scenario(nvim);
+        .arg(repo_path("tests/editor_support/neovim_e2e.lua"));
+    let result = run_editor(command, "editors/neovim", fixtures.path());
     let context = format!("Neovim {version:?}: {result:#}");
     assert_eq!(result["method"], expected_method(version), "{context}");
-    // Severities are vim.diagnostic's: 1 error, 2 warning. The text under each range
-    // shows the UTF-16 columns (after CJK and emoji) arrived where they belong.
-    assert_eq!(
-        summary(&result["paper"]),
-        vec![json!(["CP101", 1, 6, "brown2020"])],
-        "{context}"
-    );
-    // CP108 is a hint by default: a warning here means the client's settings
-    // (configFile) reached the server.
-    assert_eq!(
-        summary(&result["bib_before"]),
-        vec![json!(["CP108", 2, 5, DOI_URL_LINE])],
-        "{context}"
-    );
     assert_eq!(
         result["clients"],
         json!(["citeproof"]),
         "one client for both files: {context}"
     );
-
-    // The quick fix. It needs the server's code actions (textDocument/codeAction).
-    assert!(
-        result["error"].is_null(),
-        "the quick fix failed: {}\n{context}",
-        result["error"]
-    );
-    let actions = result["actions"].as_array().expect("code actions offered");
-    assert!(
-        actions
-            .iter()
-            .any(|a| a.as_str().is_some_and(|t| t.contains("doi.org URL"))),
-        "{context}"
-    );
-    assert_eq!(result["bib_text"], fixed_bibliography(), "{context}");
-    assert!(fixed_bibliography().contains(DOI_FIELD_LINE));
-    assert_eq!(
-        summary(&result["bib_after"]),
-        Vec::<Value>::new(),
-        "{context}"
-    );
-    assert_eq!(
-        summary(&result["paper_after"]),
-        vec![json!(["CP101", 1, 6, "brown2020"])],
-        "{context}"
-    );
+    // vim.diagnostic's severities: 1 error, 2 warning.
+    assert_session(&result, json!(1), json!(2), &context);
 }
 
 #[test]

@@ -11,30 +11,16 @@ mod editor_support;
 use std::process::Command;
 
 use editor_support::{
-    DOI_URL_LINE, EVENT_DEADLINE_MS, SESSION_DEADLINE, fixed_bibliography, fixture_copy, isolate,
-    program, repo_path, run_with_deadline, skip,
+    EVENT_DEADLINE_MS, SESSION_DEADLINE, assert_session, fixture_copy, isolate, program, repo_path,
+    run_with_deadline, skip,
 };
 use serde_json::{Value, json};
 
-/// The diagnostics as (code, severity, line, text under the range).
-fn summary(published: &Value) -> Vec<Value> {
-    published["diagnostics"]
-        .as_array()
-        .map(|list| {
-            list.iter()
-                .map(|d| json!([d["code"], d["severity"], d["line"], d["text"]]))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[test]
 fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
+    let test = "vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix";
     let Some(node) = program("CITEPROOF_NODE", "node") else {
-        skip(
-            "vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix",
-            "no node on PATH and CITEPROOF_NODE unset",
-        );
+        skip(test, "no node on PATH and CITEPROOF_NODE unset");
         return;
     };
     let client_dir = repo_path("tests/editor_node");
@@ -43,7 +29,7 @@ fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
         .is_dir()
     {
         skip(
-            "vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix",
+            test,
             "the client's npm packages are not installed (run `npm ci` in tests/editor_node)",
         );
         return;
@@ -68,14 +54,7 @@ fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
     let context = format!("{result:#}\nstderr:\n{}", finished.stderr);
     assert!(finished.status.success(), "{context}");
     assert_eq!(result["positionEncoding"], "utf-16", "{context}");
-    // The text under each range: JavaScript strings are UTF-16, so this checks the
-    // columns after the CJK text and emoji of the fixture.
-    assert_eq!(
-        summary(&result["paper"]),
-        vec![json!(["CP101", 1, 6, "brown2020"])],
-        "{context}"
-    );
-    let cp101 = &result["paper"]["diagnostics"][0];
+    let cp101 = &result["paper"][0];
     assert_eq!(cp101["source"], "citeproof", "{context}");
     assert!(
         cp101["codeDescription"]
@@ -83,47 +62,24 @@ fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
             .is_some_and(|href| href.ends_with("#cp101-undefined-citation")),
         "{context}"
     );
-    // CP108 is a hint by default; a warning (2) means the settings (configFile) arrived.
     assert_eq!(
-        summary(&result["bib_before"]),
-        vec![json!(["CP108", 2, 5, DOI_URL_LINE])],
-        "{context}"
+        result["bib_before"][0]["hasData"], true,
+        "the fix in data: {context}"
     );
-    assert_eq!(result["bib_before"]["diagnostics"][0]["hasData"], true);
     // Published again when refs.bib was opened, with its version (they were first
     // sent from the paper's check, before it was open).
-    assert_eq!(result["bib_before"]["version"], 1, "{context}");
-
-    // The quick fix. It needs the server's code actions (textDocument/codeAction).
-    assert!(
-        result["error"].is_null(),
-        "the quick fix failed: {}\n{context}",
-        result["error"]
-    );
+    assert_eq!(result["versions"]["bib_before"], 1, "{context}");
+    // The protocol's severities: 1 error, 2 warning.
+    assert_session(&result, json!(1), json!(2), &context);
     assert!(!result["codeActionProvider"].is_null(), "{context}");
     assert!(
-        result["actions"]
+        result["action_kinds"]
             .as_array()
-            .is_some_and(|actions| actions.iter().any(|a| a["kind"] == "quickfix"
-                && a["title"]
-                    .as_str()
-                    .is_some_and(|t| t.contains("doi.org URL")))),
-        "{context}"
+            .unwrap()
+            .contains(&json!("quickfix"))
     );
-    assert_eq!(result["bib_text"], fixed_bibliography(), "{context}");
-    // After the change (version 2) the server checked the new text: CP108 is gone,
-    // and the paper still has its undefined citation.
-    assert_eq!(result["bib_after"]["version"], 2, "{context}");
-    assert_eq!(
-        summary(&result["bib_after"]),
-        Vec::<Value>::new(),
-        "{context}"
-    );
-    assert_eq!(
-        summary(&result["paper_after"]),
-        vec![json!(["CP101", 1, 6, "brown2020"])],
-        "{context}"
-    );
+    // After the change (version 2) the server checked the new text.
+    assert_eq!(result["versions"]["bib_after"], 2, "{context}");
     assert_eq!(
         result["server_exit_code"], 0,
         "shutdown then exit: {context}"

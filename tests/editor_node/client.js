@@ -40,7 +40,7 @@ const { TextDocument } = require('vscode-languageserver-textdocument');
 const [server, dir, deadlineArg] = process.argv.slice(2);
 const deadlineMs = Number(deadlineArg || 30000);
 const settings = { resolve: 'off', configFile: path.join(dir, 'editor-settings.toml') };
-const result = { steps: [], logs: [] };
+const result = { steps: [], logs: [], versions: {} };
 
 const child = spawn(server, ['lsp'], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
 const connection = createProtocolConnection(
@@ -142,23 +142,21 @@ function codes(uri) {
   return (published.get(uri)?.diagnostics || []).map((d) => d.code);
 }
 
-// A published diagnostic with the text under its range (JS strings are UTF-16, as
-// the negotiated position encoding is).
-function described(uri) {
+// The published diagnostics with the text under each range (JS strings are UTF-16,
+// as the negotiated position encoding is); their version goes under `versions`.
+function described(uri, name) {
   const doc = documents.get(uri);
   const params = published.get(uri);
-  return {
-    version: params?.version ?? null,
-    diagnostics: (params?.diagnostics || []).map((d) => ({
-      code: d.code,
-      severity: d.severity,
-      line: d.range.start.line,
-      text: doc.getText(d.range),
-      source: d.source,
-      codeDescription: d.codeDescription?.href ?? null,
-      hasData: d.data !== undefined,
-    })),
-  };
+  result.versions[name] = params?.version ?? null;
+  return (params?.diagnostics || []).map((d) => ({
+    code: d.code,
+    severity: d.severity,
+    line: d.range.start.line,
+    text: doc.getText(d.range),
+    source: d.source,
+    codeDescription: d.codeDescription?.href ?? null,
+    hasData: d.data !== undefined,
+  }));
 }
 
 async function scenario() {
@@ -209,7 +207,7 @@ async function scenario() {
 
   const paper = open('paper.md', 'markdown');
   await waitFor('CP101 in paper.md', () => codes(paper).includes('CP101'));
-  result.paper = described(paper);
+  result.paper = described(paper, 'paper');
 
   const bib = open('refs.bib', 'bibtex');
   // Its diagnostics came first from the paper's check; opened, they come again with
@@ -217,14 +215,15 @@ async function scenario() {
   const cp108 = await waitFor('CP108 in refs.bib (version 1)', () =>
     published.get(bib)?.version === 1 && published.get(bib).diagnostics.find((d) => d.code === 'CP108'),
   );
-  result.bib_before = described(bib);
+  result.bib_before = described(bib, 'bib_before');
 
   const actions = await connection.sendRequest(CodeActionRequest.type, {
     textDocument: { uri: bib },
     range: cp108.range,
     context: { diagnostics: [cp108], triggerKind: CodeActionTriggerKind.Invoked },
   });
-  result.actions = (actions || []).map((a) => ({ title: a.title, kind: a.kind ?? null }));
+  result.actions = (actions || []).map((a) => a.title);
+  result.action_kinds = (actions || []).map((a) => a.kind ?? null);
   let chosen = (actions || []).find(
     (a) => a.kind === CodeActionKind.QuickFix && a.title.includes('doi.org URL'),
   );
@@ -240,8 +239,8 @@ async function scenario() {
   result.bib_text = documents.get(bib).getText();
   const version = documents.get(bib).version;
   await waitFor('diagnostics of the edited refs.bib', () => published.get(bib)?.version === version);
-  result.bib_after = described(bib);
-  result.paper_after = described(paper);
+  result.bib_after = described(bib, 'bib_after');
+  result.paper_after = described(paper, 'paper_after');
 }
 
 async function main() {

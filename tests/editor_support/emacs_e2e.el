@@ -49,12 +49,12 @@ holds; signal an error after `e2e-deadline' seconds."
     value))
 
 (defun e2e-diagnostics ()
-  "Flymake's diagnostics in this buffer: code, type, line (0-based), text under
-the range, message."
+  "Flymake's diagnostics in this buffer: code, severity (Flymake's type), line
+(0-based), text under the range, message."
   (cl-loop for d in (flymake-diagnostics)
            for lsp = (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data d)))
            collect `((code . ,(plist-get lsp :code))
-                     (type . ,(symbol-name (flymake-diagnostic-type d)))
+                     (severity . ,(symbol-name (flymake-diagnostic-type d)))
                      (line . ,(1- (line-number-at-pos (flymake-diagnostic-beg d))))
                      (text . ,(buffer-substring-no-properties
                                (flymake-diagnostic-beg d) (flymake-diagnostic-end d)))

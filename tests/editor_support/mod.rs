@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use serde_json::{Value, json};
+
 /// How long one editor session may take before the test fails (it normally takes
 /// about a second; CI machines are busy).
 pub const SESSION_DEADLINE: Duration = Duration::from_secs(120);
@@ -117,4 +119,86 @@ pub fn run_with_deadline(mut command: Command, scratch: &Path, deadline: Duratio
         stdout: std::fs::read_to_string(&stdout_path).unwrap_or_default(),
         stderr: std::fs::read_to_string(&stderr_path).unwrap_or_default(),
     }
+}
+
+/// Run an editor on its scenario script with the scenario's environment (the server,
+/// the fixtures, the result file, the shipped configuration in `plugin`); returns the
+/// result the script wrote.
+pub fn run_editor(mut command: Command, plugin: &str, fixtures: &Path) -> Value {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("result.json");
+    command
+        .current_dir(fixtures)
+        .env("CITEPROOF_E2E_BIN", env!("CARGO_BIN_EXE_citeproof"))
+        .env("CITEPROOF_E2E_DIR", fixtures)
+        .env("CITEPROOF_E2E_OUT", &out)
+        .env("CITEPROOF_E2E_PLUGIN", repo_path(plugin))
+        .env("CITEPROOF_E2E_TIMEOUT_MS", EVENT_DEADLINE_MS.to_string());
+    isolate(&mut command, scratch.path());
+    let finished = run_with_deadline(command, scratch.path(), SESSION_DEADLINE);
+    let written = std::fs::read_to_string(&out).unwrap_or_else(|e| {
+        panic!(
+            "the editor wrote no result ({e}); exit {:?}\nstdout:\n{}\nstderr:\n{}",
+            finished.status, finished.stdout, finished.stderr
+        )
+    });
+    serde_json::from_str(&written).expect("the result is JSON")
+}
+
+/// The diagnostics a client reported, each as [code, severity, line, text under the
+/// range] (the scenarios report them under these names).
+pub fn summary(diagnostics: &Value) -> Vec<Value> {
+    diagnostics
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|d| json!([d["code"], d["severity"], d["line"], d["text"]]))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What every client must have seen, given how it names an error and a warning:
+/// CP101 on `brown2020` in paper.md, after CJK text and emoji (the text under the
+/// range shows the UTF-16 columns arrived where they belong); CP108 in refs.bib as a
+/// warning, not its default hint (the client's `configFile` setting reached the
+/// server); then the CP108 quick fix offered, applied, and checked again.
+pub fn assert_session(result: &Value, error: Value, warning: Value, context: &str) {
+    let undefined = json!(["CP101", error, 6, "brown2020"]);
+    assert_eq!(
+        summary(&result["paper"]),
+        vec![undefined.clone()],
+        "{context}"
+    );
+    assert_eq!(
+        summary(&result["bib_before"]),
+        vec![json!(["CP108", warning, 5, DOI_URL_LINE])],
+        "{context}"
+    );
+    // The quick fix needs the server's code actions (textDocument/codeAction).
+    assert!(
+        result["error"].is_null(),
+        "the quick fix failed: {}\n{context}",
+        result["error"]
+    );
+    let titles = result["actions"].as_array().expect("code actions offered");
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.as_str().is_some_and(|t| t.contains("doi.org URL"))),
+        "{context}"
+    );
+    assert_eq!(result["bib_text"], fixed_bibliography(), "{context}");
+    assert!(fixed_bibliography().contains(DOI_FIELD_LINE));
+    // Checked again after the edit: CP108 is gone, the paper keeps its finding.
+    assert_eq!(
+        summary(&result["bib_after"]),
+        Vec::<Value>::new(),
+        "{context}"
+    );
+    assert_eq!(
+        summary(&result["paper_after"]),
+        vec![undefined],
+        "{context}"
+    );
 }

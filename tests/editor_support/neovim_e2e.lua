@@ -42,9 +42,7 @@ local function citeproof_diagnostics(bufnr)
       table.insert(found, {
         code = d.code,
         severity = d.severity,
-        lnum = d.lnum,
-        col = d.col,
-        end_col = d.end_col,
+        line = d.lnum,
         text = text,
       })
     end
@@ -52,9 +50,10 @@ local function citeproof_diagnostics(bufnr)
   return found
 end
 
+-- Neovim's own diagnostic for `code` in this buffer, if any.
 local function has_code(bufnr, code)
-  for _, d in ipairs(citeproof_diagnostics(bufnr)) do
-    if d.code == code then
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.source == 'citeproof' and d.code == code then
       return d
     end
   end
