@@ -136,18 +136,20 @@ impl Documents {
     }
 }
 
-/// The parser for a language id, falling back to the extension, then plain text
-/// (LLM answers).
+/// The parser for a file: its extension when that names a format (a `.bib` is
+/// never Markdown, whatever the client says: eglot before 1.10 sends one language
+/// id, the first buffer's, for every file of a server), else the language id, else
+/// plain text (LLM answers).
 pub fn kind_of(language: &str, path: &Path) -> FileKind {
+    if let Some(kind) = FileKind::from_path(path).filter(|k| *k != FileKind::Text) {
+        return kind;
+    }
     match language.to_ascii_lowercase().as_str() {
         "markdown" | "quarto" | "rmd" | "rmarkdown" | "mdx" | "pandoc" => FileKind::Markdown,
         "latex" | "tex" | "context" => FileKind::Latex,
         "bibtex" | "biblatex" | "bib" => FileKind::Bibtex,
-        "json" | "csl-json" | "csljson" if FileKind::from_path(path) == Some(FileKind::CslJson) => {
-            FileKind::CslJson
-        }
         "csl-json" | "csljson" => FileKind::CslJson,
-        _ => FileKind::from_path(path).unwrap_or(FileKind::Text),
+        _ => FileKind::Text,
     }
 }
 
@@ -227,6 +229,12 @@ mod tests {
         assert_eq!(kind_of("plaintext", Path::new("a.bib")), FileKind::Bibtex);
         assert_eq!(kind_of("plaintext", Path::new("answer")), FileKind::Text);
         assert_eq!(kind_of("json", Path::new("refs.json")), FileKind::CslJson);
+        assert_eq!(kind_of("markdown", Path::new("refs.bib")), FileKind::Bibtex);
+        assert_eq!(kind_of("bibtex", Path::new("paper.md")), FileKind::Markdown);
+        assert_eq!(
+            kind_of("markdown", Path::new("answer.txt")),
+            FileKind::Markdown
+        );
         let untitled: Uri = "untitled:Untitled-1".parse().unwrap();
         assert!(uri_to_path(&untitled).starts_with("/nonexistent-citeproof-buffers"));
         let spaced: Uri = "file:///tmp/my%20paper.md".parse().unwrap();
