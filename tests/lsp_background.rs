@@ -95,6 +95,21 @@ fn resolution_findings_arrive_after_the_local_ones_with_progress() {
         "{resolved}"
     );
     assert!(world.total_requests() > 0);
+    // Hover on the citation now shows what the background run learned.
+    let at = PAPER.find("smith2020").unwrap();
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&paper)},
+               "position": {"line": 3, "character": at - PAPER[..at].rfind('\n').unwrap() - 1}}),
+    );
+    let value = hover.response_result.unwrap()["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for part in ["**Miscited**", "2019", "10.5555/deep.nets"] {
+        assert!(value.contains(part), "`{part}` in {value}");
+    }
+    assert!(!value.contains("Not looked up"), "{value}");
     assert_eq!(client.shutdown(), Ending::Clean);
 }
 
