@@ -30,7 +30,7 @@ mod lsp_stdio;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use lsp_stdio::{Server, is_publish, memory_mib};
+use lsp_stdio::{Server, cpu_time, is_publish, memory_mib};
 use serde_json::{Value, json};
 use support::{MockConfig, MockWorld};
 
@@ -156,7 +156,11 @@ fn measure(args: &Args, world: &MockWorld, dir: &Path, file: &str, language: &st
     let mut version = 1;
     let mut times = Vec::with_capacity(args.edits);
     let warm_up = 20;
+    let mut cpu_before = None;
     for n in 0..(args.edits + warm_up) {
+        if n == warm_up {
+            cpu_before = cpu_time(server.pid());
+        }
         // Type a character (one in ten a new line) somewhere in a prose line,
         // then delete it: the text stays the generated one.
         let line = loop {
@@ -195,12 +199,21 @@ fn measure(args: &Args, world: &MockWorld, dir: &Path, file: &str, language: &st
             }
         }
     }
+    let cpu_per_edit = cpu_before
+        .zip(cpu_time(server.pid()))
+        .map(|(before, after)| {
+            format!(
+                ", server CPU {} per edit",
+                ms((after - before) / times.len() as u32)
+            )
+        })
+        .unwrap_or_default();
     times.sort();
     let memory = memory_mib(server.pid())
         .map(|(rss, peak)| format!("resident {rss:.0} MiB, peak {peak:.0} MiB"))
         .unwrap_or_else(|| "memory unknown".into());
     println!(
-        "  edit -> publishDiagnostics over {} edits: p50 {}, p90 {}, p99 {}, max {}; {memory}",
+        "  edit -> publishDiagnostics over {} edits: p50 {}, p90 {}, p99 {}, max {}{cpu_per_edit}; {memory}",
         times.len(),
         ms(percentile(&times, 0.50)),
         ms(percentile(&times, 0.90)),

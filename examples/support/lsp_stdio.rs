@@ -141,3 +141,15 @@ pub fn memory_mib(pid: u32) -> Option<(f64, f64)> {
     };
     Some((field("VmRSS:")?, field("VmHWM:")?))
 }
+
+/// CPU time a process has used so far, user and system together (Linux: clock
+/// ticks of 10 ms in `/proc/PID/stat`). Edit latency on a loaded machine is
+/// mostly waiting for a core; the CPU time per edit is what the server costs.
+pub fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) in parentheses.
+    let after = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
