@@ -12,6 +12,8 @@ use crate::config::{ConfigSet, Overrides};
 use crate::fs::Vfs;
 use crate::load::{self, LoadOptions, ParseCache, Project};
 use crate::policy::FailOn;
+use crate::resolve::cascade::Resolver;
+use crate::verify::backend::Backend;
 
 use super::{Checked, Engines, Learned, Stages};
 
@@ -139,14 +141,15 @@ impl Checker {
         Ok(checked)
     }
 
-    /// [`Self::check`] with engines the caller keeps (a language server's session);
-    /// the stages are the engines'.
-    pub async fn check_with(
+    /// [`Self::check`] with a resolver and a verification backend built once and
+    /// shared by many runs (see [`super::run_shared`]).
+    pub async fn check_shared(
         &self,
         project: &mut Project,
-        engines: &Engines,
+        resolver: Option<&Resolver>,
+        backend: Option<&Backend>,
     ) -> anyhow::Result<Checked> {
-        let mut checked = super::run_with(project, engines).await;
+        let mut checked = super::run_shared(project, resolver, backend).await;
         checked.diagnostics = self
             .configs
             .apply_rule_levels(&project.sources, checked.diagnostics)?;
@@ -186,6 +189,17 @@ impl Checker {
             run.config,
             run.sources_settings()
         )
+    }
+
+    /// [`Self::check`] with engines the caller keeps (a language server's session);
+    /// the stages are the engines'.
+    pub async fn check_with(
+        &self,
+        project: &mut Project,
+        engines: &Engines,
+    ) -> anyhow::Result<Checked> {
+        self.check_shared(project, engines.resolver(), engines.backend())
+            .await
     }
 
     /// Load and check in one call.

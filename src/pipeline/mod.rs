@@ -19,7 +19,7 @@ use crate::diagnostic::Diagnostic;
 use crate::load::Project;
 use crate::model::{FileId, Span, Work};
 use crate::report::{CitationFacts, Facts, ReferenceFacts};
-use crate::resolve::cascade::ResolveError;
+use crate::resolve::cascade::{ResolveError, Resolver};
 use crate::resolve::options::ResolveOptions;
 use crate::resolve::outcome::Status;
 use crate::resolve::run::{ProjectResolution, resolve_project_with};
@@ -85,15 +85,26 @@ pub fn run(project: &mut Project, stages: &Stages) -> Result<Checked, PipelineEr
     })
 }
 
-/// Run the pipeline on a loaded project with engines the caller keeps (the stages
-/// are the engines').
+/// Run the pipeline on a loaded project with engines the caller keeps (a language
+/// server's session; the stages are the engines').
 pub async fn run_with(project: &mut Project, engines: &Engines) -> Checked {
+    run_shared(project, engines.resolver(), engines.backend()).await
+}
+
+/// Run the pipeline with a resolver and a verification backend built once and shared
+/// by many runs (the HTTP service, the language server): no resolver, local checks
+/// only; no backend, no verification.
+pub async fn run_shared(
+    project: &mut Project,
+    resolver: Option<&Resolver>,
+    backend: Option<&Backend>,
+) -> Checked {
     check::link_all(project);
     let project = &*project;
     let mut found = check::local_findings(project);
     let mut facts = Facts::new();
     let mut learned = Learned::default();
-    let Some(resolver) = engines.resolver() else {
+    let Some(resolver) = resolver else {
         return Checked {
             diagnostics: check::finish(project, found),
             facts,
@@ -106,7 +117,7 @@ pub async fn run_with(project: &mut Project, engines: &Engines) -> Checked {
     found.extend(resolution_diagnostics(project, &resolution));
     record_resolutions(project, &resolution, &mut facts);
     learned.add_resolutions(project, &resolution);
-    let verification = match engines.backend() {
+    let verification = match backend {
         Some(backend) => Some(
             verify(
                 project,
