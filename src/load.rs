@@ -5,13 +5,14 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::diagnostic::Diagnostic;
 use crate::fs::Vfs;
-use crate::model::{BibliographyRequest, Document, FileId, Span};
+use crate::model::{BibliographyRequest, Document, FileId, FileLink, Span};
 use crate::parse::{self, ParseOptions, Parsed};
 use crate::rules::input;
-use crate::source::{FileKind, SourceMap};
+use crate::source::{FileKind, SourceFile, SourceMap};
 
 /// How to load a project.
 #[derive(Debug, Clone, Default)]
@@ -23,6 +24,57 @@ pub struct LoadOptions {
     pub filter: crate::walk::PathFilter,
     /// Where files are read: the disk, or the disk under the editor's open buffers.
     pub fs: Vfs,
+    /// Parses kept from earlier loads (a language server re-checks on every edit;
+    /// the files that did not change are not parsed again).
+    pub parse_cache: Option<Arc<ParseCache>>,
+}
+
+/// Parses of earlier loads, by file id and path, reused when the text, the kind
+/// and the options are the same (a byte comparison: cheaper than parsing, and
+/// never wrong). File ids follow load order, so a load of the same root in the
+/// same order finds its files again.
+#[derive(Debug, Default)]
+pub struct ParseCache {
+    entries: Mutex<HashMap<(FileId, PathBuf), CachedParse>>,
+}
+
+#[derive(Debug)]
+struct CachedParse {
+    kind: FileKind,
+    options: ParseOptions,
+    text: Arc<str>,
+    parsed: Parsed,
+}
+
+/// Most parses kept; past it the cache starts again (a session with many roots
+/// would otherwise keep every file it ever read).
+const PARSE_CACHE_ENTRIES: usize = 512;
+
+impl ParseCache {
+    fn get(&self, id: FileId, file: &SourceFile, options: &ParseOptions) -> Option<Parsed> {
+        let entries = self.entries.lock().ok()?;
+        let cached = entries.get(&(id, file.path.clone()))?;
+        (cached.kind == file.kind && cached.options == *options && *cached.text == *file.text)
+            .then(|| cached.parsed.clone())
+    }
+
+    fn put(&self, id: FileId, file: &SourceFile, options: &ParseOptions, parsed: &Parsed) {
+        let Ok(mut entries) = self.entries.lock() else {
+            return;
+        };
+        if entries.len() >= PARSE_CACHE_ENTRIES {
+            entries.clear();
+        }
+        entries.insert(
+            (id, file.path.clone()),
+            CachedParse {
+                kind: file.kind,
+                options: options.clone(),
+                text: Arc::from(file.text.as_str()),
+                parsed: parsed.clone(),
+            },
+        );
+    }
 }
 
 /// Everything read in one run.
@@ -148,6 +200,10 @@ impl Loader<'_> {
             self.add_bibliography(&mut doc, Path::new(""), &request);
         }
         doc.bibliographies = requests;
+        if self.project.sources.get(root).kind == FileKind::Latex {
+            doc.cite_commands = self.options.parse.cite_commands.clone();
+            doc.cite_commands.extend(self.defined_cites.iter().cloned());
+        }
         self.project.documents.push(doc);
     }
 
@@ -191,6 +247,11 @@ impl Loader<'_> {
                 continue;
             }
             if let Some(child) = self.read(&path, Some((id, include.at, &mut doc.problems))) {
+                doc.file_links.push(FileLink {
+                    file: id,
+                    span: include.at,
+                    target: child,
+                });
                 self.add_file(doc, child, base, stack);
             }
         }
@@ -228,6 +289,13 @@ impl Loader<'_> {
         let Some(id) = id else {
             return;
         };
+        if let Some((file, span)) = request.at {
+            doc.file_links.push(FileLink {
+                file,
+                span,
+                target: id,
+            });
+        }
         if doc.files.contains(&id) {
             return;
         }
@@ -285,12 +353,27 @@ impl Loader<'_> {
             options
                 .cite_commands
                 .extend(self.defined_cites.iter().cloned());
-            return parse::latex::parse(id, &file.text, &options);
+            return self.parse_with(id, &options);
         }
         if let Some(parsed) = self.parsed.get(&id) {
             return parsed.clone();
         }
-        let options = &self.options.parse;
+        let parsed = self.parse_with(id, &self.options.parse);
+        // Only bibliographies and LaTeX files (included by other documents) are asked
+        // for again; a copy of every other parse would cost time for nothing.
+        if !matches!(file.kind, FileKind::Markdown | FileKind::Text) {
+            self.parsed.insert(id, parsed.clone());
+        }
+        parsed
+    }
+
+    /// Parse one file with `options`, through the parse cache when there is one.
+    fn parse_with(&self, id: FileId, options: &ParseOptions) -> Parsed {
+        let file = self.project.sources.get(id);
+        let cache = self.options.parse_cache.as_deref();
+        if let Some(parsed) = cache.and_then(|c| c.get(id, file, options)) {
+            return parsed;
+        }
         let parsed = match file.kind {
             FileKind::Markdown => parse::markdown::parse(id, &file.text, options),
             FileKind::Latex => parse::latex::parse(id, &file.text, options),
@@ -298,10 +381,8 @@ impl Loader<'_> {
             FileKind::Text => parse::answer::parse(id, &file.text, options),
             FileKind::CslJson => parse::csljson::parse(id, &file.text, options),
         };
-        // Only bibliographies and LaTeX files (included by other documents) are asked
-        // for again; a copy of every other parse would cost time for nothing.
-        if !matches!(file.kind, FileKind::Markdown | FileKind::Text) {
-            self.parsed.insert(id, parsed.clone());
+        if let Some(cache) = cache {
+            cache.put(id, file, options, &parsed);
         }
         parsed
     }
@@ -341,7 +422,7 @@ fn parent_dir(path: &Path) -> PathBuf {
 
 /// Where `\input{path}` may live: TeX resolves against the main file's folder; we
 /// also accept the including file's folder. `.tex` is added when missing.
-fn include_candidates(written: &str, base: &Path, here: &Path) -> Vec<PathBuf> {
+pub(crate) fn include_candidates(written: &str, base: &Path, here: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in [base, here] {
         if Path::new(written).extension().is_none() {

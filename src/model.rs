@@ -84,6 +84,21 @@ pub enum IdScheme {
 }
 
 impl IdScheme {
+    /// The page a normalised identifier names on the web (`https://doi.org/…`);
+    /// `None` for ISBNs, which have no one landing page.
+    pub fn landing_url(self, value: &str) -> Option<String> {
+        match self {
+            IdScheme::Doi => Some(format!("https://doi.org/{value}")),
+            IdScheme::Arxiv => Some(format!("https://arxiv.org/abs/{value}")),
+            IdScheme::Pmid => Some(format!("https://pubmed.ncbi.nlm.nih.gov/{value}/")),
+            IdScheme::Pmcid => Some(format!(
+                "https://www.ncbi.nlm.nih.gov/pmc/articles/{value}/"
+            )),
+            IdScheme::Isbn => None,
+            IdScheme::Url => Some(value.to_string()),
+        }
+    }
+
     pub fn prefix(self) -> &'static str {
         match self {
             IdScheme::Doi => "doi",
@@ -162,7 +177,7 @@ impl Person {
 }
 
 /// Bibliographic fields parsed from an entry or a formatted reference string.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct RefFields {
     pub title: Option<String>,
     pub authors: Vec<Person>,
@@ -318,6 +333,21 @@ pub struct Document {
     pub bibliographies: Vec<BibliographyRequest>,
     /// Problems found while reading and parsing (malformed entries, missing files …).
     pub problems: Vec<crate::diagnostic::Diagnostic>,
+    /// Where the document names a file it read (`\input{ch1}`, `\bibliography{refs}`,
+    /// `bibliography: refs.bib`), for going from the name to the file.
+    pub file_links: Vec<FileLink>,
+    /// The LaTeX citation commands a LaTeX document was read with (configured and
+    /// defined by the document itself); empty for other documents.
+    pub cite_commands: Vec<String>,
+}
+
+/// A place that names another file, and the file that was read for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileLink {
+    pub file: FileId,
+    /// Bytes of the command or the name, as the parser reported the request.
+    pub span: Span,
+    pub target: FileId,
 }
 
 impl Document {

@@ -109,13 +109,7 @@ pub struct DocumentGroup {
 /// section are cited in the others. Group such files per folder; every other root is
 /// a document of its own.
 pub fn group_manubot(roots: Vec<PathBuf>, is_file: impl Fn(&Path) -> bool) -> Vec<DocumentGroup> {
-    let is_section = |p: &Path| {
-        FileKind::from_path(p) == Some(FileKind::Markdown)
-            && p.file_name().and_then(|n| n.to_str()).is_some_and(|name| {
-                let digits = name.chars().take_while(char::is_ascii_digit).count();
-                digits > 0 && name[digits..].starts_with('.')
-            })
-    };
+    let is_section = |p: &Path| is_manubot_section(p);
     let mut groups: Vec<DocumentGroup> = Vec::new();
     for root in roots {
         let dir = root.parent().map(Path::to_path_buf);
@@ -144,6 +138,19 @@ pub fn group_manubot(roots: Vec<PathBuf>, is_file: impl Fn(&Path) -> bool) -> Ve
         }
     }
     groups
+}
+
+/// A Manubot section: a Markdown file named with leading digits and a dot
+/// (`02.intro.md`).
+pub fn is_manubot_section(path: &Path) -> bool {
+    FileKind::from_path(path) == Some(FileKind::Markdown)
+        && path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|name| {
+                let digits = name.chars().take_while(char::is_ascii_digit).count();
+                digits > 0 && name[digits..].starts_with('.')
+            })
 }
 
 /// Read a text file, refusing what is not text: too large, binary, not UTF-8.

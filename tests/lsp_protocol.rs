@@ -123,6 +123,51 @@ fn cancelled_and_unknown_requests_get_exactly_one_error() {
     assert_eq!(client.shutdown(), Ending::Clean);
 }
 
+#[test]
+fn a_panicking_handler_is_answered_logged_and_survived() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_citeproof"))
+        .arg("lsp")
+        .env("CITEPROOF_NO_RESOLVE", "1")
+        .env("CITEPROOF_OFFLINE", "1")
+        .env(citeproof::lsp::DEBUG_PANIC_ENV, "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |value: Value| stdin.write_all(&frame(&value)).unwrap();
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
+    assert_eq!(read_message(&mut stdout)["id"], 1);
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "citeproof/debug/panic"}));
+    let log = read_message(&mut stdout);
+    assert_eq!(log["method"], "window/logMessage", "{log}");
+    assert!(
+        log["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("internal error handling citeproof/debug/panic")
+    );
+    let answer = read_message(&mut stdout);
+    assert_eq!(answer["id"], 2);
+    assert_eq!(answer["error"]["code"], -32603, "{answer}");
+    // The session goes on: the next request is answered, and it ends cleanly.
+    send(json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}));
+    assert_eq!(read_message(&mut stdout)["id"], 3);
+    send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn the_panicking_method_does_not_exist_without_its_variable() {
+    let mut client = Client::start(json!({}), lsp_support::local());
+    let answer = client.request("citeproof/debug/panic", Value::Null);
+    assert_eq!(answer.response_result.unwrap_err().code, -32601);
+    assert_eq!(client.shutdown(), Ending::Clean);
+}
+
 fn frame(value: &Value) -> Vec<u8> {
     let body = value.to_string();
     format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
@@ -173,6 +218,15 @@ fn the_binary_answers_malformed_messages_and_exits_cleanly() {
     let error = read_message(&mut stdout);
     assert_eq!(error["error"]["code"], -32700);
     assert!(error["id"].is_null());
+    // Not UTF-8, a batch array, an object that is no message: each answered.
+    stdin
+        .write_all(b"Content-Length: 4\r\n\r\n\"\xff\xfe\"")
+        .unwrap();
+    assert_eq!(read_message(&mut stdout)["error"]["code"], -32700);
+    for body in [json!([]), json!({"jsonrpc": "2.0", "id": 7})] {
+        stdin.write_all(&frame(&body)).unwrap();
+        assert_eq!(read_message(&mut stdout)["error"]["code"], -32600);
+    }
     stdin
         .write_all(&frame(
             &json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),

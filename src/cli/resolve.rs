@@ -283,16 +283,4 @@ pub fn unreachable_note(stats: &[SourceStats]) -> Option<String> {
     })
 }
 
-/// `N references: a verified, b miscited, …`.
-pub fn summary(statuses: &[Status]) -> String {
-    let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
-    format!(
-        "{} references: {} verified, {} miscited, {} not found, {} retracted, {} unverified",
-        statuses.len(),
-        count(Status::Verified),
-        count(Status::Miscited),
-        count(Status::NotFound),
-        count(Status::Retracted),
-        count(Status::Unverified)
-    )
-}
+pub use citeproof::pipeline::resolution_summary as summary;

@@ -8,9 +8,19 @@ use citeproof::rules::{self, RULES};
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// Print the rule table as JSON.
-    #[arg(long)]
+    /// Print the rule table as JSON (the same as `--format json`).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// `text` (a table), `json`, or `markdown` (the rule reference, docs/rules.md).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub format: RulesFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RulesFormat {
+    Text,
+    Json,
+    Markdown,
 }
 
 #[derive(Debug, Args)]
@@ -20,8 +30,12 @@ pub struct ExplainArgs {
 }
 
 pub fn list(args: RulesArgs) -> anyhow::Result<ExitCode> {
-    if args.json {
+    if args.json || args.format == RulesFormat::Json {
         println!("{}", serde_json::to_string_pretty(RULES)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.format == RulesFormat::Markdown {
+        print!("{}", rules::reference::markdown());
         return Ok(ExitCode::SUCCESS);
     }
     // Names vary in length: pad to the longest so the columns line up.

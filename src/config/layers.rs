@@ -54,14 +54,64 @@ pub struct Layer {
     pub config: ConfigFile,
 }
 
-/// Read and check one configuration file. The error names the file and, through
-/// the TOML error, the line and the key.
+/// A configuration file that cannot be read or is invalid: which file, where in
+/// it (a byte range, when the TOML error gives one), and what is wrong — so an
+/// editor can put the error on the line.
+#[derive(Debug)]
+pub struct ConfigFileError {
+    pub path: PathBuf,
+    pub span: Option<std::ops::Range<usize>>,
+    /// What is wrong, without the file name.
+    pub message: String,
+    /// The TOML error as rustc-style text (with the line shown), or the read error.
+    detail: String,
+    readable: bool,
+}
+
+impl fmt::Display for ConfigFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.readable {
+            write!(
+                f,
+                "invalid configuration `{}`:\n{}",
+                self.path.display(),
+                self.detail
+            )
+        } else {
+            write!(
+                f,
+                "cannot read configuration `{}`: {}",
+                self.path.display(),
+                self.detail
+            )
+        }
+    }
+}
+
+impl std::error::Error for ConfigFileError {}
+
+/// Read and check one configuration file. The error ([`ConfigFileError`]) names
+/// the file and, through the TOML error, the line and the key.
 pub fn read_file(fs: &dyn FileSystem, path: &Path) -> anyhow::Result<ConfigFile> {
     let text = fs
         .read_text(path, MAX_CONFIG_SIZE)
-        .map_err(|e| anyhow::anyhow!("cannot read configuration `{}`: {e}", path.display()))?;
-    toml::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("invalid configuration `{}`:\n{e}", path.display()))
+        .map_err(|e| ConfigFileError {
+            path: path.to_path_buf(),
+            span: None,
+            message: e.clone(),
+            detail: e,
+            readable: false,
+        })?;
+    toml::from_str(&text).map_err(|e: toml::de::Error| {
+        ConfigFileError {
+            path: path.to_path_buf(),
+            span: e.span(),
+            message: e.message().to_string(),
+            detail: e.to_string(),
+            readable: true,
+        }
+        .into()
+    })
 }
 
 /// A file and the files it extends, base first.

@@ -4,14 +4,18 @@
 use lsp_server::{ErrorCode, Notification, Request, Response};
 use lsp_types::MessageType;
 use lsp_types::notification::{
-    DidChangeConfiguration, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
-    DidSaveTextDocument, Notification as _,
+    DidChangeConfiguration, DidChangeTextDocument, DidChangeWatchedFiles,
+    DidChangeWorkspaceFolders, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    Initialized, Notification as _,
 };
 use lsp_types::request::{Request as _, Shutdown};
 use serde::de::DeserializeOwned;
 
 use super::server::Server;
 use super::workspace;
+
+/// A request whose handler panics, enabled only by [`super::server::DEBUG_PANIC_ENV`].
+const DEBUG_PANIC: &str = "citeproof/debug/panic";
 
 /// Parameters of a request or notification, or the error that names what is wrong.
 fn params<P: DeserializeOwned>(method: &str, value: serde_json::Value) -> Result<P, String> {
@@ -28,10 +32,17 @@ pub fn request(server: &mut Server, request: Request) -> Response {
             format!("{method}: the server is shutting down"),
         );
     }
+    if let Some(response) = super::features::request(server, &request) {
+        return response;
+    }
     match method.as_str() {
         Shutdown::METHOD => {
             server.shutdown_requested = true;
+            server.resolution.stop();
             Response::new_ok(id.clone(), ())
+        }
+        DEBUG_PANIC if server.debug_panic => {
+            panic!("citeproof/debug/panic was asked to panic")
         }
         _ => Response::new_err(
             id.clone(),
@@ -54,7 +65,17 @@ pub fn notification(server: &mut Server, notification: Notification) {
         DidCloseTextDocument::METHOD => params(&method, value).map(|p| did_close(server, p)),
         DidChangeConfiguration::METHOD => {
             params::<lsp_types::DidChangeConfigurationParams>(&method, value)
-                .map(|p| server.apply_settings(&p.settings))
+                .map(|p| server.configuration_changed(&p.settings))
+        }
+        Initialized::METHOD => {
+            server.initialized();
+            Ok(())
+        }
+        DidChangeWatchedFiles::METHOD => {
+            params(&method, value).map(|p| server.watched_files_changed(p))
+        }
+        DidChangeWorkspaceFolders::METHOD => {
+            params(&method, value).map(|p| server.workspace_folders_changed(p))
         }
         // `initialized`, `$/cancelRequest` (taken by the main loop), `$/setTrace`,
         // and notifications we do not use.
@@ -73,46 +94,42 @@ fn did_open(server: &mut Server, p: lsp_types::DidOpenTextDocumentParams) {
         .path
         .clone();
     server.mark_changed(&path);
+    // A new buffer may be a file another document names (and found missing).
+    server.mark_all_dirty();
+    server.edited.insert(path.clone());
+    server.resolution.want(&path);
 }
 
 fn did_change(server: &mut Server, p: lsp_types::DidChangeTextDocumentParams) {
     let encoding = server.encoding;
-    let Some(doc) = server.documents.get_mut(&p.text_document.uri) else {
+    let uri = p.text_document.uri;
+    let changed =
+        server
+            .documents
+            .change(&uri, p.text_document.version, p.content_changes, encoding);
+    let Some(doc) = changed else {
         server.log(
             MessageType::WARNING,
-            format!(
-                "change of a document that is not open: {}",
-                p.text_document.uri.as_str()
-            ),
+            format!("change of a document that is not open: {}", uri.as_str()),
         );
         return;
     };
-    doc.apply(p.content_changes, encoding);
-    doc.version = p.text_document.version;
     let path = doc.path.clone();
     server.mark_changed(&path);
+    server.edited.insert(path);
 }
 
 fn did_save(server: &mut Server, p: lsp_types::DidSaveTextDocumentParams) {
     let path = workspace::key(&p.text_document.uri);
     server.mark_changed(&path);
+    server.resolution.want(&path);
 }
 
 fn did_close(server: &mut Server, p: lsp_types::DidCloseTextDocumentParams) {
     if let Some(doc) = server.documents.close(&p.text_document.uri) {
-        // The roots that read it now read the file on disk; itself no longer a root,
-        // and the open files it read may become roots of their own.
+        // The roots that read it now read the file on disk; itself no longer a
+        // root, and the open files it read may become roots of their own.
         server.mark_changed(&doc.path);
-        let read: Vec<_> = server
-            .workspace
-            .roots
-            .get(&doc.path)
-            .map(|check| check.files.clone())
-            .unwrap_or_default();
-        for file in read {
-            if server.documents.by_path(&file).is_some() {
-                server.mark_changed(&file);
-            }
-        }
+        server.mark_all_dirty();
     }
 }

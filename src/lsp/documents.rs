@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use lsp_types::{TextDocumentContentChangeEvent, Uri};
 
+use super::buffers::LiveBuffers;
 use super::encoding::Encoding;
 use crate::source::{FileKind, LineIndex};
 
@@ -30,14 +31,21 @@ impl OpenDocument {
     pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, encoding: Encoding) {
         let mut text = self.text.to_string();
         let mut index = self.index.clone();
+        let mut index_current = true;
         for change in changes {
             match change.range {
                 None => text = change.text,
                 Some(range) => {
+                    if !index_current {
+                        index = LineIndex::new(&text);
+                    }
                     let span = encoding.span(&text, &index, range);
                     text.replace_range(span.start..span.end, &change.text);
                 }
             }
+            index_current = false;
+        }
+        if !index_current {
             index = LineIndex::new(&text);
         }
         self.text = Arc::from(text);
@@ -45,10 +53,21 @@ impl OpenDocument {
     }
 }
 
-/// Every open document, by URI.
-#[derive(Debug, Default)]
+/// Every open document, by URI, and their texts as a file-system view.
+#[derive(Default)]
 pub struct Documents {
     open: HashMap<Uri, OpenDocument>,
+    /// Path → URI of every open document.
+    paths: HashMap<PathBuf, Uri>,
+    buffers: LiveBuffers,
+}
+
+impl std::fmt::Debug for Documents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.open.iter().map(|(u, d)| (u.as_str(), d.version)))
+            .finish()
+    }
 }
 
 impl Documents {
@@ -64,16 +83,43 @@ impl Documents {
             text: Arc::from(text),
             index,
         };
-        self.open.insert(uri.clone(), doc);
-        &self.open[&uri]
+        if let Some(old) = self.open.insert(uri.clone(), doc)
+            && old.path != self.open[&uri].path
+        {
+            self.buffers.remove(&old.path);
+            self.paths.remove(&old.path);
+        }
+        let doc = &self.open[&uri];
+        self.paths.insert(doc.path.clone(), uri.clone());
+        self.buffers.set(&doc.path, doc.text.clone(), doc.kind);
+        doc
     }
 
-    pub fn get_mut(&mut self, uri: &Uri) -> Option<&mut OpenDocument> {
-        self.open.get_mut(uri)
+    /// Apply the client's changes to an open document; `None` when it is not open.
+    pub fn change(
+        &mut self,
+        uri: &Uri,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        encoding: Encoding,
+    ) -> Option<&OpenDocument> {
+        let doc = self.open.get_mut(uri)?;
+        doc.apply(changes, encoding);
+        doc.version = version;
+        self.buffers.set(&doc.path, doc.text.clone(), doc.kind);
+        Some(doc)
     }
 
     pub fn close(&mut self, uri: &Uri) -> Option<OpenDocument> {
-        self.open.remove(uri)
+        let doc = self.open.remove(uri)?;
+        self.buffers.remove(&doc.path);
+        self.paths.remove(&doc.path);
+        Some(doc)
+    }
+
+    /// The open buffers over the disk, as checkers read them.
+    pub fn buffers(&self) -> &LiveBuffers {
+        &self.buffers
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &OpenDocument> {
@@ -82,23 +128,28 @@ impl Documents {
 
     /// The open document at a path.
     pub fn by_path(&self, path: &Path) -> Option<&OpenDocument> {
-        let path = crate::fs::normalize(path);
-        self.open.values().find(|d| d.path == path)
+        let uri = match self.paths.get(path) {
+            Some(uri) => uri,
+            None => self.paths.get(&crate::fs::normalize(path))?,
+        };
+        self.open.get(uri)
     }
 }
 
-/// The parser for a language id, falling back to the extension, then plain text
-/// (LLM answers).
+/// The parser for a file: its extension when that names a format (a `.bib` is
+/// never Markdown, whatever the client says: eglot before 1.10 sends one language
+/// id, the first buffer's, for every file of a server), else the language id, else
+/// plain text (LLM answers).
 pub fn kind_of(language: &str, path: &Path) -> FileKind {
+    if let Some(kind) = FileKind::from_path(path).filter(|k| *k != FileKind::Text) {
+        return kind;
+    }
     match language.to_ascii_lowercase().as_str() {
         "markdown" | "quarto" | "rmd" | "rmarkdown" | "mdx" | "pandoc" => FileKind::Markdown,
         "latex" | "tex" | "context" => FileKind::Latex,
         "bibtex" | "biblatex" | "bib" => FileKind::Bibtex,
-        "json" | "csl-json" | "csljson" if FileKind::from_path(path) == Some(FileKind::CslJson) => {
-            FileKind::CslJson
-        }
         "csl-json" | "csljson" => FileKind::CslJson,
-        _ => FileKind::from_path(path).unwrap_or(FileKind::Text),
+        _ => FileKind::Text,
     }
 }
 
@@ -141,29 +192,33 @@ mod tests {
         let mut docs = Documents::default();
         let uri: Uri = "file:///tmp/a.md".parse().unwrap();
         docs.open(uri.clone(), "markdown", 1, "héllo\nworld\n".into());
-        let doc = docs.get_mut(&uri).unwrap();
-        doc.apply(
-            vec![
-                TextDocumentContentChangeEvent {
-                    range: Some(Range::new(Position::new(1, 0), Position::new(1, 5))),
-                    range_length: None,
-                    text: "there".into(),
-                },
-                TextDocumentContentChangeEvent {
-                    range: Some(Range::new(Position::new(0, 2), Position::new(0, 2))),
-                    range_length: None,
-                    text: "é".into(),
-                },
-                // Past the end: appended.
-                TextDocumentContentChangeEvent {
-                    range: Some(Range::new(Position::new(9, 0), Position::new(9, 3))),
-                    range_length: None,
-                    text: "!".into(),
-                },
-            ],
-            Encoding::Utf16,
-        );
+        let doc = docs
+            .change(
+                &uri,
+                2,
+                vec![
+                    TextDocumentContentChangeEvent {
+                        range: Some(Range::new(Position::new(1, 0), Position::new(1, 5))),
+                        range_length: None,
+                        text: "there".into(),
+                    },
+                    TextDocumentContentChangeEvent {
+                        range: Some(Range::new(Position::new(0, 2), Position::new(0, 2))),
+                        range_length: None,
+                        text: "é".into(),
+                    },
+                    // Past the end: appended.
+                    TextDocumentContentChangeEvent {
+                        range: Some(Range::new(Position::new(9, 0), Position::new(9, 3))),
+                        range_length: None,
+                        text: "!".into(),
+                    },
+                ],
+                Encoding::Utf16,
+            )
+            .unwrap();
         assert_eq!(&*doc.text, "hééllo\nthere\n!");
+        assert_eq!(doc.version, 2);
         assert_eq!(doc.kind, FileKind::Markdown);
         assert_eq!(doc.path, PathBuf::from("/tmp/a.md"));
     }
@@ -174,6 +229,12 @@ mod tests {
         assert_eq!(kind_of("plaintext", Path::new("a.bib")), FileKind::Bibtex);
         assert_eq!(kind_of("plaintext", Path::new("answer")), FileKind::Text);
         assert_eq!(kind_of("json", Path::new("refs.json")), FileKind::CslJson);
+        assert_eq!(kind_of("markdown", Path::new("refs.bib")), FileKind::Bibtex);
+        assert_eq!(kind_of("bibtex", Path::new("paper.md")), FileKind::Markdown);
+        assert_eq!(
+            kind_of("markdown", Path::new("answer.txt")),
+            FileKind::Markdown
+        );
         let untitled: Uri = "untitled:Untitled-1".parse().unwrap();
         assert!(uri_to_path(&untitled).starts_with("/nonexistent-citeproof-buffers"));
         let spaced: Uri = "file:///tmp/my%20paper.md".parse().unwrap();

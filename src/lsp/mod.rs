@@ -7,18 +7,44 @@
 //! check ([`crate::pipeline::Checker`]) reading the open buffers over the disk, so
 //! the editor reports exactly what `citeproof check` reports ([`workspace`]).
 
+mod actions;
+mod background;
+mod buffers;
+mod client;
+mod completion;
+mod completion_context;
+mod completion_index;
+mod config_edit;
 mod diagnostics;
 mod dispatch;
 mod documents;
+mod edit;
 mod encoding;
+mod features;
+#[cfg(test)]
+mod features_tests;
+mod hover;
+mod links;
+mod navigation;
+mod pull;
+mod refresh;
+mod rename;
+mod render;
+mod resolution;
+mod roots;
+mod scan;
 mod server;
 mod settings;
+mod setup;
+mod suppress_edit;
 pub mod transport;
+mod view;
 mod workspace;
 
 pub use diagnostics::{DiagnosticData, FileEdit, FixData};
 pub use encoding::Encoding;
-pub use server::{Ending, serve};
+pub use refresh::INVALID_CONFIGURATION;
+pub use server::{DEBUG_PANIC_ENV, Ending, serve};
 pub use settings::{ResolveWhen, Settings};
 
 /// Serve on standard input and output until the client says `exit` or goes away.

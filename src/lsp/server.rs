@@ -1,27 +1,32 @@
-//! The main loop: one thread owns the state and reads the client's messages in
-//! batches. A batch is everything that has arrived; `$/cancelRequest`s in it cancel
-//! the requests they name before those are handled, edits to one document coalesce,
-//! and the local diagnostics of every changed root are published once at the end
-//! of the batch. Nothing on this thread waits for the network.
+//! The main loop: one thread owns the state and waits on two channels — the
+//! client's messages and the background worker's events. Client messages are read
+//! in batches: a batch is everything that has arrived; `$/cancelRequest`s in it
+//! cancel the requests they name before those are handled, edits to one document
+//! coalesce, and at the end of the batch the changed roots are checked locally,
+//! their diagnostics published, pulls answered and background runs started.
+//! Nothing on this thread waits for the network.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
-use lsp_types::notification::{LogMessage, PublishDiagnostics};
+use lsp_types::notification::{LogMessage, ShowMessage};
 use lsp_types::{
-    InitializeParams, LogMessageParams, MessageType, PublishDiagnosticsParams, ServerCapabilities,
-    ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
+    InitializeParams, LogMessageParams, MessageType, ServerCapabilities, ServerInfo,
+    ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions,
 };
 use serde_json::Value;
 
+use super::background::Event;
+use super::client::{ClientCaps, Outgoing, Pending, workspace_folders};
 use super::documents::Documents;
 use super::encoding::Encoding;
+use super::refresh::Roots;
+use super::resolution::Resolution;
 use super::settings::Settings;
-use super::workspace::{self, Workspace};
-use crate::pipeline::Stages;
-use crate::source::FileKind;
+use super::workspace::Workspace;
 
 /// How the session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,17 +37,40 @@ pub enum Ending {
     Abrupt,
 }
 
+/// The environment variable that enables `citeproof/debug/panic`, a request whose
+/// handler panics: for testing that a panicking handler is answered, logged and
+/// survived. Unset, the method does not exist.
+pub const DEBUG_PANIC_ENV: &str = "CITEPROOF_LSP_DEBUG_PANIC";
+
 /// Everything the main loop owns.
 pub struct Server {
     pub(super) sender: Sender<Message>,
     receiver: Receiver<Message>,
+    events: Receiver<Event>,
     pub(super) documents: Documents,
     pub(super) encoding: Encoding,
     pub(super) settings: Settings,
     pub(super) workspace: Workspace,
     pub(super) shutdown_requested: bool,
-    /// Roots whose local diagnostics must be recomputed at the end of the batch.
-    dirty: BTreeSet<PathBuf>,
+    pub(super) client: ClientCaps,
+    /// Everything the client said it can do, for the editor features (workspace
+    /// edits with file creation, code action resolution, hierarchical symbols).
+    pub(super) client_capabilities: lsp_types::ClientCapabilities,
+    pub(super) outgoing: Outgoing,
+    pub(super) folders: Vec<PathBuf>,
+    /// Which roots are checked, their checkers, and what changed since.
+    pub(super) roots: Roots,
+    /// Background runs, their progress, and what they learned.
+    pub(super) resolution: Resolution,
+    /// Pull diagnostics (`textDocument/diagnostic`) in use, and what was answered.
+    pub(super) pull: super::pull::PullState,
+    /// Requests answered after the batch's checks (diagnostic pulls).
+    pub(super) deferred: Vec<Request>,
+    /// Documents the client edited in this batch.
+    pub(super) edited: HashSet<PathBuf>,
+    /// Errors already shown to the user (each is shown once until it goes away).
+    pub(super) shown: HashSet<String>,
+    pub(super) debug_panic: bool,
 }
 
 /// Run a session on a connection: the initialize handshake, then the main loop.
@@ -52,6 +80,7 @@ pub fn serve(connection: Connection) -> anyhow::Result<Ending> {
         // `exit` before `initialize`, or the client went away.
         Err(_) => return Ok(Ending::Abrupt),
     };
+    let client = ClientCaps::from_json(params.get("capabilities").unwrap_or(&Value::Null));
     let params: InitializeParams = match serde_json::from_value(params) {
         Ok(params) => params,
         Err(e) => {
@@ -64,16 +93,27 @@ pub fn serve(connection: Connection) -> anyhow::Result<Ending> {
             return Ok(Ending::Abrupt);
         }
     };
-    let encoding = Encoding::negotiate(&params.capabilities);
+    let (events_tx, events) = unbounded();
     let mut server = Server {
         sender: connection.sender.clone(),
         receiver: connection.receiver.clone(),
+        events,
         documents: Documents::default(),
-        encoding,
+        encoding: Encoding::negotiate(&params.capabilities),
         settings: Settings::default(),
         workspace: Workspace::default(),
         shutdown_requested: false,
-        dirty: BTreeSet::new(),
+        client,
+        client_capabilities: params.capabilities.clone(),
+        outgoing: Outgoing::default(),
+        folders: workspace_folders(&params),
+        roots: Roots::default(),
+        resolution: Resolution::new(events_tx),
+        pull: super::pull::PullState::default(),
+        deferred: Vec::new(),
+        edited: HashSet::new(),
+        shown: HashSet::new(),
+        debug_panic: std::env::var_os(DEBUG_PANIC_ENV).is_some_and(|v| v == "1"),
     };
     if let Some(options) = &params.initialization_options {
         server.apply_settings(options);
@@ -90,49 +130,91 @@ pub fn serve(connection: Connection) -> anyhow::Result<Ending> {
     connection
         .sender
         .send(Response::new_ok(id, result).into())?;
-    Ok(server.main_loop())
+    let ending = server.main_loop();
+    server.resolution.stop();
+    Ok(ending)
 }
 
 impl Server {
     fn capabilities(&self) -> ServerCapabilities {
         ServerCapabilities {
             position_encoding: Some(self.encoding.kind()),
-            text_document_sync: Some(TextDocumentSyncCapability::Kind(
-                TextDocumentSyncKind::INCREMENTAL,
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                    ..TextDocumentSyncOptions::default()
+                },
             )),
-            ..ServerCapabilities::default()
+            diagnostic_provider: super::pull::provider(&self.client),
+            ..super::features::capabilities(&self.client_capabilities)
         }
     }
 
     fn main_loop(&mut self) -> Ending {
-        while let Ok(first) = self.receiver.recv() {
-            let mut batch = vec![first];
-            batch.extend(self.receiver.try_iter());
-            let cancelled = cancelled_ids(&batch);
-            for message in batch {
-                match message {
-                    Message::Request(request) if cancelled.contains(&request.id) => {
-                        self.respond(Response::new_err(
-                            request.id,
-                            ErrorCode::RequestCanceled as i32,
-                            "cancelled by the client".into(),
-                        ));
+        loop {
+            select! {
+                recv(self.receiver) -> message => {
+                    let Ok(first) = message else {
+                        return Ending::Abrupt;
+                    };
+                    let mut batch = vec![first];
+                    batch.extend(self.receiver.try_iter());
+                    if let Some(ending) = self.on_batch(batch) {
+                        return ending;
                     }
-                    Message::Request(request) => self.on_request(request),
-                    Message::Notification(n) if n.method == "exit" => {
-                        return if self.shutdown_requested {
-                            Ending::Clean
-                        } else {
-                            Ending::Abrupt
-                        };
-                    }
-                    Message::Notification(n) => self.on_notification(n),
-                    Message::Response(_) => {}
                 }
+                recv(self.events) -> event => match event {
+                    Ok(event) => {
+                        self.on_event(event);
+                        let more: Vec<Event> = self.events.try_iter().collect();
+                        for event in more {
+                            self.on_event(event);
+                        }
+                    }
+                    // The worker is gone (it only ends with the session).
+                    Err(_) => self.events = crossbeam_channel::never(),
+                },
             }
-            self.refresh_local();
+            self.after_batch();
         }
-        Ending::Abrupt
+    }
+
+    /// Handle one batch of client messages; `Some` when the session ends.
+    fn on_batch(&mut self, batch: Vec<Message>) -> Option<Ending> {
+        let cancelled = cancelled_ids(&batch);
+        for message in batch {
+            match message {
+                Message::Request(request) if cancelled.contains(&request.id) => {
+                    self.respond(Response::new_err(
+                        request.id,
+                        ErrorCode::RequestCanceled as i32,
+                        "cancelled by the client".into(),
+                    ));
+                }
+                Message::Request(request) => self.on_request(request),
+                Message::Notification(n) if n.method == "exit" => {
+                    return Some(if self.shutdown_requested {
+                        Ending::Clean
+                    } else {
+                        Ending::Abrupt
+                    });
+                }
+                Message::Notification(n) => self.on_notification(n),
+                Message::Response(response) => self.on_response(response),
+            }
+        }
+        None
+    }
+
+    /// The end of a batch: local checks of what changed, publication, deferred
+    /// answers, background runs.
+    fn after_batch(&mut self) {
+        self.refresh();
+        self.answer_deferred();
+        self.start_background();
+        self.edited.clear();
     }
 
     pub(super) fn respond(&self, response: Response) {
@@ -146,6 +228,12 @@ impl Server {
             .send(Notification::new(N::METHOD.to_string(), params).into());
     }
 
+    /// Send a request to the client; its response is matched by `what`.
+    pub(super) fn request_client(&mut self, method: &str, params: Value, what: Pending) {
+        let request = self.outgoing.request(method, params, what);
+        let _ = self.sender.send(request.into());
+    }
+
     pub(super) fn log(&self, kind: MessageType, message: impl Into<String>) {
         self.notify::<LogMessage>(LogMessageParams {
             typ: kind,
@@ -153,7 +241,17 @@ impl Server {
         });
     }
 
+    /// Show an error to the user once (logged every time); shown again only after
+    /// it went away (see `refresh`).
+    pub(super) fn show_once(&mut self, kind: MessageType, message: String) {
+        self.log(kind, message.clone());
+        if self.shown.insert(message.clone()) {
+            self.notify::<ShowMessage>(ShowMessageParams { typ: kind, message });
+        }
+    }
+
     /// Read settings; an invalid value is logged and the previous settings kept.
+    /// New settings re-check every root and start their background runs again.
     pub(super) fn apply_settings(&mut self, value: &Value) {
         match Settings::from_value(value) {
             Ok((settings, unknown)) => {
@@ -163,8 +261,14 @@ impl Server {
                         format!("unknown citeproof settings ignored: {}", unknown.join(", ")),
                     );
                 }
+                if settings == self.settings {
+                    return;
+                }
                 self.settings = settings;
+                self.roots.forget_checkers();
+                self.resolution.new_generation();
                 self.mark_all_dirty();
+                self.resolution.want_all();
             }
             Err(e) => self.log(
                 MessageType::ERROR,
@@ -173,97 +277,48 @@ impl Server {
         }
     }
 
-    /// A file changed (an edit, a save, a file watched on disk): recompute the
-    /// roots that read it.
-    pub(super) fn mark_changed(&mut self, path: &std::path::Path) {
-        for root in self.workspace.roots_reading(path) {
-            self.dirty.insert(root);
-        }
-    }
-
-    pub(super) fn mark_all_dirty(&mut self) {
-        let roots: Vec<PathBuf> = self.workspace.roots.keys().cloned().collect();
-        self.dirty.extend(roots);
-        let open: Vec<PathBuf> = self.documents.iter().map(|d| d.path.clone()).collect();
-        self.dirty.extend(open);
-    }
-
-    /// Whether an open document is checked as a root of its own: documents always;
-    /// a bibliography only when no open document reads it.
-    fn is_root(&self, path: &std::path::Path) -> bool {
-        let Some(doc) = self.documents.by_path(path) else {
-            return false;
-        };
-        match doc.kind {
-            // Never read by another document.
-            FileKind::Markdown | FileKind::Text => true,
-            // A bibliography or an `\input` file is checked within the documents
-            // that read it; alone only when no open document does.
-            FileKind::Latex | FileKind::Bibtex | FileKind::CslJson => {
-                !self.workspace.read_by_other_root(path)
-            }
-        }
-    }
-
-    /// Local diagnostics of every dirty root, published where they changed.
-    fn refresh_local(&mut self) {
-        if self.dirty.is_empty() {
+    fn on_response(&mut self, response: Response) {
+        let Some(what) = self.outgoing.answered(&response.id) else {
             return;
-        }
-        let dirty = std::mem::take(&mut self.dirty);
-        // Documents first, so that bibliographies they read are not checked alone.
-        let (documents, others): (Vec<PathBuf>, Vec<PathBuf>) = dirty.into_iter().partition(|p| {
-            self.documents
-                .by_path(p)
-                .is_some_and(|d| d.kind.is_document())
-        });
-        for root in documents.into_iter().chain(others) {
-            if !self.is_root(&root) {
-                self.workspace.remove_root(&root);
-                continue;
-            }
-            match workspace::check_root(&root, &self.documents, &self.settings, &Stages::default())
-            {
-                Ok((project, checked)) => {
-                    let check = workspace::root_check(project, checked, self.encoding);
-                    self.workspace.set_root(root, check);
+        };
+        match (what, response.response_result) {
+            (Pending::Configuration, Ok(result)) => {
+                // One item asked for: the `citeproof` section (null when unset).
+                let section = result.get(0).cloned().unwrap_or(Value::Null);
+                if !section.is_null() {
+                    self.apply_settings(&section);
                 }
-                Err(e) => self.log(
-                    MessageType::ERROR,
-                    format!("cannot check `{}`: {e:#}", root.display()),
-                ),
             }
-        }
-        // A file that became part of another root's check is no root of its own.
-        let stale: Vec<PathBuf> = self
-            .workspace
-            .roots
-            .keys()
-            .filter(|root| !self.is_root(root))
-            .cloned()
-            .collect();
-        for root in stale {
-            self.workspace.remove_root(&root);
-        }
-        for publish in self.workspace.changes(&self.documents) {
-            self.notify::<PublishDiagnostics>(PublishDiagnosticsParams {
-                uri: publish.uri,
-                diagnostics: publish.diagnostics,
-                version: publish.version,
-            });
+            (Pending::ProgressToken(token), Err(error)) => {
+                self.resolution.progress_refused(&token);
+                self.log(
+                    MessageType::WARNING,
+                    format!("the client refused a progress token: {}", error.message),
+                );
+            }
+            (what, Err(error)) => self.log(
+                MessageType::WARNING,
+                format!(
+                    "the client answered {what:?} with an error: {}",
+                    error.message
+                ),
+            ),
+            _ => {}
         }
     }
 
     pub(super) fn on_request(&mut self, request: Request) {
+        if super::pull::is_deferred(self, &request) {
+            // Answered on the batch's checks, at its end.
+            self.deferred.push(request);
+            return;
+        }
         let id = request.id.clone();
         let method = request.method.clone();
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            super::dispatch::request(self, request)
-        }));
+        let outcome = catch(|| super::dispatch::request(self, request));
         let response = match outcome {
             Ok(response) => response,
-            Err(panic) => {
-                let why = panic_text(&panic);
+            Err(why) => {
                 self.log(
                     MessageType::ERROR,
                     format!("internal error handling {method}: {why}"),
@@ -278,18 +333,44 @@ impl Server {
         self.respond(response);
     }
 
+    /// Answer the requests kept for the end of the batch.
+    fn answer_deferred(&mut self) {
+        for request in std::mem::take(&mut self.deferred) {
+            let id = request.id.clone();
+            let method = request.method.clone();
+            let response = match catch(|| super::pull::answer(self, request)) {
+                Ok(response) => response,
+                Err(why) => {
+                    self.log(
+                        MessageType::ERROR,
+                        format!("internal error handling {method}: {why}"),
+                    );
+                    Response::new_err(
+                        id,
+                        ErrorCode::InternalError as i32,
+                        format!("internal error handling {method}: {why}"),
+                    )
+                }
+            };
+            self.respond(response);
+        }
+    }
+
     fn on_notification(&mut self, notification: Notification) {
         let method = notification.method.clone();
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            super::dispatch::notification(self, notification)
-        }));
-        if let Err(panic) = outcome {
+        if let Err(why) = catch(|| super::dispatch::notification(self, notification)) {
             self.log(
                 MessageType::ERROR,
-                format!("internal error handling {method}: {}", panic_text(&panic)),
+                format!("internal error handling {method}: {why}"),
             );
         }
     }
+}
+
+/// Run `f`, turning a panic into its message: a bug in one handler costs one
+/// answer, never the session.
+pub(super) fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| panic_text(&p))
 }
 
 /// The requests a batch cancels.
@@ -306,10 +387,23 @@ fn cancelled_ids(batch: &[Message]) -> HashSet<RequestId> {
         .collect()
 }
 
-fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+pub(super) fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "panic".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_its_message() {
+        let caught = catch(|| -> u8 { panic!("handler bug at {}", 42) });
+        let fine = catch(|| 7);
+        assert_eq!(caught, Err("handler bug at 42".to_string()));
+        assert_eq!(fine, Ok(7));
+    }
 }

@@ -12,9 +12,12 @@ use serde_json::Value;
 use crate::config::layers::from_keys;
 use crate::config::{Layer, Origin, Overrides};
 
+/// The keys of the `citeproof` section.
+const KNOWN: &[&str] = &["resolve", "verify", "offline", "configFile", "env"];
+
 /// When the cited works are looked up in the scholarly record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "ResolveSetting")]
 pub enum ResolveWhen {
     /// Local rules only: no network.
     Off,
@@ -23,8 +26,37 @@ pub enum ResolveWhen {
     OnSave,
 }
 
+/// `"off"`, `"onSave"` (also `"onOpenAndSave"`, `"on"`), or a boolean.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ResolveSetting {
+    Switch(bool),
+    Named(ResolveName),
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum ResolveName {
+    Off,
+    #[serde(alias = "onOpenAndSave", alias = "on")]
+    OnSave,
+}
+
+impl From<ResolveSetting> for ResolveWhen {
+    fn from(setting: ResolveSetting) -> ResolveWhen {
+        match setting {
+            ResolveSetting::Switch(false) | ResolveSetting::Named(ResolveName::Off) => {
+                ResolveWhen::Off
+            }
+            ResolveSetting::Switch(true) | ResolveSetting::Named(ResolveName::OnSave) => {
+                ResolveWhen::OnSave
+            }
+        }
+    }
+}
+
 /// What the editor sets.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
     pub resolve: ResolveWhen,
@@ -47,18 +79,25 @@ impl Settings {
         if section.is_null() {
             return Ok((Settings::default(), Vec::new()));
         }
-        let known = ["resolve", "verify", "offline", "configFile", "env"];
         let unknown = section
             .as_object()
             .map(|o| {
                 o.keys()
-                    .filter(|k| !known.contains(&k.as_str()))
+                    .filter(|k| !KNOWN.contains(&k.as_str()))
                     .cloned()
                     .collect()
             })
             .unwrap_or_default();
         let settings = serde_json::from_value(section.clone()).map_err(|e| e.to_string())?;
         Ok((settings, unknown))
+    }
+
+    /// Whether a settings object is the `citeproof` section itself (sent without
+    /// the section name): it has one of the section's keys.
+    pub fn looks_like_section(value: &Value) -> bool {
+        value
+            .as_object()
+            .is_some_and(|o| KNOWN.iter().any(|k| o.contains_key(*k)))
     }
 
     /// The process environment under the settings' own, with the settings as

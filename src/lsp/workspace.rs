@@ -9,20 +9,24 @@ use std::sync::Arc;
 
 use lsp_types::{Diagnostic as LspDiagnostic, Uri};
 
-use crate::fs::{Overlay, Vfs};
 use crate::load::Project;
-use crate::pipeline::{CheckSetup, Checked, Checker, Stages};
+use crate::pipeline::Checked;
 use crate::report::Facts;
 
 use super::diagnostics::to_lsp;
 use super::documents::{Documents, path_to_uri, uri_to_path};
 use super::encoding::Encoding;
-use super::settings::Settings;
 
 /// One root's last check.
 #[derive(Debug, Default)]
-#[allow(dead_code)] // `project` and `facts` are read by the request handlers.
 pub struct RootCheck {
+    /// What `citeproof check` would be given to check this root (the root itself,
+    /// or the sections of a Manubot folder).
+    pub inputs: Vec<PathBuf>,
+    /// Whether its configuration resolves (background runs start for it).
+    pub resolves: bool,
+    /// Its configuration's network settings (see `Checker::engines_key`).
+    pub engines_key: String,
     /// Every file the check read (the root, its includes, its bibliographies).
     pub files: Vec<PathBuf>,
     /// Diagnostics per file, converted for the client.
@@ -38,6 +42,8 @@ pub struct RootCheck {
 #[derive(Debug, Default)]
 pub struct Workspace {
     pub roots: BTreeMap<PathBuf, RootCheck>,
+    /// Diagnostics that come from no root's check: an invalid `citeproof.toml`.
+    pub extra: HashMap<PathBuf, Vec<LspDiagnostic>>,
     published: HashMap<PathBuf, Vec<LspDiagnostic>>,
 }
 
@@ -50,29 +56,6 @@ pub struct Publish {
 }
 
 impl Workspace {
-    /// The roots to check when `path` changed: the roots that read it, or the file
-    /// itself when no root does.
-    pub fn roots_reading(&self, path: &Path) -> Vec<PathBuf> {
-        let readers: Vec<PathBuf> = self
-            .roots
-            .iter()
-            .filter(|(root, check)| root.as_path() == path || check.files.iter().any(|f| f == path))
-            .map(|(root, _)| root.clone())
-            .collect();
-        if readers.is_empty() {
-            vec![path.to_path_buf()]
-        } else {
-            readers
-        }
-    }
-
-    /// Whether `path` is read by a root other than itself.
-    pub fn read_by_other_root(&self, path: &Path) -> bool {
-        self.roots
-            .iter()
-            .any(|(root, check)| root.as_path() != path && check.files.iter().any(|f| f == path))
-    }
-
     pub fn set_root(&mut self, root: PathBuf, check: RootCheck) {
         self.roots.insert(root, check);
     }
@@ -81,34 +64,58 @@ impl Workspace {
         self.roots.remove(root);
     }
 
-    /// The union per file over every root, compared with what was published.
-    pub fn changes(&mut self, documents: &Documents) -> Vec<Publish> {
-        let mut now: HashMap<PathBuf, Vec<LspDiagnostic>> = HashMap::new();
-        for check in self.roots.values() {
-            for (file, diagnostics) in &check.diagnostics {
-                let entry = now.entry(file.clone()).or_default();
-                for d in diagnostics {
-                    if !entry.contains(d) {
-                        entry.push(d.clone());
-                    }
+    /// What every root (and [`Self::extra`]) reports for one file.
+    pub fn union_for(&self, file: &Path) -> Vec<LspDiagnostic> {
+        let mut out: Vec<LspDiagnostic> = Vec::new();
+        let lists = self
+            .roots
+            .values()
+            .filter_map(|check| check.diagnostics.get(file))
+            .chain(self.extra.get(file));
+        for list in lists {
+            if out.is_empty() {
+                out.extend(list.iter().cloned());
+                continue;
+            }
+            for d in list {
+                if !out.contains(d) {
+                    out.push(d.clone());
                 }
             }
         }
-        let checked = self.roots.keys();
-        let files: HashSet<PathBuf> = now
-            .keys()
+        out
+    }
+
+    /// Every file that has, or had, diagnostics, or is a root (open documents are
+    /// added by the caller).
+    fn files(&self) -> HashSet<PathBuf> {
+        self.roots
+            .values()
+            .flat_map(|check| check.diagnostics.keys())
+            .chain(self.extra.keys())
             .chain(self.published.keys())
-            .chain(checked)
+            .chain(self.roots.keys())
             .cloned()
-            .collect();
+            .collect()
+    }
+
+    /// The union per file over every root, compared with what was published:
+    /// the files whose diagnostics changed, and the open documents in `always`
+    /// (a document the client just edited is told its diagnostics for the new
+    /// version even when they are the same).
+    pub fn changes(&mut self, documents: &Documents, always: &HashSet<PathBuf>) -> Vec<Publish> {
         let mut out = Vec::new();
+        let mut files = self.files();
+        files.extend(documents.iter().map(|d| d.path.clone()));
         for file in files {
-            let new = now.remove(&file).unwrap_or_default();
+            let new = self.union_for(&file);
             let old = self.published.get(&file);
             let open = documents.by_path(&file);
+            let forced = open.is_some() && always.contains(&file);
             // An open document is told once that it is clean; a file never published
             // needs no empty list.
-            if old == Some(&new) || (old.is_none() && new.is_empty() && open.is_none()) {
+            if !forced && (old == Some(&new) || (old.is_none() && new.is_empty() && open.is_none()))
+            {
                 continue;
             }
             let uri = match open {
@@ -132,36 +139,35 @@ impl Workspace {
         out.sort_by(|a, b| a.uri.cmp(&b.uri));
         out
     }
-}
 
-/// The open documents as buffers over the disk.
-pub fn overlay(documents: &Documents) -> Overlay {
-    let mut overlay = Overlay::new(Vfs::disk());
-    for doc in documents.iter() {
-        overlay.set_with_kind(&doc.path, doc.text.clone(), Some(doc.kind));
+    /// Forget what was published (the client now pulls instead); the files that
+    /// had diagnostics, to be cleared.
+    pub fn forget_published(&mut self) -> Vec<PathBuf> {
+        self.published
+            .drain()
+            .filter(|(_, d)| !d.is_empty())
+            .map(|(file, _)| file)
+            .collect()
     }
-    overlay
-}
 
-/// Check one root through the open buffers with the given stages.
-pub fn check_root(
-    root: &Path,
-    documents: &Documents,
-    settings: &Settings,
-    stages: &Stages,
-) -> anyhow::Result<(Project, Checked)> {
-    let checker = Checker::new(CheckSetup {
-        inputs: vec![root.to_path_buf()],
-        bibliographies: Vec::new(),
-        overrides: settings.overrides()?,
-        fs: Vfs::new(overlay(documents)),
-    })?;
-    checker.run(stages)
+    /// The roots that read `file` (the root itself, an include, a bibliography).
+    pub fn readers(&self, file: &Path) -> Vec<PathBuf> {
+        self.roots
+            .iter()
+            .filter(|(root, check)| root.as_path() == file || check.files.iter().any(|f| f == file))
+            .map(|(root, _)| root.clone())
+            .collect()
+    }
 }
 
 /// A root's check as the client sees it: diagnostics per file, ranges in the
 /// negotiated encoding over the text that was checked.
-pub fn root_check(project: Project, checked: Checked, encoding: Encoding) -> RootCheck {
+pub fn root_check(
+    project: Project,
+    checked: Checked,
+    encoding: Encoding,
+    inputs: Vec<PathBuf>,
+) -> RootCheck {
     let mut diagnostics: HashMap<PathBuf, Vec<LspDiagnostic>> = HashMap::new();
     for d in &checked.diagnostics {
         let file = project.sources.get(d.file);
@@ -171,6 +177,9 @@ pub fn root_check(project: Project, checked: Checked, encoding: Encoding) -> Roo
             .push(to_lsp(d, &project.sources, encoding));
     }
     RootCheck {
+        inputs,
+        resolves: false,
+        engines_key: String::new(),
         files: project
             .sources
             .files()

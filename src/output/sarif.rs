@@ -88,6 +88,7 @@ fn rules() -> Vec<Value> {
                 "shortDescription": { "text": rule.summary },
                 "fullDescription": { "text": rule.docs },
                 "help": { "text": rule.docs },
+                "helpUri": rule.docs_url(),
                 "defaultConfiguration": { "level": level(rule.severity) },
                 "properties": {
                     "family": rule.family,

@@ -72,7 +72,7 @@ pub const DEFAULT_CITE_COMMANDS: &[&str] = &[
 ];
 
 /// Options every parser may consult.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ParseOptions {
     /// LaTeX citation command names without the backslash.
     pub cite_commands: Vec<String>,

@@ -10,12 +10,12 @@ use std::sync::Arc;
 
 use crate::config::{ConfigSet, Overrides};
 use crate::fs::Vfs;
-use crate::load::{self, LoadOptions, Project};
+use crate::load::{self, LoadOptions, ParseCache, Project};
 use crate::policy::FailOn;
 use crate::resolve::cascade::Resolver;
 use crate::verify::backend::Backend;
 
-use super::{Checked, Stages};
+use super::{Checked, Engines, Learned, Stages};
 
 /// What a check needs from outside the files it reads.
 #[derive(Debug, Clone, Default)]
@@ -63,12 +63,21 @@ impl Checker {
             bibliographies: setup.bibliographies,
             filter: configs.path_filter(),
             fs: setup.fs,
+            parse_cache: None,
         };
         Ok(Checker {
             configs,
             load,
             inputs: setup.inputs,
         })
+    }
+
+    /// Keep parses across loads: files whose text did not change since an earlier
+    /// load of this checker (a bibliography while the paper is edited) are not
+    /// parsed again.
+    pub fn with_parse_cache(mut self, cache: Arc<ParseCache>) -> Checker {
+        self.load.parse_cache = Some(cache);
+        self
     }
 
     pub fn configs(&self) -> &Arc<ConfigSet> {
@@ -145,6 +154,52 @@ impl Checker {
             .configs
             .apply_rule_levels(&project.sources, checked.diagnostics)?;
         Ok(checked)
+    }
+
+    /// The local stages plus what `learned` already knows about the current
+    /// content (see [`super::replay`]), with each file's rule severities. Nothing
+    /// is learned when the configuration turns resolution off.
+    pub fn replay(&self, project: &mut Project, learned: &Learned) -> anyhow::Result<Checked> {
+        let run = self.configs.run();
+        let mut checked = if run.resolve_enabled() {
+            super::replay(project, learned, run.verify_enabled())
+        } else {
+            super::replay(project, &Learned::default(), false)
+        };
+        checked.diagnostics = self
+            .configs
+            .apply_rule_levels(&project.sources, checked.diagnostics)?;
+        Ok(checked)
+    }
+
+    /// Whether the configuration asks for resolution (and so for background runs).
+    pub fn resolves(&self) -> bool {
+        self.configs.run().resolve_enabled()
+    }
+
+    /// What decides the network stages' settings: two checkers with the same key
+    /// can share [`Engines`] and what they learned. The configuration's values,
+    /// the file they came from (relative paths are relative to it) and the source
+    /// settings (API keys come from the environment).
+    pub fn engines_key(&self) -> String {
+        let run = self.configs.run();
+        format!(
+            "{:?}|{:?}|{:?}",
+            run.file,
+            run.config,
+            run.sources_settings()
+        )
+    }
+
+    /// [`Self::check`] with engines the caller keeps (a language server's session);
+    /// the stages are the engines'.
+    pub async fn check_with(
+        &self,
+        project: &mut Project,
+        engines: &Engines,
+    ) -> anyhow::Result<Checked> {
+        self.check_shared(project, engines.resolver(), engines.backend())
+            .await
     }
 
     /// Load and check in one call.

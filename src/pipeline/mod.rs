@@ -9,6 +9,8 @@
 //! that produced a finding.
 
 mod configured;
+mod engines;
+mod learned;
 
 use std::collections::HashMap;
 
@@ -19,13 +21,16 @@ use crate::model::{FileId, Span, Work};
 use crate::report::{CitationFacts, Facts, ReferenceFacts};
 use crate::resolve::cascade::{ResolveError, Resolver};
 use crate::resolve::options::ResolveOptions;
+use crate::resolve::outcome::Status;
 use crate::resolve::run::{ProjectResolution, resolve_project_with};
 use crate::rules::resolution::{diagnostics as resolution_diagnostics, explain};
 use crate::verify::backend::{Backend, BackendError, Judgement, VerifySettings};
-use crate::verify::project::{resolved_pairs, verify_pairs};
+use crate::verify::project::verify_pairs;
 use crate::verify::usage::UsageSummary;
 
 pub use configured::{CheckSetup, Checker, PlannedStages};
+pub use engines::Engines;
+pub use learned::{Learned, replay};
 
 /// Which network stages run, and with what settings.
 #[derive(Debug, Clone, Default)]
@@ -55,6 +60,8 @@ pub struct Checked {
     pub facts: Facts,
     pub resolution: Option<ProjectResolution>,
     pub verification: Option<VerificationRun>,
+    /// What resolution and verification concluded, by content, for [`replay`].
+    pub learned: Learned,
 }
 
 /// Why a run could not be made (not a finding: the stages could not start).
@@ -66,30 +73,27 @@ pub enum PipelineError {
     Verify(#[from] BackendError),
 }
 
-/// Run the pipeline on a loaded project.
+/// Run the pipeline on a loaded project, on a runtime and with engines of its own.
 pub fn run(project: &mut Project, stages: &Stages) -> Result<Checked, PipelineError> {
-    let Some(options) = &stages.resolve else {
-        return Ok(futures::executor::block_on(run_shared(project, None, None)));
-    };
+    if stages.resolve.is_none() {
+        return Ok(learned::replay(project, &Learned::default(), false));
+    }
     let runtime = crate::resolve::cascade::runtime()?;
     runtime.block_on(async {
-        let resolver = Resolver::new(options.clone())?;
-        let backend = match &stages.verify {
-            Some(settings) => Some(Backend::build(
-                resolver.net(),
-                settings,
-                Some(resolver.sources().clone()),
-                options.cache.clone(),
-            )?),
-            None => None,
-        };
-        Ok::<_, PipelineError>(run_shared(project, Some(&resolver), backend.as_ref()).await)
+        let engines = Engines::new(stages.clone())?;
+        Ok(run_with(project, &engines).await)
     })
 }
 
+/// Run the pipeline on a loaded project with engines the caller keeps (a language
+/// server's session; the stages are the engines').
+pub async fn run_with(project: &mut Project, engines: &Engines) -> Checked {
+    run_shared(project, engines.resolver(), engines.backend()).await
+}
+
 /// Run the pipeline with a resolver and a verification backend built once and shared
-/// by many runs (the HTTP service): no resolver, local checks only; no backend, no
-/// verification.
+/// by many runs (the HTTP service, the language server): no resolver, local checks
+/// only; no backend, no verification.
 pub async fn run_shared(
     project: &mut Project,
     resolver: Option<&Resolver>,
@@ -99,19 +103,32 @@ pub async fn run_shared(
     let project = &*project;
     let mut found = check::local_findings(project);
     let mut facts = Facts::new();
+    let mut learned = Learned::default();
     let Some(resolver) = resolver else {
         return Checked {
             diagnostics: check::finish(project, found),
             facts,
             resolution: None,
             verification: None,
+            learned,
         };
     };
     let resolution = resolve_project_with(resolver, project).await;
     found.extend(resolution_diagnostics(project, &resolution));
     record_resolutions(project, &resolution, &mut facts);
+    learned.add_resolutions(project, &resolution);
     let verification = match backend {
-        Some(backend) => Some(verify(project, &resolution, backend, &mut found, &mut facts).await),
+        Some(backend) => Some(
+            verify(
+                project,
+                &resolution,
+                backend,
+                &mut found,
+                &mut facts,
+                &mut learned,
+            )
+            .await,
+        ),
         None => None,
     };
     Checked {
@@ -119,7 +136,22 @@ pub async fn run_shared(
         facts,
         resolution: Some(resolution),
         verification,
+        learned,
     }
+}
+
+/// `N references: a verified, b miscited, …`.
+pub fn resolution_summary(statuses: &[Status]) -> String {
+    let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
+    format!(
+        "{} references: {} verified, {} miscited, {} not found, {} retracted, {} unverified",
+        statuses.len(),
+        count(Status::Verified),
+        count(Status::Miscited),
+        count(Status::NotFound),
+        count(Status::Retracted),
+        count(Status::Unverified)
+    )
 }
 
 /// Each resolved reference's status, record and explanation as facts.
@@ -142,7 +174,7 @@ pub fn record_resolutions(project: &Project, resolution: &ProjectResolution, fac
 /// The work each reference resolved to, by where the reference is written (a
 /// bibliography shared by several documents is resolved once). Works not found or
 /// not decided are left out: there is nothing to verify the claim against.
-fn resolved_works<'a>(
+pub(crate) fn resolved_works<'a>(
     project: &Project,
     resolution: &'a ProjectResolution,
 ) -> HashMap<(FileId, Span), &'a Work> {
@@ -165,13 +197,12 @@ async fn verify(
     backend: &Backend,
     found: &mut Vec<Diagnostic>,
     facts: &mut Facts,
+    learned: &mut Learned,
 ) -> VerificationRun {
     let works = resolved_works(project, resolution);
-    let pairs = resolved_pairs(project, |d, r| {
-        let reference = project.documents.get(d)?.references.get(r)?;
-        works.get(&(reference.file, reference.span)).copied()
-    });
+    let pairs = learned::pairs(project, &works);
     let judgements = verify_pairs(backend, &pairs).await;
+    learned.add_judgements(&pairs, &judgements);
     for (pair, judgement) in pairs.iter().zip(&judgements) {
         facts.set_citation(pair.citation, citation_facts(judgement));
         found.extend(judgement.diagnostic(pair.citation, pair.claim, Some(pair.work)));

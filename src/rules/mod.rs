@@ -4,6 +4,7 @@
 pub mod input;
 pub mod links;
 pub mod meta;
+pub mod reference;
 pub mod resolution;
 mod resolution_fix;
 pub mod verification;
@@ -239,7 +240,6 @@ Remove it so that it does not hide a future problem.\n\nExample:\n\n    <!-- cit
 (`undefined-citation`).\n\nExample:\n\n    % citeproof: ignore[CP999]";
 }
 
-/// Look a rule up by code (`CP101`, case-insensitive) or name (`undefined-citation`).
 /// Where the rule documentation (docs/rules.md) is published; each rule has its
 /// own anchor there.
 pub const DOCS_URL: &str = "https://github.com/citeproof/citeproof/blob/main/docs/rules.md";
@@ -255,6 +255,7 @@ impl Rule {
     }
 }
 
+/// Look a rule up by code (`CP101`, case-insensitive) or name (`undefined-citation`).
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     let wanted = code_or_name.trim();
     RULES

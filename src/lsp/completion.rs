@@ -1,0 +1,256 @@
+//! `textDocument/completion` of citation keys in LaTeX key lists and after `@` in
+//! Markdown, and `completionItem/resolve` for their documentation.
+//!
+//! Large bibliographies stay fast: the server matches the typed prefix against
+//! each entry's key, author names and title words itself and sends at most
+//! [`LIMIT`] items (marking the list incomplete so the client asks again as the
+//! user types); each item carries only its key, a one-line detail and the words it
+//! matches on (`filterText`), and its documentation is computed when the client
+//! asks for it.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use lsp_server::ResponseError;
+use lsp_types::{
+    CompletionItem, CompletionItemKind, CompletionList, CompletionParams, CompletionResponse,
+    CompletionTextEdit, Documentation, MarkupContent, MarkupKind, TextEdit,
+};
+use serde::{Deserialize, Serialize};
+
+use super::completion_context;
+use super::completion_index::{KeyIndex, fold, index_of, rank};
+use super::render;
+use super::settings::ResolveWhen;
+use super::view::{EntryId, Read, View};
+use crate::load::Project;
+use crate::model::{Reference, Span};
+use crate::source::FileKind;
+
+/// Characters that open a key: `\cite{`, `\cite{a,`, `@`.
+pub const TRIGGERS: &[char] = &['{', ',', '@'];
+
+/// Most items sent for one request.
+pub const LIMIT: usize = 100;
+
+/// What an item carries to `completionItem/resolve`: where its entry is written.
+#[derive(Debug, Serialize, Deserialize)]
+struct ItemData {
+    path: PathBuf,
+    start: usize,
+    end: usize,
+}
+
+pub fn complete(
+    view: &View,
+    params: CompletionParams,
+) -> Result<Option<CompletionResponse>, ResponseError> {
+    let at = params.text_document_position;
+    let Some(read) = view.read(&at.text_document.uri) else {
+        return Ok(None);
+    };
+    // The buffer as it is now: the check of the last keystroke may still be to come.
+    let checked = read.source();
+    let (text, index) = match view.documents.by_path(&checked.path) {
+        Some(doc) => (&*doc.text, &doc.index),
+        None => (checked.text.as_str(), &checked.index),
+    };
+    let offset = view.encoding.offset(text, index, at.position);
+    let key_at = match checked.kind {
+        FileKind::Latex => {
+            let commands: Vec<&String> = read.documents().flat_map(|d| &d.cite_commands).collect();
+            completion_context::latex(text, offset, |name| {
+                commands.iter().any(|c| is_command(c, name))
+            })
+        }
+        FileKind::Markdown => completion_context::markdown(text, offset),
+        _ => None,
+    };
+    let Some(key_at) = key_at else {
+        return Ok(None);
+    };
+    let range = view.encoding.range(text, index, key_at.replace);
+    Ok(Some(CompletionResponse::List(items(
+        view,
+        read,
+        &fold(&key_at.prefix),
+        range,
+    ))))
+}
+
+/// `name` is `command` or its capitalised form (`\Citep` for `citep`).
+fn is_command(command: &str, name: &str) -> bool {
+    if command == name {
+        return true;
+    }
+    let mut chars = command.chars();
+    match chars.next() {
+        Some(first) if first.is_ascii_lowercase() => {
+            name.len() == command.len()
+                && name.starts_with(first.to_ascii_uppercase())
+                && name[1..] == *chars.as_str()
+        }
+        _ => false,
+    }
+}
+
+/// The matches of the entries that may be cited here, best first, at most
+/// [`LIMIT`], and whether there were more: the entries of the documents that read
+/// the file, or, for a file no document with a bibliography reads (a chapter opened
+/// alone), those of every open document.
+fn matches<'a>(
+    view: &View<'a>,
+    read: Read<'a>,
+    prefix: &str,
+) -> (Vec<(u8, &'a Project, &'a Reference)>, bool) {
+    let own: Vec<usize> = read
+        .project()
+        .documents
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.files.contains(&read.file))
+        .map(|(i, _)| i)
+        .collect();
+    let mut lists: Vec<(&Project, Arc<KeyIndex>, usize)> = Vec::new();
+    let index = index_of(&read.check.project);
+    for d in own.into_iter().filter(|&d| !index.entries(d).is_empty()) {
+        lists.push((read.project(), index.clone(), d));
+    }
+    if lists.is_empty() {
+        for check in view.workspace.roots.values() {
+            let index = index_of(&check.project);
+            for d in (0..check.project.documents.len()).filter(|&d| !index.entries(d).is_empty()) {
+                lists.push((&check.project, index.clone(), d));
+            }
+        }
+    }
+    // Per rank, in key order; with several lists, a key already seen is left out.
+    let several = lists.len() > 1;
+    let mut buckets: [Vec<(&Project, &Reference)>; 4] = Default::default();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (project, index, d) in &lists {
+        for entry in index.entries(*d) {
+            let Some(rank) = rank(entry, prefix) else {
+                continue;
+            };
+            let reference = &project.documents[entry.doc].references[entry.reference];
+            if several && !seen.insert(&reference.key) {
+                continue;
+            }
+            buckets[rank as usize].push((*project, reference));
+        }
+    }
+    let total: usize = buckets.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(total.min(LIMIT));
+    for (rank, mut bucket) in buckets.into_iter().enumerate() {
+        if several {
+            bucket.sort_by(|a, b| a.1.key.cmp(&b.1.key));
+        }
+        let room = LIMIT - out.len();
+        out.extend(
+            bucket
+                .into_iter()
+                .take(room)
+                .map(|(p, r)| (rank as u8, p, r)),
+        );
+    }
+    (out, total > LIMIT)
+}
+
+fn items(view: &View, read: Read, prefix: &str, range: lsp_types::Range) -> CompletionList {
+    let (matched, more) = matches(view, read, prefix);
+    let items = matched
+        .into_iter()
+        .enumerate()
+        .map(|(i, (score, project, r))| item(project, r, score, i, range))
+        .collect();
+    CompletionList {
+        is_incomplete: more,
+        items,
+    }
+}
+
+fn item(
+    project: &Project,
+    r: &Reference,
+    score: u8,
+    index: usize,
+    range: lsp_types::Range,
+) -> CompletionItem {
+    let f = &r.fields;
+    let persons = if f.authors.is_empty() {
+        &f.editors
+    } else {
+        &f.authors
+    };
+    let mut detail = render::families(persons, f.authors_truncated);
+    if let Some(year) = f.year {
+        detail.push_str(&format!(" ({year})"));
+    }
+    if let Some(title) = &f.title {
+        let short: String = title.chars().take(90).collect();
+        let more = if short.len() < title.len() { "…" } else { "" };
+        detail.push_str(&format!(" {short}{more}"));
+    }
+    let mut filter = r.key.clone();
+    for p in persons {
+        filter.push(' ');
+        filter.push_str(&p.family);
+    }
+    if let Some(title) = &f.title {
+        filter.push(' ');
+        filter.push_str(title);
+    }
+    let entry = EntryId::of(project, r);
+    let data = ItemData {
+        path: entry.path,
+        start: r.span.start,
+        end: r.span.end,
+    };
+    CompletionItem {
+        label: r.key.clone(),
+        kind: Some(CompletionItemKind::REFERENCE),
+        detail: Some(detail.trim().to_string()),
+        filter_text: Some(filter),
+        sort_text: Some(format!("{score}{index:04}")),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+            range,
+            r.key.clone(),
+        ))),
+        data: serde_json::to_value(data).ok(),
+        ..CompletionItem::default()
+    }
+}
+
+/// `completionItem/resolve`: the entry's documentation, as its hover shows it.
+pub fn resolve(view: &View, mut item: CompletionItem) -> Result<CompletionItem, ResponseError> {
+    let Some(data) = item
+        .data
+        .clone()
+        .and_then(|d| serde_json::from_value::<ItemData>(d).ok())
+    else {
+        return Ok(item);
+    };
+    let span = Span::new(data.start, data.end.max(data.start));
+    let found = view.reads(&data.path).into_iter().find_map(|read| {
+        let r = read
+            .documents()
+            .flat_map(|d| &d.references)
+            .find(|r| r.file == read.file && r.span == span && r.key == item.label)?;
+        Some((read, r))
+    });
+    if let Some((read, reference)) = found {
+        let mut text = render::entry(view, read.project(), reference);
+        text.push_str("\n---\n\n");
+        text.push_str(&render::resolution(
+            read.check.facts.reference(reference),
+            view.settings.resolve == ResolveWhen::Off,
+        ));
+        item.documentation = Some(Documentation::MarkupContent(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }));
+    }
+    Ok(item)
+}

@@ -1,0 +1,131 @@
+//! The editor features (hover, completion, navigation, rename, symbols, links, code
+//! actions): what the server advertises for them and which handler answers which
+//! request. Every handler reads a [`View`] of the state after the pending edits
+//! were checked, so positions always refer to the text the client has.
+
+use lsp_server::{ErrorCode, Request, Response, ResponseError};
+use lsp_types::request::{
+    CodeActionRequest, CodeActionResolveRequest, Completion, DocumentLinkRequest,
+    DocumentSymbolRequest, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename,
+    Request as _, ResolveCompletionItem,
+};
+use lsp_types::{
+    ClientCapabilities, CodeActionKind, CodeActionOptions, CodeActionProviderCapability,
+    CompletionOptions, DocumentLinkOptions, HoverProviderCapability, OneOf, RenameOptions,
+    ServerCapabilities, WorkDoneProgressOptions,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::server::Server;
+use super::view::View;
+use super::{actions, completion, hover, links, navigation, rename};
+
+/// The code action kinds the server offers.
+pub fn code_action_kinds() -> Vec<CodeActionKind> {
+    vec![CodeActionKind::QUICKFIX, actions::fix_all_kind()]
+}
+
+/// The capabilities of the editor features (the server adds sync and encoding).
+pub fn capabilities(_client: &ClientCapabilities) -> ServerCapabilities {
+    ServerCapabilities {
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            resolve_provider: Some(true),
+            trigger_characters: Some(completion::TRIGGERS.iter().map(|c| c.to_string()).collect()),
+            ..CompletionOptions::default()
+        }),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        document_link_provider: Some(DocumentLinkOptions {
+            resolve_provider: Some(false),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(code_action_kinds()),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+            resolve_provider: Some(true),
+        })),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// Answer a request of an editor feature; `None` when `request` is none of them.
+pub fn request(server: &mut Server, request: &Request) -> Option<Response> {
+    let Request { id, method, params } = request;
+    let answer = match method.as_str() {
+        HoverRequest::METHOD => run(server, method, params, hover::hover),
+        Completion::METHOD => {
+            // Typing does not wait for the check of the keystroke: completion reads
+            // the buffer as it is and the entries of the last check.
+            let uri =
+                serde_json::from_value::<lsp_types::Uri>(params["textDocument"]["uri"].clone());
+            if uri.is_ok_and(|uri| server.view().read(&uri).is_some()) {
+                answer(server, method, params, completion::complete)
+            } else {
+                run(server, method, params, completion::complete)
+            }
+        }
+        ResolveCompletionItem::METHOD => answer(server, method, params, completion::resolve),
+        GotoDefinition::METHOD => run(server, method, params, navigation::definition),
+        References::METHOD => run(server, method, params, navigation::references),
+        DocumentSymbolRequest::METHOD => run(server, method, params, navigation::symbols),
+        DocumentLinkRequest::METHOD => run(server, method, params, links::document_links),
+        PrepareRenameRequest::METHOD => run(server, method, params, rename::prepare),
+        Rename::METHOD => run(server, method, params, rename::rename),
+        CodeActionRequest::METHOD => run(server, method, params, actions::code_actions),
+        CodeActionResolveRequest::METHOD => run(server, method, params, actions::resolve),
+        _ => return None,
+    };
+    Some(Response {
+        id: id.clone(),
+        response_result: answer,
+    })
+}
+
+/// Check what the client has changed, then answer: positions then refer to the
+/// text the client has.
+fn run<P: DeserializeOwned, R: Serialize>(
+    server: &mut Server,
+    method: &str,
+    params: &serde_json::Value,
+    handler: impl FnOnce(&View, P) -> Result<R, ResponseError>,
+) -> Result<serde_json::Value, ResponseError> {
+    server.refresh();
+    answer(server, method, params, handler)
+}
+
+/// Call the handler on the parameters and the state as it is.
+fn answer<P: DeserializeOwned, R: Serialize>(
+    server: &mut Server,
+    method: &str,
+    params: &serde_json::Value,
+    handler: impl FnOnce(&View, P) -> Result<R, ResponseError>,
+) -> Result<serde_json::Value, ResponseError> {
+    let params: P = serde_json::from_value(params.clone()).map_err(|e| ResponseError {
+        code: ErrorCode::InvalidParams as i32,
+        message: format!("invalid parameters for {method}: {e}"),
+        data: None,
+    })?;
+    let view = server.view();
+    let result = handler(&view, params)?;
+    serde_json::to_value(result).map_err(|e| ResponseError {
+        code: ErrorCode::InternalError as i32,
+        message: format!("{method}: cannot serialise the result: {e}"),
+        data: None,
+    })
+}
+
+/// A request that was understood but cannot be carried out; the message says why.
+pub fn refused(message: impl Into<String>) -> ResponseError {
+    ResponseError {
+        code: ErrorCode::RequestFailed as i32,
+        message: message.into(),
+        data: None,
+    }
+}

@@ -1,0 +1,182 @@
+//! What the network stages concluded, keyed by content: each reference's
+//! resolution by the query it makes, each claim–citation pair's judgement by the
+//! claim, the work and the URL it was judged on.
+//!
+//! A language server resolves in the background (on open and on save) but checks
+//! locally on every keystroke. [`replay`] runs the local stages on the current text
+//! and adds the findings of every resolution and judgement already learned whose
+//! content is unchanged, so a fabricated reference stays flagged while the writer
+//! types elsewhere, an edited reference waits for the next resolution instead of
+//! showing a verdict about its old text, and a text whose every reference and pair
+//! is known gets exactly the findings a full run would report.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use crate::check;
+use crate::load::Project;
+use crate::model::{Claim, Reference, Work};
+use crate::report::Facts;
+use crate::resolve::resolution::Resolution;
+use crate::resolve::run::{ProjectResolution, ResolvedReference, references_to_resolve};
+use crate::rules::resolution::diagnostics as resolution_diagnostics;
+use crate::verify::backend::Judgement;
+use crate::verify::project::{ResolvedPair, resolved_pairs};
+
+use super::{Checked, citation_facts, record_resolutions, resolved_works};
+
+/// Resolutions and judgements by content.
+#[derive(Debug, Clone, Default)]
+pub struct Learned {
+    resolutions: HashMap<u64, Resolution>,
+    judgements: HashMap<u64, Judgement>,
+}
+
+impl Learned {
+    pub fn is_empty(&self) -> bool {
+        self.resolutions.is_empty() && self.judgements.is_empty()
+    }
+
+    /// How many resolutions and judgements are known.
+    pub fn len(&self) -> usize {
+        self.resolutions.len() + self.judgements.len()
+    }
+
+    /// Remember what a run resolved.
+    pub fn add_resolutions(&mut self, project: &Project, resolution: &ProjectResolution) {
+        for entry in &resolution.entries {
+            let reference = &project.documents[entry.document].references[entry.reference];
+            self.resolutions
+                .insert(reference_key(reference), entry.resolution.clone());
+        }
+    }
+
+    /// Remember what a run judged, pair by pair.
+    pub fn add_judgements(&mut self, pairs: &[ResolvedPair<'_>], judgements: &[Judgement]) {
+        for (pair, judgement) in pairs.iter().zip(judgements) {
+            self.judgements
+                .insert(pair_key(pair.claim, pair.work, pair.url), judgement.clone());
+        }
+    }
+
+    /// Everything `other` knows, over what this knows.
+    pub fn merge(&mut self, other: Learned) {
+        self.resolutions.extend(other.resolutions);
+        self.judgements.extend(other.judgements);
+    }
+
+    /// Keep only what `project` uses (a long session does not keep every old
+    /// version of every reference); returns how many were dropped.
+    pub fn retain_used(&mut self, projects: &[&Project]) -> usize {
+        let before = self.len();
+        let mut used_refs = std::collections::HashSet::new();
+        let mut used_pairs = std::collections::HashSet::new();
+        for project in projects {
+            let resolution = self.known_resolution(project);
+            for entry in &resolution.entries {
+                let reference = &project.documents[entry.document].references[entry.reference];
+                used_refs.insert(reference_key(reference));
+            }
+            let works = resolved_works(project, &resolution);
+            for pair in pairs(project, &works) {
+                used_pairs.insert(pair_key(pair.claim, pair.work, pair.url));
+            }
+        }
+        self.resolutions.retain(|k, _| used_refs.contains(k));
+        self.judgements.retain(|k, _| used_pairs.contains(k));
+        before - self.len()
+    }
+
+    /// The resolutions known for the references a run of `project` would resolve.
+    fn known_resolution(&self, project: &Project) -> ProjectResolution {
+        let entries = references_to_resolve(project)
+            .into_iter()
+            .filter_map(|(document, reference)| {
+                let r = &project.documents[document].references[reference];
+                let resolution = self.resolutions.get(&reference_key(r))?.clone();
+                Some(ResolvedReference {
+                    document,
+                    reference,
+                    resolution,
+                })
+            })
+            .collect();
+        ProjectResolution {
+            entries,
+            stats: Vec::new(),
+        }
+    }
+}
+
+/// The local stages on `project`, plus the findings and facts of every resolution
+/// (and, with `verify`, every judgement) `learned` holds for its current content;
+/// suppressions applied once over everything, as [`super::run`] does.
+pub fn replay(project: &mut Project, learned: &Learned, verify: bool) -> Checked {
+    check::link_all(project);
+    let project = &*project;
+    let mut found = check::local_findings(project);
+    let mut facts = Facts::new();
+    if learned.is_empty() {
+        return Checked {
+            diagnostics: check::finish(project, found),
+            facts,
+            resolution: None,
+            verification: None,
+            learned: Learned::default(),
+        };
+    }
+    let resolution = learned.known_resolution(project);
+    found.extend(resolution_diagnostics(project, &resolution));
+    record_resolutions(project, &resolution, &mut facts);
+    if verify {
+        let works = resolved_works(project, &resolution);
+        for pair in pairs(project, &works) {
+            let key = pair_key(pair.claim, pair.work, pair.url);
+            if let Some(judgement) = learned.judgements.get(&key) {
+                facts.set_citation(pair.citation, citation_facts(judgement));
+                found.extend(judgement.diagnostic(pair.citation, pair.claim, Some(pair.work)));
+            }
+        }
+    }
+    Checked {
+        diagnostics: check::finish(project, found),
+        facts,
+        resolution: Some(resolution),
+        verification: None,
+        learned: Learned::default(),
+    }
+}
+
+/// The pairs a run would verify, given the works the references resolved to.
+pub(super) fn pairs<'a>(
+    project: &'a Project,
+    works: &HashMap<(crate::model::FileId, crate::model::Span), &'a Work>,
+) -> Vec<ResolvedPair<'a>> {
+    resolved_pairs(project, |d, r| {
+        let reference = project.documents.get(d)?.references.get(r)?;
+        works.get(&(reference.file, reference.span)).copied()
+    })
+}
+
+/// A reference's identity for resolution: what the query it makes is built from
+/// (`RefQuery::from_reference`: the fields, the text as written, the origin), so
+/// equal keys make equal queries — which is what the cascade decides on.
+fn reference_key(reference: &Reference) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    reference.fields.hash(&mut hasher);
+    reference.raw.hash(&mut hasher);
+    reference.origin.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A pair's identity for verification: the claim's text, the work and the URL the
+/// reference gives (the first step of the full-text cascade).
+fn pair_key(claim: &Claim, work: &Work, url: Option<&str>) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    claim.text.hash(&mut hasher);
+    serde_json::to_string(work)
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    url.hash(&mut hasher);
+    hasher.finish()
+}
