@@ -108,8 +108,8 @@ fn html_report_renders_in_chromium_with_every_part_visible() {
     let chapter = rendered.find("chapter.tex").unwrap();
     assert!(paper < chapter, "documents out of order");
 
-    // A screenshot, kept for people to look at (target/html-report.png).
-    let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/html-report.png");
+    // A screenshot, kept for people to look at (html-report.png in the target's tmp dir).
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-report.png");
     let _ = std::fs::remove_file(&shot);
     run_chromium(
         &binary,
