@@ -11,6 +11,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod fix;
 pub mod fs;
+pub mod index;
 pub mod link;
 pub mod load;
 pub mod lsp;

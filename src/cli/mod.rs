@@ -4,6 +4,7 @@ mod cache;
 mod check;
 mod config;
 mod extract;
+mod index;
 mod lsp;
 mod resolve;
 mod rules;
@@ -50,6 +51,9 @@ pub enum Command {
     Config(config::ConfigArgs),
     /// Run the language server on standard input and output (for editors).
     Lsp(lsp::LspArgs),
+    /// Build or inspect an offline index of the scholarly record (OpenAlex, Crossref,
+    /// DBLP dumps and local corpora).
+    Index(index::IndexArgs),
 }
 
 /// Input options shared by the commands that read documents.
@@ -97,5 +101,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(args),
         Command::Config(args) => config::run(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Index(args) => index::run(args),
     }
 }

@@ -40,6 +40,15 @@ pub struct ResolveArgs {
     /// [config: resolve.corpus-complete].
     #[arg(long)]
     pub corpus_complete: bool,
+    /// An offline index of the scholarly record (`citeproof index build`), consulted
+    /// before any network source [env: CITEPROOF_INDEX; config: resolve.index].
+    #[arg(long, value_name = "DIR")]
+    pub index: Option<PathBuf>,
+    /// The index holds every work that may be cited: a work missing from it is
+    /// reported as not found, and no network source is asked
+    /// [config: resolve.index-complete].
+    #[arg(long)]
+    pub index_complete: bool,
     /// Cache directory [default: the platform cache directory + citeproof;
     /// env: CITEPROOF_CACHE_DIR; config: cache.dir].
     #[arg(long, value_name = "DIR")]
@@ -90,6 +99,12 @@ impl ResolveArgs {
         }
         if self.corpus_complete {
             layers.set("--corpus-complete", "resolve.corpus-complete", true)?;
+        }
+        if let Some(dir) = &self.index {
+            layers.set_path("--index", "resolve.index", dir)?;
+        }
+        if self.index_complete {
+            layers.set("--index-complete", "resolve.index-complete", true)?;
         }
         if let Some(dir) = &self.cache_dir {
             layers.set_path("--cache-dir", "cache.dir", dir)?;

@@ -157,6 +157,19 @@ impl Resolved {
                     .map_or("default".to_string(), Origin::to_string)
             );
         }
+        let index = match resolve.index.as_deref().filter(|i| !i.trim().is_empty()) {
+            Some(dir) => Some(crate::index::open(&self.path_value("resolve.index", dir))?),
+            None => None,
+        };
+        let index_complete = resolve.index_complete.unwrap_or(false);
+        if index_complete && index.is_none() {
+            anyhow::bail!(
+                "`resolve.index-complete` ({}) needs an index (`--index DIR`, CITEPROOF_INDEX \
+                 or `[resolve] index`)",
+                self.origin("resolve.index-complete")
+                    .map_or("default".to_string(), Origin::to_string)
+            );
+        }
         let cache = match self.cache_dir() {
             Some(dir) => match Cache::open(&dir) {
                 Ok(cache) => {
@@ -181,6 +194,8 @@ impl Resolved {
                 offline: resolve.offline.unwrap_or(false),
                 corpus,
                 corpus_complete,
+                index,
+                index_complete,
                 cache,
                 gate: self.gate_thresholds(),
                 allow_private_urls: resolve.allow_private_urls.unwrap_or(false),
