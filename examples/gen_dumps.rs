@@ -137,7 +137,9 @@ struct Filler {
 
 fn filler(rng: &mut StdRng, p: &Pools, n: u64) -> Filler {
     let len = *pick(rng, &p.title_lengths);
-    let mut words: Vec<String> = (0..len).map(|_| pick(rng, &p.title_words).clone()).collect();
+    let mut words: Vec<String> = (0..len)
+        .map(|_| pick(rng, &p.title_words).clone())
+        .collect();
     if let Some(first) = words.first_mut() {
         let mut c = first.chars();
         if let Some(head) = c.next() {
@@ -163,12 +165,15 @@ fn filler(rng: &mut StdRng, p: &Pools, n: u64) -> Filler {
         venue: pick(rng, &p.venues).clone(),
         doi: has_doi.then(|| format!("10.{prefix}/syn{n:09}")),
         crossref: has_doi && rng.random_bool(0.9),
-        arxiv: rng
-            .random_bool(0.08)
-            .then(|| format!("{:02}{:02}.{:05}", rng.random_range(8..15), rng.random_range(1..13), n % 100_000)),
-        pmid: rng
-            .random_bool(0.15)
-            .then(|| format!("{}", 80_000_000 + n)),
+        arxiv: rng.random_bool(0.08).then(|| {
+            format!(
+                "{:02}{:02}.{:05}",
+                rng.random_range(8..15),
+                rng.random_range(1..13),
+                n % 100_000
+            )
+        }),
+        pmid: rng.random_bool(0.15).then(|| format!("{}", 80_000_000 + n)),
         dblp: rng.random_bool(0.12),
         abstract_text,
     }
@@ -204,14 +209,21 @@ fn openalex_filler(f: &Filler, updated: &str) -> Value {
     if let Some(p) = &f.pmid {
         ids["pmid"] = json!(format!("https://pubmed.ncbi.nlm.nih.gov/{p}"));
     }
-    let mut locations = vec![json!({"is_oa": false, "landing_page_url": f.doi.as_ref().map(|d| format!("https://doi.org/{d}")),
-        "source": {"display_name": f.venue, "type": "journal"}, "version": "publishedVersion"})];
+    let mut locations = vec![
+        json!({"is_oa": false, "landing_page_url": f.doi.as_ref().map(|d| format!("https://doi.org/{d}")),
+        "source": {"display_name": f.venue, "type": "journal"}, "version": "publishedVersion"}),
+    ];
     if let Some(a) = &f.arxiv {
         locations.push(json!({"is_oa": true, "landing_page_url": format!("https://arxiv.org/abs/{a}"),
             "pdf_url": format!("https://arxiv.org/pdf/{a}"), "source": {"display_name": "arXiv (Cornell University)", "type": "repository"}}));
     }
     let referenced: Vec<String> = (0..12)
-        .map(|k| format!("https://openalex.org/W9{:010}", (f.n * 7 + k * 131) % 10_000_000_000))
+        .map(|k| {
+            format!(
+                "https://openalex.org/W9{:010}",
+                (f.n * 7 + k * 131) % 10_000_000_000
+            )
+        })
         .collect();
     json!({
         "id": id, "doi": f.doi.as_ref().map(|d| format!("https://doi.org/{d}")),
@@ -281,7 +293,11 @@ struct DblpEntry<'a> {
 }
 
 fn write_dblp(out: &mut impl Write, e: &DblpEntry) {
-    let element = if e.conference { "inproceedings" } else { "article" };
+    let element = if e.conference {
+        "inproceedings"
+    } else {
+        "article"
+    };
     let mut s = format!("<{element} mdate=\"2025-01-01\" key=\"{}\">\n", e.key);
     for a in &e.authors {
         s.push_str(&format!("<author>{}</author>\n", dblp_text(a)));
@@ -441,13 +457,21 @@ fn main() {
             counts[1] += 1;
         }
         if f.dblp {
-            let mut ee: Vec<String> = f.doi.iter().map(|d| format!("https://doi.org/{d}")).collect();
+            let mut ee: Vec<String> = f
+                .doi
+                .iter()
+                .map(|d| format!("https://doi.org/{d}"))
+                .collect();
             ee.extend(f.arxiv.iter().map(|a| format!("https://arxiv.org/abs/{a}")));
             write_dblp(
                 &mut dblp,
                 &DblpEntry {
                     key: format!("journals/syn/W{}", f.n),
-                    authors: f.authors.iter().map(|(g, fam)| format!("{g} {fam}")).collect(),
+                    authors: f
+                        .authors
+                        .iter()
+                        .map(|(g, fam)| format!("{g} {fam}"))
+                        .collect(),
                     title: &f.title,
                     year: Some(f.year),
                     venue: Some(&f.venue),

@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use rusqlite::Connection;
 
+use citeproof::index::WorkStore;
 use citeproof::index::sqlite::SqliteStore;
 use citeproof::index::titles::title_candidates;
-use citeproof::index::WorkStore;
 use citeproof::model::IdScheme;
 use citeproof::resolve::cascade::resolve_blocking;
 use citeproof::resolve::options::ResolveOptions;

@@ -24,6 +24,7 @@ pub mod policy;
 pub mod report;
 pub mod resolve;
 pub mod rules;
+pub mod shard;
 pub mod source;
 pub mod suppress;
 pub mod verify;

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use citeproof::index::WorkStore;
 use citeproof::index::build::{BuildInputs, BuildProgress, build};
 use citeproof::index::sqlite::{SqliteStore, SqliteWriter};
 use citeproof::index::stats::{human_bytes, render};
-use citeproof::index::WorkStore;
 
 #[derive(Debug, Args)]
 pub struct IndexArgs {

@@ -201,6 +201,11 @@ pub struct ResolveCommandArgs {
     /// Use this configuration file (default: the nearest one to INPUT).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Resolve only the I-th of N contiguous blocks of the input (1-based), so that N
+    /// processes split one job and their outputs, concatenated in order, are the
+    /// unsharded output (`--format jsonl`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<citeproof::shard::Shard>,
     #[command(flatten)]
     pub resolution: ResolveArgs,
 }
@@ -220,6 +225,10 @@ fn read_input(path: &Path) -> anyhow::Result<String> {
 pub fn run(args: ResolveCommandArgs) -> anyhow::Result<ExitCode> {
     let text = read_input(&args.input)?;
     let (refs, warnings) = input::read(&args.input, &text);
+    let refs = match args.shard {
+        Some(shard) => shard.select(refs),
+        None => refs,
+    };
     for w in warnings {
         eprintln!("warning: {w}");
     }

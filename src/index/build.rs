@@ -59,14 +59,14 @@ impl BuildReport {
     }
 }
 
-type Reader = fn(
+pub type ReaderFn = fn(
     &Path,
     &mut dyn std::io::BufRead,
     &mut dyn FnMut(Record),
     &mut dyn FnMut(String),
 ) -> Result<(), IndexError>;
 
-fn reader_of(source: DumpSource) -> (Reader, fn(&str) -> bool) {
+fn reader_of(source: DumpSource) -> (ReaderFn, fn(&str) -> bool) {
     match source {
         DumpSource::OpenAlex => (openalex::read, openalex::is_dump_file),
         DumpSource::Crossref => (crossref::read, crossref::is_dump_file),

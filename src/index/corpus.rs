@@ -50,8 +50,16 @@ pub fn read(
             }
             match work_from_world_line(&line) {
                 Ok(Some(work)) => emit(record(work)),
-                Ok(None) => warn(format!("{}:{}: record without a title, skipped", path.display(), n + 1)),
-                Err(e) => warn(format!("{}:{}: not a work record ({e}), skipped", path.display(), n + 1)),
+                Ok(None) => warn(format!(
+                    "{}:{}: record without a title, skipped",
+                    path.display(),
+                    n + 1
+                )),
+                Err(e) => warn(format!(
+                    "{}:{}: not a work record ({e}), skipped",
+                    path.display(),
+                    n + 1
+                )),
             }
         }
         return Ok(());

@@ -60,7 +60,10 @@ pub fn read(
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let mut handle = |v: Value, warn: &mut dyn FnMut(String)| match record_of(&v) {
         Some(record) => emit(record),
-        None => warn(format!("{}: an item without a DOI, skipped", path.display())),
+        None => warn(format!(
+            "{}: an item without a DOI, skipped",
+            path.display()
+        )),
     };
     if name.contains(".jsonl") {
         for (n, line) in stream.lines().enumerate() {
@@ -70,7 +73,11 @@ pub fn read(
             }
             match serde_json::from_str::<Value>(&line) {
                 Ok(v) => handle(v, warn),
-                Err(e) => warn(format!("{}:{}: not JSON ({e}), skipped", path.display(), n + 1)),
+                Err(e) => warn(format!(
+                    "{}:{}: not JSON ({e}), skipped",
+                    path.display(),
+                    n + 1
+                )),
             }
         }
         return Ok(());

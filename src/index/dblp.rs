@@ -9,7 +9,6 @@ use std::path::Path;
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use super::input::input_error;
 use super::{DumpSource, IndexError, Record};
 use crate::model::{IdScheme, Work};
 use crate::parse::ids::{identifier_from_url, normalize_arxiv};
@@ -75,7 +74,14 @@ impl Pending {
                 .collect(),
             year: self.year.as_deref().and_then(|y| y.trim().parse().ok()),
             venue: self.journal.clone().or(self.booktitle.clone()),
-            work_type: Some(dblp_type(&self.element, self.publtype.as_deref(), self.journal.as_deref()).into()),
+            work_type: Some(
+                dblp_type(
+                    &self.element,
+                    self.publtype.as_deref(),
+                    self.journal.as_deref(),
+                )
+                .into(),
+            ),
             url: Some(format!("https://dblp.org/rec/{}", self.key)),
             ..Work::default()
         };
@@ -129,15 +135,11 @@ fn corr_arxiv(key: &str) -> Option<String> {
 }
 
 fn attr(start: &BytesStart, name: &str) -> Option<String> {
-    start
-        .try_get_attribute(name)
-        .ok()
-        .flatten()
-        .and_then(|a| {
-            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                .ok()
-                .map(|v| v.into_owned())
-        })
+    start.try_get_attribute(name).ok().flatten().and_then(|a| {
+        a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+            .ok()
+            .map(|v| v.into_owned())
+    })
 }
 
 /// An entity reference as text: character references, the XML five, and the HTML
@@ -148,7 +150,10 @@ fn resolve_entity(name: &str) -> String {
             Some(hex) => u32::from_str_radix(hex, 16).ok(),
             None => num.parse().ok(),
         };
-        return code.and_then(char::from_u32).map(String::from).unwrap_or_default();
+        return code
+            .and_then(char::from_u32)
+            .map(String::from)
+            .unwrap_or_default();
     }
     quick_xml::escape::resolve_predefined_entity(name)
         .or_else(|| quick_xml::escape::resolve_html5_entity(name))
@@ -234,7 +239,10 @@ pub fn read(
         buf.clear();
     }
     if depth != 0 {
-        return Err(input_error(path, "the file ends inside an element (truncated?)"));
+        warn(format!(
+            "{}: the file ends inside an element (truncated?)",
+            path.display()
+        ));
     }
     Ok(())
 }
@@ -247,7 +255,10 @@ mod tests {
     fn names_keys_and_entities() {
         assert_eq!(without_homonym_number("Jiani Zhang 0003"), "Jiani Zhang");
         assert_eq!(without_homonym_number("Ada Lovelace"), "Ada Lovelace");
-        assert_eq!(corr_arxiv("journals/corr/abs-2402-17944").as_deref(), Some("2402.17944"));
+        assert_eq!(
+            corr_arxiv("journals/corr/abs-2402-17944").as_deref(),
+            Some("2402.17944")
+        );
         assert_eq!(corr_arxiv("conf/nips/X20"), None);
         assert_eq!(resolve_entity("uuml"), "ü");
         assert_eq!(resolve_entity("#233"), "é");

@@ -36,7 +36,6 @@ pub fn record_of(v: &Value) -> Option<Record> {
     })
 }
 
-
 /// Read one snapshot file line by line; lines that are not works are counted and
 /// reported with their place.
 pub fn read(

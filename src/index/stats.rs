@@ -25,7 +25,10 @@ pub fn render(stats: &IndexStats) -> String {
     out.push_str(&format!("engine   {}\n", stats.engine));
     out.push_str(&format!(
         "built    {}\n",
-        stats.built.as_deref().unwrap_or("never (no build finished)")
+        stats
+            .built
+            .as_deref()
+            .unwrap_or("never (no build finished)")
     ));
     if let Some(created) = &stats.created {
         out.push_str(&format!("created  {created}\n"));
@@ -41,7 +44,10 @@ pub fn render(stats: &IndexStats) -> String {
     for c in stats.records.iter().filter(|c| c.records > 0) {
         out.push_str(&format!("  {:<9} {}\n", c.source, c.records));
     }
-    out.push_str(&format!("notices  {} (retractions and concerns, by DOI)\n", stats.notices));
+    out.push_str(&format!(
+        "notices  {} (retractions and concerns, by DOI)\n",
+        stats.notices
+    ));
     out.push_str(&format!("imports  {} files\n", stats.imports.len()));
     out
 }

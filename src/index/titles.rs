@@ -48,7 +48,9 @@ pub fn title_candidates(
                 .iter()
                 .filter(|w| present.contains(w.as_str()))
                 .count();
-            if shared > 0 && shared + RAW_MAX_MISSING >= words.len() && !contained.contains(&hit.work)
+            if shared > 0
+                && shared + RAW_MAX_MISSING >= words.len()
+                && !contained.contains(&hit.work)
             {
                 contained.push(hit.work);
             }

@@ -184,7 +184,10 @@ mod tests {
 
     #[test]
     fn authors_and_abstracts_round_trip() {
-        let people = vec![Person::new(Some("Ada"), "Lovelace"), Person::new(None, "WHO")];
+        let people = vec![
+            Person::new(Some("Ada"), "Lovelace"),
+            Person::new(None, "WHO"),
+        ];
         assert_eq!(decode_authors(&encode_authors(&people)), people);
         assert!(decode_authors("").is_empty());
         let text = "An abstract about graphs. ".repeat(20);

@@ -8,9 +8,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 
 use super::{FLAG_CONCERN, FLAG_RETRACTED, db_path, decode_authors, inflate, open_error, prepare};
 use crate::index::merge::scheme_code;
-use crate::index::store::{
-    ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore,
-};
+use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore};
 use crate::index::{DumpSource, IndexError, NoticeKind};
 use crate::model::{IdScheme, Work};
 
@@ -29,7 +27,9 @@ pub struct SqliteStore {
 
 impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SqliteStore").field("dir", &self.dir).finish()
+        f.debug_struct("SqliteStore")
+            .field("dir", &self.dir)
+            .finish()
     }
 }
 
@@ -98,9 +98,7 @@ fn source_of(code: i64) -> DumpSource {
 
 fn work_of_row(row: &Row) -> rusqlite::Result<(Work, i64)> {
     let text = |i: usize| row.get::<_, Option<String>>(i);
-    let abstract_text = row
-        .get::<_, Option<Vec<u8>>>(12)?
-        .and_then(|b| inflate(&b));
+    let abstract_text = row.get::<_, Option<Vec<u8>>>(12)?.and_then(|b| inflate(&b));
     let flags: i64 = row.get(13)?;
     let work = Work {
         source: source_of(row.get(0)?).record_source(),
@@ -264,9 +262,8 @@ impl WorkStore for SqliteStore {
                     })
                 })
                 .collect::<Result<Vec<_>, IndexError>>()?;
-            let mut stmt = conn.prepare(
-                "SELECT path, source, records, at FROM imports ORDER BY at, path",
-            )?;
+            let mut stmt =
+                conn.prepare("SELECT path, source, records, at FROM imports ORDER BY at, path")?;
             let imports = stmt
                 .query_map([], |r| {
                     Ok(ImportInfo {

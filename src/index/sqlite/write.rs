@@ -11,9 +11,7 @@ use super::read::notice_code;
 use super::{
     FLAG_CONCERN, FLAG_RETRACTED, db_path, deflate, encode_authors, now_utc, open_error, prepare,
 };
-use crate::index::merge::{
-    folded_title, ids_of, may_join_by_title, scheme_code, title_key,
-};
+use crate::index::merge::{folded_title, ids_of, may_join_by_title, scheme_code, title_key};
 use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
 use crate::index::{DumpSource, IndexError, Record};
 use crate::model::IdScheme;
@@ -122,8 +120,10 @@ impl SqliteWriter {
     /// record of its work carries are forgotten.
     fn remove(&mut self, id: i64, work: WorkId) -> Result<(), IndexError> {
         let old = self.record_ids(id)?;
-        self.conn.execute("DELETE FROM records WHERE id = ?1", [id])?;
-        self.conn.execute("DELETE FROM titles WHERE rowid = ?1", [id])?;
+        self.conn
+            .execute("DELETE FROM records WHERE id = ?1", [id])?;
+        self.conn
+            .execute("DELETE FROM titles WHERE rowid = ?1", [id])?;
         let mut others: Vec<(IdScheme, String)> = Vec::new();
         let mut stmt = self
             .conn
@@ -206,7 +206,9 @@ impl SqliteWriter {
         drop(put_id);
         if let Some(key) = title_key(w) {
             self.conn
-                .prepare_cached("INSERT OR IGNORE INTO title_keys(key, work, doi) VALUES (?1, ?2, ?3)")?
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO title_keys(key, work, doi) VALUES (?1, ?2, ?3)",
+                )?
                 .execute(params![key, work, id_value(IdScheme::Doi)])?;
         }
         let words = indexed_words(&w.title);
