@@ -5,10 +5,17 @@
 //!
 //! ```text
 //! cargo run --release --example index_bench -- --index target/bench-data/idx-1m [--samples 2000]
+//! cargo run --release --example index_bench -- --index postgres://localhost/idx \
+//!     --sample-from target/bench-data/idx-1m
 //! ```
+//!
+//! `--index` is a folder or a `postgres://` URL; the identifiers and titles timed are
+//! drawn from an SQLite index (`--sample-from`, by default the index itself).
 
 #[path = "support/bench_cases.rs"]
 mod bench_cases;
+#[path = "support/peak_memory.rs"]
+mod peak_memory;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -16,8 +23,6 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use rusqlite::Connection;
 
-use citeproof::index::WorkStore;
-use citeproof::index::sqlite::SqliteStore;
 use citeproof::index::titles::title_candidates;
 use citeproof::model::IdScheme;
 use citeproof::resolve::cascade::resolve_blocking;
@@ -30,6 +35,9 @@ use bench_cases::Scores;
 struct Args {
     #[arg(long)]
     index: PathBuf,
+    /// The SQLite index the samples are drawn from (default: `--index`).
+    #[arg(long)]
+    sample_from: Option<PathBuf>,
     /// Identifiers and titles sampled for the latency figures.
     #[arg(long, default_value_t = 2000)]
     samples: usize,
@@ -57,7 +65,7 @@ fn report(what: &str, mut times: Vec<Duration>) {
 
 fn main() {
     let args = Args::parse();
-    let store = SqliteStore::open(&args.index).expect("index");
+    let store = citeproof::index::open(&args.index).expect("index");
     let stats = store.stats().expect("stats");
     println!(
         "index {}: {} works, {} bytes ({:.0} bytes per work)",
@@ -67,7 +75,8 @@ fn main() {
         stats.bytes as f64 / stats.works.max(1) as f64
     );
     // Samples drawn from the records themselves, spread over the whole file.
-    let conn = Connection::open(args.index.join("index.sqlite3")).expect("sqlite");
+    let sample_from = args.sample_from.as_ref().unwrap_or(&args.index);
+    let conn = Connection::open(sample_from.join("index.sqlite3")).expect("sqlite");
     let max_id: i64 = conn
         .query_row("SELECT MAX(id) FROM records", [], |r| r.get(0))
         .expect("max id");
@@ -86,6 +95,21 @@ fn main() {
         }
     }
     drop(stmt);
+    // Bytes per table (when the SQLite build has the dbstat table).
+    if let Ok(mut stmt) =
+        conn.prepare("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC")
+    {
+        println!("bytes per table:");
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .expect("dbstat");
+        for (name, bytes) in rows.flatten() {
+            println!(
+                "  {name:<24} {bytes:>14} ({:.0} per work)",
+                bytes as f64 / stats.works.max(1) as f64
+            );
+        }
+    }
     println!("latency (one thread):");
     let time = |f: &mut dyn FnMut()| {
         let start = Instant::now();
@@ -107,7 +131,7 @@ fn main() {
     report("DOI lookup, absent", absent);
     let exact: Vec<Duration> = titles
         .iter()
-        .map(|t| time(&mut || drop(title_candidates(&store, Some(t), "", 5).unwrap())))
+        .map(|t| time(&mut || drop(title_candidates(store.as_ref(), Some(t), "", 5).unwrap())))
         .collect();
     report("title search, exact title", exact);
     let near: Vec<Duration> = titles
@@ -115,7 +139,7 @@ fn main() {
         .map(|t| {
             let words: Vec<&str> = t.split_whitespace().collect();
             let cut = words[..words.len().saturating_sub(1).max(1)].join(" ");
-            time(&mut || drop(title_candidates(&store, Some(&cut), "", 5).unwrap()))
+            time(&mut || drop(title_candidates(store.as_ref(), Some(&cut), "", 5).unwrap()))
         })
         .collect();
     report("title search, last word dropped", near);
@@ -127,13 +151,14 @@ fn main() {
     let (cases, _) = bench_cases::load(&shared);
     let queries: Vec<RefQuery> = cases.iter().map(|c| c.query.clone()).collect();
     let options = ResolveOptions {
-        index: Some(std::sync::Arc::new(store)),
+        index: Some(store),
         index_complete: true,
         offline: true,
         ..ResolveOptions::default()
     };
     let mut best = Duration::MAX;
     let mut resolutions = Vec::new();
+    peak_memory::reset_peak();
     for _ in 0..args.runs.max(1) {
         let start = Instant::now();
         let (r, _) = resolve_blocking(options.clone(), &queries).expect("resolver");
@@ -154,4 +179,5 @@ fn main() {
         cases.len() as f64 / best.as_secs_f64(),
         args.runs.max(1)
     );
+    println!("  {} while resolving", peak_memory::peak_text());
 }

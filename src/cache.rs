@@ -6,7 +6,9 @@
 //! so bumping [`LOGIC_VERSION`] invalidates everything cached before. The file is in WAL
 //! mode with a busy timeout so a CLI run and the language server can share it; a file
 //! that is not a readable SQLite database is moved aside and recreated, with a warning
-//! the caller can show ([`Cache::warnings`]).
+//! the caller can show ([`Cache::warnings`]). A `postgres://…` URL in place of the
+//! directory keeps the same entries in a PostgreSQL database shared by many machines
+//! (`crate::pg::cache`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -81,6 +83,8 @@ pub enum CacheError {
     Json(#[from] serde_json::Error),
     #[error("cache task failed: {0}")]
     Task(String),
+    #[error("cache database {url}: {message}")]
+    Postgres { url: String, message: String },
 }
 
 /// One live entry.
@@ -128,8 +132,15 @@ impl CacheStats {
     }
 }
 
+/// Where the entries live: the SQLite file, or a PostgreSQL database shared by many
+/// machines (`--cache-dir postgres://…`).
+enum Backend {
+    Sqlite(Mutex<Connection>),
+    Postgres(crate::pg::cache::PgCache),
+}
+
 struct Inner {
-    conn: Mutex<Connection>,
+    backend: Backend,
     path: PathBuf,
     config: CacheConfig,
     clock: Clock,
@@ -221,6 +232,23 @@ impl Cache {
     }
 
     pub fn open_with(dir: &Path, config: CacheConfig, clock: Clock) -> Result<Cache, CacheError> {
+        if crate::pg::is_url_path(dir) {
+            let url = dir.to_string_lossy().to_string();
+            let pg =
+                crate::pg::cache::PgCache::open(&url).map_err(|message| CacheError::Postgres {
+                    url: crate::pg::redacted(&url),
+                    message,
+                })?;
+            return Ok(Cache {
+                inner: Arc::new(Inner {
+                    backend: Backend::Postgres(pg),
+                    path: PathBuf::from(crate::pg::redacted(&url)),
+                    config,
+                    clock,
+                    warnings: Vec::new(),
+                }),
+            });
+        }
         std::fs::create_dir_all(dir).map_err(|e| CacheError::Io {
             path: dir.to_path_buf(),
             message: e.to_string(),
@@ -242,7 +270,7 @@ impl Cache {
         };
         Ok(Cache {
             inner: Arc::new(Inner {
-                conn: Mutex::new(conn),
+                backend: Backend::Sqlite(Mutex::new(conn)),
                 path,
                 config,
                 clock,
@@ -264,9 +292,20 @@ impl Cache {
         &self.inner.config
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave SQLite inconsistent.
-        self.inner.conn.lock().unwrap_or_else(|e| e.into_inner())
+    /// The SQLite connection, or the PostgreSQL store.
+    fn backend(&self) -> Result<std::sync::MutexGuard<'_, Connection>, &crate::pg::cache::PgCache> {
+        match &self.inner.backend {
+            // A panic while holding the lock cannot leave SQLite inconsistent.
+            Backend::Sqlite(conn) => Ok(conn.lock().unwrap_or_else(|e| e.into_inner())),
+            Backend::Postgres(pg) => Err(pg),
+        }
+    }
+
+    fn pg_error(&self, message: String) -> CacheError {
+        CacheError::Postgres {
+            url: self.inner.path.display().to_string(),
+            message,
+        }
     }
 
     fn ttl(&self, found: bool) -> i64 {
@@ -280,14 +319,16 @@ impl Cache {
 
     /// The live entry under `namespace`/`key`, if any.
     pub fn get(&self, namespace: &str, key: &str) -> Result<Option<CacheEntry>, CacheError> {
-        let row: Option<(bool, String, i64, u32)> = self
-            .conn()
-            .query_row(
-                "SELECT found, value, stored_at, version FROM entries WHERE namespace = ?1 AND key = ?2",
-                params![namespace, key],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
+        let row: Option<(bool, String, i64, u32)> = match self.backend() {
+            Ok(conn) => conn
+                .query_row(
+                    "SELECT found, value, stored_at, version FROM entries WHERE namespace = ?1 AND key = ?2",
+                    params![namespace, key],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .optional()?,
+            Err(pg) => pg.get(namespace, key).map_err(|e| self.pg_error(e))?,
+        };
         let Some((found, value, stored_at, version)) = row else {
             return Ok(None);
         };
@@ -322,7 +363,14 @@ impl Cache {
     ) -> Result<(), CacheError> {
         let now = (self.inner.clock)();
         let version = self.inner.config.logic_version;
-        let mut conn = self.conn();
+        let mut conn = match self.backend() {
+            Ok(conn) => conn,
+            Err(pg) => {
+                return pg
+                    .put_many(namespace, entries, now, version)
+                    .map_err(|e| self.pg_error(e));
+            }
+        };
         let tx = conn.transaction()?;
         {
             let mut stmt = tx.prepare_cached(
@@ -396,7 +444,10 @@ impl Cache {
 
     /// Remove every entry of `namespace`, or every entry when `None`; returns how many.
     pub fn clear(&self, namespace: Option<&str>) -> Result<usize, CacheError> {
-        let conn = self.conn();
+        let conn = match self.backend() {
+            Ok(conn) => conn,
+            Err(pg) => return pg.clear(namespace).map_err(|e| self.pg_error(e)),
+        };
         let removed = match namespace {
             Some(ns) => conn.execute("DELETE FROM entries WHERE namespace = ?1", params![ns])?,
             None => conn.execute("DELETE FROM entries", [])?,
@@ -411,7 +462,20 @@ impl Cache {
     /// Remove expired entries and entries of other logic versions; returns how many.
     pub fn purge(&self) -> Result<usize, CacheError> {
         let now = (self.inner.clock)();
-        let removed = self.conn().execute(
+        let conn = match self.backend() {
+            Ok(conn) => conn,
+            Err(pg) => {
+                let (version, found, missing) = (
+                    self.inner.config.logic_version,
+                    self.ttl(true),
+                    self.ttl(false),
+                );
+                return pg
+                    .purge(version, found, missing, now)
+                    .map_err(|e| self.pg_error(e));
+            }
+        };
+        let removed = conn.execute(
             "DELETE FROM entries WHERE version != ?1
                 OR (found = 1 AND stored_at + ?2 <= ?4)
                 OR (found = 0 AND stored_at + ?3 <= ?4)",
@@ -428,7 +492,24 @@ impl Cache {
     /// Entries per namespace and the size on disk.
     pub fn stats(&self) -> Result<CacheStats, CacheError> {
         let now = (self.inner.clock)();
-        let conn = self.conn();
+        let conn = match self.backend() {
+            Ok(conn) => conn,
+            Err(pg) => {
+                let (version, found, missing) = (
+                    self.inner.config.logic_version,
+                    self.ttl(true),
+                    self.ttl(false),
+                );
+                let (namespaces, size_bytes) = pg
+                    .stats(version, found, missing, now)
+                    .map_err(|e| self.pg_error(e))?;
+                return Ok(CacheStats {
+                    path: self.inner.path.clone(),
+                    size_bytes,
+                    namespaces,
+                });
+            }
+        };
         let mut stmt = conn.prepare(
             "SELECT namespace,
                     SUM(live AND found), SUM(live AND NOT found), SUM(NOT live),
@@ -471,8 +552,9 @@ impl Cache {
 
     /// The journal mode in force (`wal` normally).
     pub fn journal_mode(&self) -> Result<String, CacheError> {
-        Ok(self
-            .conn()
-            .pragma_query_value(None, "journal_mode", |r| r.get(0))?)
+        match self.backend() {
+            Ok(conn) => Ok(conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?),
+            Err(_) => Ok("postgresql".to_string()),
+        }
     }
 }

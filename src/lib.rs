@@ -19,6 +19,7 @@ pub mod model;
 pub mod net;
 pub mod output;
 pub mod parse;
+pub mod pg;
 pub mod pipeline;
 pub mod policy;
 pub mod report;

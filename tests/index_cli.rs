@@ -265,3 +265,44 @@ fn index_errors_are_clear() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs an index"));
 }
+
+#[test]
+fn a_truncated_dump_file_keeps_its_records_and_the_others_are_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = dir.path().join("oa/updated_date=2024-01-01/part_000.gz");
+    let text = std::fs::read_to_string(fixture("openalex_2024-01.jsonl")).unwrap();
+    gzip(&part, &text.repeat(50));
+    // Cut the compressed file: the gzip stream ends in the middle.
+    let bytes = std::fs::read(&part).unwrap();
+    std::fs::write(&part, &bytes[..bytes.len() * 3 / 4]).unwrap();
+    let index = dir.path().join("index");
+    let output = citeproof()
+        .args(["index", "build"])
+        .arg(&index)
+        .arg("--openalex")
+        .arg(dir.path().join("oa"))
+        .arg("--dblp")
+        .arg(fixture("dblp.xml"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("part_000.gz") && stderr.contains("records kept"),
+        "{stderr}"
+    );
+    let stats: Value = serde_json::from_str(&ok(citeproof()
+        .args(["index", "stats", "--json"])
+        .arg(&index)
+        .output()
+        .unwrap()))
+    .unwrap();
+    let records = |i: usize| stats["records"][i]["records"].as_u64().unwrap();
+    assert!(
+        records(0) > 0,
+        "what was read before the cut is kept: {stats}"
+    );
+    assert_eq!(records(2), 6, "the DBLP file is still imported: {stats}");
+    // Only the complete file is marked imported: a rerun reads the cut one again.
+    assert_eq!(stats["imports"].as_array().unwrap().len(), 1, "{stats}");
+}

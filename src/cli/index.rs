@@ -7,10 +7,11 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use citeproof::index::WorkStore;
 use citeproof::index::build::{BuildInputs, BuildProgress, build};
-use citeproof::index::sqlite::{SqliteStore, SqliteWriter};
+use citeproof::index::sqlite::SqliteWriter;
 use citeproof::index::stats::{human_bytes, render};
+use citeproof::index::{self, StoreWriter};
+use citeproof::pg::{self, index_write::PgWriter};
 
 #[derive(Debug, Args)]
 pub struct IndexArgs {
@@ -29,7 +30,7 @@ pub enum IndexCommand {
 
 #[derive(Debug, Args)]
 pub struct BuildArgs {
-    /// The index folder.
+    /// The index folder, or a PostgreSQL database (`postgres://user@host/db`).
     #[arg(value_name = "INDEX_DIR")]
     pub dir: PathBuf,
     /// The OpenAlex works snapshot (`data/works`, a partition folder or part files).
@@ -59,7 +60,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         IndexCommand::Build(args) => run_build(args),
         IndexCommand::Stats(args) => {
-            let stats = SqliteStore::open(&args.dir)?.stats()?;
+            let stats = index::open(&args.dir)?.stats()?;
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
             } else {
@@ -86,7 +87,11 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
             "nothing to import: give at least one of --openalex, --crossref, --dblp, --corpus"
         );
     }
-    let mut writer = SqliteWriter::open(&args.dir)?;
+    let mut writer: Box<dyn StoreWriter> = if pg::is_url_path(&args.dir) {
+        Box::new(PgWriter::open(&args.dir.to_string_lossy())?)
+    } else {
+        Box::new(SqliteWriter::open(&args.dir)?)
+    };
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
     } else {
@@ -100,7 +105,7 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         .expect("static progress template"),
     );
     let shown = bar.clone();
-    let report = build(&mut writer, &inputs, &move |p: &BuildProgress| {
+    let report = build(writer.as_mut(), &inputs, &move |p: &BuildProgress| {
         shown.set_length(p.bytes_total);
         shown.set_position(p.bytes_read);
         shown.set_message(format!("{} records", p.records));
@@ -128,12 +133,20 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         secs,
         report.records() as f64 / secs.max(1e-9)
     );
-    let stats = SqliteStore::open(&args.dir)?.stats()?;
+    drop(writer);
+    for failed in &report.incomplete_files {
+        eprintln!("error: {failed}; the file will be read again by the next build");
+    }
+    let stats = index::open(&args.dir)?.stats()?;
     eprintln!(
         "index {}: {} works, {}",
-        args.dir.display(),
+        stats.location.display(),
         stats.works,
         human_bytes(stats.bytes)
     );
-    Ok(ExitCode::SUCCESS)
+    if report.incomplete_files.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::from(2))
+    }
 }

@@ -47,7 +47,8 @@ impl Resolved {
     /// it, or to the current folder when the environment or a flag set it.
     pub fn path_value(&self, key: &str, value: &str) -> PathBuf {
         let path = PathBuf::from(value);
-        if path.is_absolute() {
+        // A database URL (`postgres://…` for the cache or the index) is no path.
+        if path.is_absolute() || crate::pg::is_url(value) {
             return path;
         }
         match self.origin(key) {

@@ -50,6 +50,9 @@ pub struct BuildReport {
     pub kept: u64,
     pub warnings: u64,
     pub first_warnings: Vec<String>,
+    /// Files that could not be read to the end (what was read before is kept; they
+    /// are read again by the next build), with the reason.
+    pub incomplete_files: Vec<String>,
     pub elapsed: Duration,
 }
 
@@ -79,7 +82,7 @@ enum Message {
     Records(Vec<Record>),
     Warning(String),
     FileDone(FileStamp, DumpSource, u64),
-    Failed(IndexError),
+    Failed(String),
 }
 
 /// The files of every input, in import order: OpenAlex (oldest partition first), then
@@ -150,15 +153,20 @@ pub fn build(
             for w in warnings {
                 let _ = tx.send(Message::Warning(w));
             }
-            if let Err(e) = result {
-                let _ = tx.send(Message::Failed(e));
-                return;
+            // A file that cannot be read to the end (a truncated download) keeps what
+            // was read, is not marked imported (a rerun reads it again), and the other
+            // files are still imported.
+            match result {
+                Ok(()) => {
+                    let _ = tx.send(Message::FileDone(stamp, source, count));
+                }
+                Err(e) => {
+                    let _ = tx.send(Message::Failed(format!("{e} ({count} records kept)")));
+                }
             }
-            let _ = tx.send(Message::FileDone(stamp, source, count));
         }
     });
     let mut since_commit = 0u64;
-    let mut failure = None;
     for message in rx {
         match message {
             Message::Records(records) => {
@@ -191,14 +199,11 @@ pub fn build(
                 writer.commit()?;
                 since_commit = 0;
             }
-            Message::Failed(e) => failure = Some(e),
+            Message::Failed(e) => report.incomplete_files.push(e),
         }
     }
     let _ = producer.join();
     writer.commit()?;
-    if let Some(e) = failure {
-        return Err(e);
-    }
     writer.finish()?;
     report.elapsed = start.elapsed();
     Ok(report)

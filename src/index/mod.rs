@@ -8,10 +8,12 @@
 //!   title + year + first author);
 //! - `store` is the storage trait the resolver reads through ([`WorkStore`]) and the one
 //!   a build writes through ([`StoreWriter`]); `sqlite` implements both (SQLite with an
-//!   FTS5 title index, chosen by measurement: docs/index.md);
+//!   FTS5 title index, chosen by measurement: docs/index.md), and `crate::pg` both in
+//!   PostgreSQL (`pg_trgm` titles) for a store shared by many machines;
 //! - `build` runs the importers into a writer with a progress bar; `stats` reports.
 
 pub mod build;
+pub(crate) mod codec;
 pub mod corpus;
 pub mod crossref;
 pub mod dblp;
@@ -115,7 +117,12 @@ impl From<rusqlite::Error> for IndexError {
     }
 }
 
-/// Open the index at `location` for reading (a folder built by `citeproof index build`).
+/// Open the index at `location` for reading: a folder built by `citeproof index build`,
+/// or a PostgreSQL database given by its `postgres://…` URL.
 pub fn open(location: &Path) -> Result<Arc<dyn WorkStore>, IndexError> {
+    if crate::pg::is_url_path(location) {
+        let url = location.to_string_lossy();
+        return Ok(Arc::new(crate::pg::index_read::PgStore::open(&url)?));
+    }
     Ok(Arc::new(sqlite::SqliteStore::open(location)?))
 }

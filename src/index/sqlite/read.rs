@@ -6,10 +6,14 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 
-use super::{FLAG_CONCERN, FLAG_RETRACTED, db_path, decode_authors, inflate, open_error, prepare};
+use super::{db_path, open_error, prepare};
+use crate::index::codec::{
+    FLAG_CONCERN, FLAG_RETRACTED, decode_authors, inflate, notice_kind, share_across_records,
+    source_of,
+};
 use crate::index::merge::scheme_code;
 use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore};
-use crate::index::{DumpSource, IndexError, NoticeKind};
+use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
 
 /// Page cache per reading connection (KiB); with the pool's size this bounds the
@@ -89,13 +93,6 @@ impl SqliteStore {
     }
 }
 
-fn source_of(code: i64) -> DumpSource {
-    DumpSource::ALL
-        .get(usize::try_from(code).unwrap_or(0))
-        .copied()
-        .unwrap_or(DumpSource::Corpus)
-}
-
 fn work_of_row(row: &Row) -> rusqlite::Result<(Work, i64)> {
     let text = |i: usize| row.get::<_, Option<String>>(i);
     let abstract_text = row.get::<_, Option<Vec<u8>>>(12)?.and_then(|b| inflate(&b));
@@ -120,48 +117,15 @@ fn work_of_row(row: &Row) -> rusqlite::Result<(Work, i64)> {
     Ok((work, flags))
 }
 
-/// The work's flags and abstract shared by all its records: a retraction known to
-/// one dump (or named by a notice) holds for the work, whatever record is chosen.
-fn share_across_records(conn: &Connection, works: &mut [Work]) -> Result<(), IndexError> {
-    let mut retracted = works.iter().any(|w| w.is_retracted);
-    let mut concern = works.iter().any(|w| w.has_concern);
+/// The flags and abstract of a work shared by its records (notices read here).
+fn share(conn: &Connection, works: &mut [Work]) -> Result<(), IndexError> {
     let mut stmt = conn.prepare_cached("SELECT kind FROM notices WHERE doi = ?1")?;
-    let mut dois: Vec<&str> = works.iter().filter_map(|w| w.doi.as_deref()).collect();
-    dois.sort_unstable();
-    dois.dedup();
-    for doi in dois {
+    share_across_records(works, |doi| {
         let kinds = stmt.query_map([doi], |r| r.get::<_, i64>(0))?;
-        for kind in kinds {
-            match notice_kind(kind?) {
-                NoticeKind::Retraction => retracted = true,
-                NoticeKind::Concern => concern = true,
-            }
-        }
-    }
-    let shared_abstract = works.iter().find_map(|w| w.abstract_text.clone());
-    for w in works.iter_mut() {
-        w.is_retracted |= retracted;
-        w.has_concern |= concern;
-        if w.abstract_text.is_none() {
-            w.abstract_text = shared_abstract.clone();
-        }
-    }
-    Ok(())
-}
-
-pub(crate) fn notice_code(kind: NoticeKind) -> i64 {
-    match kind {
-        NoticeKind::Retraction => 1,
-        NoticeKind::Concern => 2,
-    }
-}
-
-fn notice_kind(code: i64) -> NoticeKind {
-    if code == 2 {
-        NoticeKind::Concern
-    } else {
-        NoticeKind::Retraction
-    }
+        Ok(kinds
+            .map(|k| k.map(notice_kind))
+            .collect::<Result<Vec<_>, _>>()?)
+    })
 }
 
 /// An FTS5 query: the words quoted, joined by OR.
@@ -207,7 +171,7 @@ impl WorkStore for SqliteStore {
                 .query_map([work], work_of_row)?
                 .map(|r| r.map(|(w, _)| w))
                 .collect::<Result<Vec<_>, _>>()?;
-            share_across_records(conn, &mut works)?;
+            share(conn, &mut works)?;
             Ok(works)
         })
     }

@@ -7,15 +7,15 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::read::notice_code;
-use super::{
-    FLAG_CONCERN, FLAG_RETRACTED, db_path, deflate, encode_authors, now_utc, open_error, prepare,
+use super::{db_path, open_error, prepare};
+use crate::index::codec::{
+    deflate, encode_authors, flags_of, indexed_words, is_newer_or_same, notice_code, now_utc,
+    source_code,
 };
-use crate::index::merge::{folded_title, ids_of, may_join_by_title, scheme_code, title_key};
+use crate::index::merge::{ids_of, may_join_by_title, scheme_code, title_key};
 use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
 use crate::index::{DumpSource, IndexError, Record};
 use crate::model::IdScheme;
-use crate::resolve::normalize::content_of_folded;
 
 /// Page cache of the building connection (KiB).
 const BUILD_CACHE_KIB: i64 = 64 * 1024;
@@ -25,26 +25,6 @@ pub struct SqliteWriter {
     conn: Connection,
     next_work: WorkId,
     in_transaction: bool,
-}
-
-fn source_code(source: DumpSource) -> i64 {
-    DumpSource::ALL
-        .iter()
-        .position(|s| *s == source)
-        .unwrap_or(0) as i64
-}
-
-/// The words FTS5 indexes for a title: folded content words.
-fn indexed_words(title: &str) -> String {
-    content_of_folded(&folded_title(title)).join(" ")
-}
-
-/// Whether a record dated `new` may replace one dated `old` (undated records replace).
-fn is_newer_or_same(new: Option<&str>, old: Option<&str>) -> bool {
-    match (new, old) {
-        (Some(new), Some(old)) => new >= old,
-        _ => true,
-    }
 }
 
 impl SqliteWriter {
@@ -163,8 +143,7 @@ impl SqliteWriter {
 
     fn insert(&mut self, record: &Record, work: WorkId) -> Result<i64, IndexError> {
         let w = &record.work;
-        let flags = if w.is_retracted { FLAG_RETRACTED } else { 0 }
-            | if w.has_concern { FLAG_CONCERN } else { 0 };
+        let flags = flags_of(w);
         let ids = ids_of(w);
         let id_value = |scheme: IdScheme| {
             ids.iter()
