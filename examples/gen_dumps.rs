@@ -17,7 +17,6 @@
 //! Every file is written as a stream; memory does not grow with N.
 
 #[path = "../tests/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::collections::HashMap;
@@ -350,7 +349,7 @@ struct Parts {
 
 impl Parts {
     fn push(&mut self, line: &Value) {
-        if self.written % self.per_file == 0 {
+        if self.written.is_multiple_of(self.per_file) {
             self.close();
             let mut f = gz(&self.dir.join((self.pattern)(self.written / self.per_file)));
             if self.crossref_items {
@@ -360,7 +359,7 @@ impl Parts {
         }
         let f = self.current.as_mut().expect("open part");
         if self.crossref_items {
-            if self.written % self.per_file != 0 {
+            if !self.written.is_multiple_of(self.per_file) {
                 f.write_all(b",\n").expect("write");
             }
             serde_json::to_writer(&mut *f, line).expect("write");
@@ -383,7 +382,7 @@ impl Parts {
 
 fn main() {
     let args = Args::parse();
-    let world = World::load(&[args.world.clone()], Vec::new()).expect("the world of works");
+    let world = World::load(std::slice::from_ref(&args.world), Vec::new()).expect("the world of works");
     let state = AppState {
         world: Arc::new(world),
         origin: Arc::new("https://publisher.example".into()),
@@ -475,7 +474,7 @@ fn main() {
                     title: &f.title,
                     year: Some(f.year),
                     venue: Some(&f.venue),
-                    conference: f.n % 2 == 0,
+                    conference: f.n.is_multiple_of(2),
                     ee,
                 },
             );

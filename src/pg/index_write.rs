@@ -16,6 +16,9 @@ use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
 use crate::index::{DumpSource, IndexError, Record};
 use crate::model::{IdScheme, Work};
 
+/// A record's identifiers.
+type RecordIds = Vec<(IdScheme, String)>;
+
 /// The advisory lock a build holds ("citeidx").
 const BUILD_LOCK: i64 = 0x0063_6974_6569_6478;
 
@@ -114,10 +117,7 @@ impl PgWriter {
         Ok(work)
     }
 
-    fn record_ids(
-        &mut self,
-        work: WorkId,
-    ) -> Result<Vec<(i64, Vec<(IdScheme, String)>)>, IndexError> {
+    fn record_ids(&mut self, work: WorkId) -> Result<Vec<(i64, RecordIds)>, IndexError> {
         let rows = self
             .client
             .query(
@@ -143,7 +143,7 @@ impl PgWriter {
     /// Remove a replaced record; identifiers no other record of its work carries go.
     fn remove(&mut self, id: i64, work: WorkId) -> Result<(), IndexError> {
         let all = self.record_ids(work)?;
-        let old: Vec<(IdScheme, String)> = all
+        let old: RecordIds = all
             .iter()
             .find(|(i, _)| *i == id)
             .map(|(_, ids)| ids.clone())
