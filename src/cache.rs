@@ -1,15 +1,18 @@
 //! The persistent cache: an embedded SQLite key → JSON store with namespaces.
 //!
 //! Source lookups (`namespace = "crossref"`, `key = "doi/10.1/x"`) and later verification
-//! verdicts live here. Found entries and not-found entries have separate lifetimes (30
-//! days and 1 day by default); an entry written under another logic version is ignored,
+//! verdicts live here. Found entries, not-found entries and failures (a lookup that got
+//! no answer: rate-limited, timed out, an error page) have separate lifetimes (30 days,
+//! 1 day and 15 minutes by default): what could not be decided is not asked again on a
+//! rerun until its short lifetime ends; an entry written under another logic version is ignored,
 //! so bumping [`LOGIC_VERSION`] invalidates everything cached before. The file is in WAL
 //! mode with a busy timeout so a CLI run and the language server can share it; a file
 //! that is not a readable SQLite database is moved aside and recreated, with a warning
-//! the caller can show ([`Cache::warnings`]). A `postgres://…` URL in place of the
-//! directory keeps the same entries in a PostgreSQL database shared by many machines
-//! (`crate::pg::cache`).
+//! the caller can show ([`Cache::warnings`]).
+//! A `postgres://…` URL in place of the directory keeps the same entries in a
+//! PostgreSQL database shared by many machines (`crate::pg::cache`).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -53,10 +56,20 @@ pub fn system_clock() -> Clock {
     })
 }
 
+/// How long a failed lookup is remembered by default.
+pub const DEFAULT_FAILED_TTL: Duration = Duration::from_secs(15 * 60);
+
+/// What an entry records (the `found` column).
+const NOT_FOUND: i64 = 0;
+const FOUND: i64 = 1;
+const FAILED: i64 = 2;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheConfig {
     pub found_ttl: Duration,
     pub not_found_ttl: Duration,
+    /// How long a failure is remembered (zero: failures are always asked again).
+    pub failed_ttl: Duration,
     pub logic_version: u32,
     /// How long a write waits for another process holding the lock.
     pub busy_timeout: Duration,
@@ -67,6 +80,7 @@ impl Default for CacheConfig {
         CacheConfig {
             found_ttl: Duration::from_secs(30 * 24 * 3600),
             not_found_ttl: Duration::from_secs(24 * 3600),
+            failed_ttl: DEFAULT_FAILED_TTL,
             logic_version: LOGIC_VERSION,
             busy_timeout: Duration::from_secs(5),
         }
@@ -90,8 +104,10 @@ pub enum CacheError {
 /// One live entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheEntry {
-    /// Whether the source had the thing (`false`: it answered "not there").
+    /// Whether the source had the thing (`false`: it answered "not there", or failed).
     pub found: bool,
+    /// The source gave no answer (the value is the reason, a string).
+    pub failed: bool,
     pub value: serde_json::Value,
     /// Unix seconds when it was stored.
     pub stored_at: i64,
@@ -102,6 +118,8 @@ pub struct CacheEntry {
 pub enum Cached<T> {
     Found(T),
     NotFound,
+    /// The source gave no answer; the reason.
+    Failed(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -111,6 +129,8 @@ pub struct NamespaceStats {
     pub entries: u64,
     pub found: u64,
     pub not_found: u64,
+    /// Failures remembered (lookups that got no answer).
+    pub failed: u64,
     /// Entries expired or written under another logic version (removed by `purge`).
     pub stale: u64,
     /// Unix seconds of the oldest and newest live entry.
@@ -145,6 +165,8 @@ struct Inner {
     config: CacheConfig,
     clock: Clock,
     warnings: Vec<String>,
+    /// Hits and misses of [`Cache::get`] per namespace since the cache was opened.
+    lookups: Mutex<BTreeMap<String, [u64; 2]>>,
 }
 
 /// A handle on the cache file; clones share one connection.
@@ -246,6 +268,7 @@ impl Cache {
                     config,
                     clock,
                     warnings: Vec::new(),
+                    lookups: Mutex::new(BTreeMap::new()),
                 }),
             });
         }
@@ -275,6 +298,7 @@ impl Cache {
                 config,
                 clock,
                 warnings,
+                lookups: Mutex::new(BTreeMap::new()),
             }),
         })
     }
@@ -308,18 +332,49 @@ impl Cache {
         }
     }
 
-    fn ttl(&self, found: bool) -> i64 {
-        let ttl = if found {
-            self.inner.config.found_ttl
-        } else {
-            self.inner.config.not_found_ttl
+    /// The lifetimes of found, not-found and failed entries, in seconds.
+    fn ttls(&self) -> [i64; 3] {
+        [self.ttl(FOUND), self.ttl(NOT_FOUND), self.ttl(FAILED)]
+    }
+
+    fn ttl(&self, kind: i64) -> i64 {
+        let config = &self.inner.config;
+        let ttl = match kind {
+            FOUND => config.found_ttl,
+            NOT_FOUND => config.not_found_ttl,
+            _ => config.failed_ttl,
         };
         ttl.as_secs() as i64
     }
 
+    /// Hits and misses of [`Cache::get`] per namespace since the cache was opened
+    /// (namespace, hits, misses), for a service's metrics.
+    pub fn lookup_counts(&self) -> Vec<(String, u64, u64)> {
+        let lookups = self.inner.lookups.lock().unwrap_or_else(|e| e.into_inner());
+        lookups
+            .iter()
+            .map(|(namespace, [hits, misses])| (namespace.clone(), *hits, *misses))
+            .collect()
+    }
+
+    fn count_lookup(&self, namespace: &str, hit: bool) {
+        let mut lookups = self.inner.lookups.lock().unwrap_or_else(|e| e.into_inner());
+        let counts = match lookups.get_mut(namespace) {
+            Some(counts) => counts,
+            None => lookups.entry(namespace.to_string()).or_default(),
+        };
+        counts[usize::from(!hit)] += 1;
+    }
+
     /// The live entry under `namespace`/`key`, if any.
     pub fn get(&self, namespace: &str, key: &str) -> Result<Option<CacheEntry>, CacheError> {
-        let row: Option<(bool, String, i64, u32)> = match self.backend() {
+        let entry = self.lookup(namespace, key)?;
+        self.count_lookup(namespace, entry.is_some());
+        Ok(entry)
+    }
+
+    fn lookup(&self, namespace: &str, key: &str) -> Result<Option<CacheEntry>, CacheError> {
+        let row: Option<(i64, String, i64, u32)> = match self.backend() {
             Ok(conn) => conn
                 .query_row(
                     "SELECT found, value, stored_at, version FROM entries WHERE namespace = ?1 AND key = ?2",
@@ -329,15 +384,16 @@ impl Cache {
                 .optional()?,
             Err(pg) => pg.get(namespace, key).map_err(|e| self.pg_error(e))?,
         };
-        let Some((found, value, stored_at, version)) = row else {
+        let Some((kind, value, stored_at, version)) = row else {
             return Ok(None);
         };
         let now = (self.inner.clock)();
-        if version != self.inner.config.logic_version || stored_at + self.ttl(found) <= now {
+        if version != self.inner.config.logic_version || stored_at + self.ttl(kind) <= now {
             return Ok(None);
         }
         Ok(Some(CacheEntry {
-            found,
+            found: kind == FOUND,
+            failed: kind == FAILED,
             value: serde_json::from_str(&value)?,
             stored_at,
         }))
@@ -361,13 +417,47 @@ impl Cache {
         namespace: &str,
         entries: &[(String, bool, serde_json::Value)],
     ) -> Result<(), CacheError> {
+        let rows: Vec<(&str, i64, String)> = entries
+            .iter()
+            .map(|(key, found, value)| {
+                let kind = if *found { FOUND } else { NOT_FOUND };
+                (key.as_str(), kind, value.to_string())
+            })
+            .collect();
+        self.write_rows(namespace, &rows)
+    }
+
+    /// Remember lookups that got no answer (key, reason), for the short failure
+    /// lifetime; nothing is stored when that lifetime is zero.
+    pub fn put_failures(
+        &self,
+        namespace: &str,
+        entries: &[(String, String)],
+    ) -> Result<(), CacheError> {
+        if self.inner.config.failed_ttl.is_zero() {
+            return Ok(());
+        }
+        let rows: Vec<(&str, i64, String)> = entries
+            .iter()
+            .map(|(key, why)| {
+                (
+                    key.as_str(),
+                    FAILED,
+                    serde_json::Value::from(why.as_str()).to_string(),
+                )
+            })
+            .collect();
+        self.write_rows(namespace, &rows)
+    }
+
+    fn write_rows(&self, namespace: &str, rows: &[(&str, i64, String)]) -> Result<(), CacheError> {
         let now = (self.inner.clock)();
         let version = self.inner.config.logic_version;
         let mut conn = match self.backend() {
             Ok(conn) => conn,
             Err(pg) => {
                 return pg
-                    .put_many(namespace, entries, now, version)
+                    .write_rows(namespace, rows, now, version)
                     .map_err(|e| self.pg_error(e));
             }
         };
@@ -377,15 +467,8 @@ impl Cache {
                 "INSERT OR REPLACE INTO entries (namespace, key, found, value, stored_at, version)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
-            for (key, found, value) in entries {
-                stmt.execute(params![
-                    namespace,
-                    key,
-                    found,
-                    value.to_string(),
-                    now,
-                    version
-                ])?;
+            for (key, kind, value) in rows {
+                stmt.execute(params![namespace, key, kind, value, now, version])?;
             }
         }
         tx.commit()?;
@@ -400,6 +483,10 @@ impl Cache {
     ) -> Result<Option<Cached<T>>, CacheError> {
         match self.get(namespace, key)? {
             None => Ok(None),
+            Some(e) if e.failed => {
+                let why = e.value.as_str().unwrap_or("no answer").to_string();
+                Ok(Some(Cached::Failed(why)))
+            }
             Some(e) if !e.found => Ok(Some(Cached::NotFound)),
             Some(e) => Ok(Some(Cached::Found(serde_json::from_value(e.value)?))),
         }
@@ -415,6 +502,7 @@ impl Cache {
         match value {
             Cached::Found(v) => self.put(namespace, key, true, &serde_json::to_value(v)?),
             Cached::NotFound => self.put(namespace, key, false, &serde_json::Value::Null),
+            Cached::Failed(why) => self.put_failures(namespace, &[(key.to_string(), why.clone())]),
         }
     }
 
@@ -442,6 +530,18 @@ impl Cache {
             .map_err(|e| CacheError::Task(e.to_string()))?
     }
 
+    /// [`Cache::put_failures`] on the blocking pool, for async callers.
+    pub async fn put_failures_async(
+        &self,
+        namespace: &str,
+        entries: Vec<(String, String)>,
+    ) -> Result<(), CacheError> {
+        let (cache, namespace) = (self.clone(), namespace.to_string());
+        tokio::task::spawn_blocking(move || cache.put_failures(&namespace, &entries))
+            .await
+            .map_err(|e| CacheError::Task(e.to_string()))?
+    }
+
     /// Remove every entry of `namespace`, or every entry when `None`; returns how many.
     pub fn clear(&self, namespace: Option<&str>) -> Result<usize, CacheError> {
         let conn = match self.backend() {
@@ -462,28 +562,26 @@ impl Cache {
     /// Remove expired entries and entries of other logic versions; returns how many.
     pub fn purge(&self) -> Result<usize, CacheError> {
         let now = (self.inner.clock)();
+        let version = self.inner.config.logic_version;
         let conn = match self.backend() {
             Ok(conn) => conn,
             Err(pg) => {
-                let (version, found, missing) = (
-                    self.inner.config.logic_version,
-                    self.ttl(true),
-                    self.ttl(false),
-                );
                 return pg
-                    .purge(version, found, missing, now)
+                    .purge(version, self.ttls(), now)
                     .map_err(|e| self.pg_error(e));
             }
         };
         let removed = conn.execute(
             "DELETE FROM entries WHERE version != ?1
                 OR (found = 1 AND stored_at + ?2 <= ?4)
-                OR (found = 0 AND stored_at + ?3 <= ?4)",
+                OR (found = 0 AND stored_at + ?3 <= ?4)
+                OR (found = 2 AND stored_at + ?5 <= ?4)",
             params![
                 self.inner.config.logic_version,
-                self.ttl(true),
-                self.ttl(false),
-                now
+                self.ttl(FOUND),
+                self.ttl(NOT_FOUND),
+                now,
+                self.ttl(FAILED)
             ],
         )?;
         Ok(removed)
@@ -495,13 +593,9 @@ impl Cache {
         let conn = match self.backend() {
             Ok(conn) => conn,
             Err(pg) => {
-                let (version, found, missing) = (
-                    self.inner.config.logic_version,
-                    self.ttl(true),
-                    self.ttl(false),
-                );
+                let version = self.inner.config.logic_version;
                 let (namespaces, size_bytes) = pg
-                    .stats(version, found, missing, now)
+                    .stats(version, self.ttls(), now)
                     .map_err(|e| self.pg_error(e))?;
                 return Ok(CacheStats {
                     path: self.inner.path.clone(),
@@ -512,31 +606,36 @@ impl Cache {
         };
         let mut stmt = conn.prepare(
             "SELECT namespace,
-                    SUM(live AND found), SUM(live AND NOT found), SUM(NOT live),
+                    SUM(live AND found = 1), SUM(live AND found = 0), SUM(live AND found = 2),
+                    SUM(NOT live),
                     MIN(CASE WHEN live THEN stored_at END), MAX(CASE WHEN live THEN stored_at END)
              FROM (SELECT namespace, found, stored_at,
-                          (version = ?1 AND stored_at + CASE WHEN found THEN ?2 ELSE ?3 END > ?4) AS live
+                          (version = ?1 AND stored_at + CASE found WHEN 1 THEN ?2 WHEN 0 THEN ?3
+                                                         ELSE ?5 END > ?4) AS live
                    FROM entries)
              GROUP BY namespace ORDER BY namespace",
         )?;
         let rows = stmt.query_map(
             params![
                 self.inner.config.logic_version,
-                self.ttl(true),
-                self.ttl(false),
-                now
+                self.ttl(FOUND),
+                self.ttl(NOT_FOUND),
+                now,
+                self.ttl(FAILED)
             ],
             |r| {
                 let found: i64 = r.get(1)?;
                 let not_found: i64 = r.get(2)?;
+                let failed: i64 = r.get(3)?;
                 Ok(NamespaceStats {
                     namespace: r.get(0)?,
-                    entries: (found + not_found) as u64,
+                    entries: (found + not_found + failed) as u64,
                     found: found as u64,
                     not_found: not_found as u64,
-                    stale: r.get::<_, i64>(3)? as u64,
-                    oldest: r.get(4)?,
-                    newest: r.get(5)?,
+                    failed: failed as u64,
+                    stale: r.get::<_, i64>(4)? as u64,
+                    oldest: r.get(5)?,
+                    newest: r.get(6)?,
                 })
             },
         )?;

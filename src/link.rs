@@ -169,7 +169,7 @@ fn inline_reference(
 }
 
 /// Lowercase without accents, for comparing family names.
-fn fold(name: &str) -> String {
+pub fn fold(name: &str) -> String {
     name.nfkd()
         .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
         .flat_map(char::to_lowercase)
@@ -179,7 +179,7 @@ fn fold(name: &str) -> String {
 /// First author's folded family name, year and year suffix of an author–year key:
 /// `Smith et al., 2020a` → (`smith`, 2020, Some('a')); `van der Berg & Lee 2019`
 /// → (`van der berg`, 2019, None).
-fn author_year_parts(key: &str) -> Option<(String, i32, Option<char>)> {
+pub fn author_year_parts(key: &str) -> Option<(String, i32, Option<char>)> {
     let year_at = key
         .char_indices()
         .find(|&(i, c)| {

@@ -336,13 +336,23 @@ impl SourceHandle {
     /// Send `request`, retrying transient failures. Any final status comes back as a
     /// reply; an error means no usable reply was obtained.
     pub async fn send(&self, request: &HttpRequest) -> Result<HttpReply, NetError> {
+        self.send_unless(request, |_| false).await
+    }
+
+    /// [`SourceHandle::send`], except that a reply `is_final` accepts comes back as it
+    /// is, never retried: a server's deterministic refusal sent with a 5xx status.
+    pub async fn send_unless(
+        &self,
+        request: &HttpRequest,
+        is_final: impl Fn(&HttpReply) -> bool,
+    ) -> Result<HttpReply, NetError> {
         let gate = &self.gate;
         let retry = &gate.policy.retry;
         let mut attempt: u32 = 0;
         loop {
             let outcome = self.attempt_once(request).await;
             let wait = match &outcome {
-                Ok(a) if is_transient_status(a.reply.status) => {
+                Ok(a) if is_transient_status(a.reply.status) && !is_final(&a.reply) => {
                     if a.reply.status == 429 {
                         gate.counters.rate_limited.fetch_add(1, Ordering::Relaxed);
                     }

@@ -99,6 +99,63 @@ fn lifetimes_are_configurable() {
 }
 
 #[test]
+fn failures_live_fifteen_minutes_and_not_at_all_when_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (now, clock) = clock_at(1_000);
+    let cache = open(dir.path(), CacheConfig::default(), clock.clone());
+    cache
+        .put_failures("crossref", &[("doi/10.1000/a".into(), "HTTP 503".into())])
+        .unwrap();
+    let entry = cache.get("crossref", "doi/10.1000/a").unwrap().unwrap();
+    assert!(entry.failed && !entry.found, "{entry:?}");
+    assert_eq!(
+        cache.get_as::<Work>("crossref", "doi/10.1000/a").unwrap(),
+        Some(Cached::Failed("HTTP 503".into()))
+    );
+    let stats = cache.stats().unwrap();
+    assert_eq!(
+        (stats.namespaces[0].failed, stats.namespaces[0].entries),
+        (1, 1)
+    );
+    now.fetch_add(15 * 60 - 1, Ordering::SeqCst);
+    assert!(cache.get("crossref", "doi/10.1000/a").unwrap().is_some());
+    now.fetch_add(1, Ordering::SeqCst);
+    assert!(
+        cache.get("crossref", "doi/10.1000/a").unwrap().is_none(),
+        "a failure is asked again after fifteen minutes"
+    );
+    assert_eq!(cache.purge().unwrap(), 1);
+    // A definite answer replaces a remembered failure.
+    cache
+        .put_as::<Work>("crossref", "doi/10.1000/b", &Cached::Failed("reset".into()))
+        .unwrap();
+    cache
+        .put_as::<Work>("crossref", "doi/10.1000/b", &Cached::NotFound)
+        .unwrap();
+    assert_eq!(
+        cache.get_as::<Work>("crossref", "doi/10.1000/b").unwrap(),
+        Some(Cached::NotFound)
+    );
+    // A lifetime of zero (`--retry-unverified`) neither reads nor writes failures.
+    let retry = open(
+        dir.path(),
+        CacheConfig {
+            failed_ttl: Duration::ZERO,
+            ..CacheConfig::default()
+        },
+        clock,
+    );
+    cache
+        .put_failures("s2", &[("title:x".into(), "timed out".into())])
+        .unwrap();
+    assert!(retry.get("s2", "title:x").unwrap().is_none());
+    retry
+        .put_failures("s2", &[("title:y".into(), "timed out".into())])
+        .unwrap();
+    assert!(cache.get("s2", "title:y").unwrap().is_none());
+}
+
+#[test]
 fn a_logic_version_bump_invalidates_old_entries() {
     let dir = tempfile::tempdir().unwrap();
     let (_, clock) = clock_at(1_000);

@@ -5,14 +5,16 @@
 
 mod support_llm;
 
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
-use citeproof::cache::Cache;
+use citeproof::cache::{Cache, CacheConfig};
 use citeproof::rules::verification::from_verdict;
 use citeproof::verify::escalate::VerifyRequest;
 use citeproof::verify::prompt::SYSTEM_PROMPT;
 use citeproof::verify::verdict::{Label, Stage, Unverifiable};
+use support_llm::servers::ServerKind;
 use support_llm::verify::*;
 use support_llm::{Reply, role_text};
 
@@ -66,34 +68,47 @@ async fn a_fenced_chatty_reply_is_read_without_a_retry() {
 }
 
 #[tokio::test]
-async fn output_that_stays_invalid_is_could_not_be_verified_and_not_cached() {
+async fn output_that_stays_invalid_is_could_not_be_verified_and_kept_a_day() {
     let world = sleep_world().await;
     let dir = tempfile::tempdir().unwrap();
     let claim = "Sleep matters for memory.";
     world.script(claim, vec![Reply::Raw("no idea".into())]);
-    let v = verifier(
-        &world,
-        config(&world),
-        Some(Cache::open(dir.path()).unwrap()),
-    );
+    let now = Arc::new(AtomicI64::new(1_000_000));
+    let clock = {
+        let now = now.clone();
+        Arc::new(move || now.load(Ordering::SeqCst))
+    };
+    let cache = Cache::open_with(dir.path(), CacheConfig::default(), clock).unwrap();
+    let v = verifier(&world, config(&world), Some(cache));
     let verdict = verify(&v, claim, &sleep_work()).await;
     assert_eq!(verdict.label, Label::Unverifiable);
-    assert_eq!(verdict.unverifiable, Some(Unverifiable::ModelFailure));
-    assert!(
-        verdict
-            .rationale
-            .contains("invalid model output after 3 attempts")
+    assert_eq!(verdict.unverifiable, Some(Unverifiable::InvalidOutput));
+    assert_eq!(
+        verdict.rationale,
+        "could not be verified: the model's answer could not be read (the model returned \
+         text without a JSON object: \"no idea\"; 2 attempts)"
     );
-    assert_eq!(world.chat_count(), 3, "one request and two retries");
+    assert_eq!(
+        world.chat_count(),
+        2,
+        "one request and one corrective follow-up"
+    );
     assert_eq!(rule_of(&verdict, claim), Some("CP305"));
     verify(&v, claim, &sleep_work()).await;
-    assert_eq!(world.chat_count(), 6, "a failure is not cached");
+    assert_eq!(
+        world.chat_count(),
+        2,
+        "the same model would say the same again"
+    );
+    now.fetch_add(25 * 3600, Ordering::SeqCst);
+    verify(&v, claim, &sleep_work()).await;
+    assert_eq!(world.chat_count(), 4, "a day later it is asked anew");
 }
 
 #[tokio::test]
-async fn a_server_that_rejects_response_format_gets_plain_json_instructions() {
+async fn a_server_that_takes_no_response_format_gets_plain_json_instructions() {
     let world = sleep_world().await;
-    world.state.reject_schema.store(true, Ordering::SeqCst);
+    world.behave_like(ServerKind::NoResponseFormat);
     let claims = [
         "Sleep supports memory consolidation.",
         "Sleep supports consolidation of memories in mice.",
@@ -111,17 +126,19 @@ async fn a_server_that_rejects_response_format_gets_plain_json_instructions() {
     for c in claims {
         assert_eq!(verify(&v, c, &sleep_work()).await.label, Label::Supports);
     }
-    let chats = world.chats();
-    let with_schema: Vec<bool> = chats
-        .iter()
-        .map(|c| c.get("response_format").is_some())
-        .collect();
     assert_eq!(
-        with_schema,
-        [true, false, false],
-        "rejected once, then never sent again"
+        world.chat_modes(),
+        [
+            "json_schema",
+            "json_object+schema",
+            "json_object",
+            "instructions",
+            "instructions"
+        ],
+        "each form refused once, then never sent again"
     );
-    assert!(role_text(&chats[1], "system").contains("Reply with one JSON object"));
+    let chats = world.chats();
+    assert!(role_text(&chats[3], "system").contains("Reply with one JSON object"));
 }
 
 #[tokio::test]

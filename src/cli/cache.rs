@@ -55,8 +55,8 @@ pub fn run(args: CacheArgs) -> anyhow::Result<ExitCode> {
             println!("entries: {}", stats.entries());
             for ns in &stats.namespaces {
                 println!(
-                    "  {:<10} {:>7} live ({} found, {} not found), {} stale",
-                    ns.namespace, ns.entries, ns.found, ns.not_found, ns.stale
+                    "  {:<10} {:>7} live ({} found, {} not found, {} failed), {} stale",
+                    ns.namespace, ns.entries, ns.found, ns.not_found, ns.failed, ns.stale
                 );
             }
         }

@@ -2,14 +2,17 @@
 
 mod cache;
 mod check;
+mod clean;
 mod config;
 mod extract;
 mod index;
 mod lsp;
 mod resolve;
 mod rules;
+mod serve;
 mod session;
 mod stage_args;
+mod validate;
 mod verify;
 mod verify_flags;
 
@@ -54,6 +57,14 @@ pub enum Command {
     /// Build or inspect an offline index of the scholarly record (OpenAlex, Crossref,
     /// DBLP dumps and local corpora).
     Index(index::IndexArgs),
+    /// Remove hallucinated and mismatched citations from an LLM answer; print the
+    /// cleaned answer and (--report) a JSON report per citation.
+    Clean(Box<clean::CleanArgs>),
+    /// Score retrieved articles for a query (recency, reputation, citations,
+    /// relevance, identifiers) and keep the trustworthy ones (JSONL in, JSONL out).
+    ValidateSources(validate::ValidateArgs),
+    /// Serve the checks over HTTP (check, resolve, validate, clean; metrics, OpenAPI).
+    Serve(serve::ServeArgs),
 }
 
 /// Input options shared by the commands that read documents.
@@ -102,5 +113,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Config(args) => config::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Index(args) => index::run(args),
+        Command::Clean(args) => clean::run(*args),
+        Command::ValidateSources(args) => validate::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }

@@ -56,6 +56,11 @@ pub struct ResolveArgs {
     /// Neither read nor write the cache [config: cache.enabled = false].
     #[arg(long)]
     pub no_cache: bool,
+    /// Ask again what an earlier run could not decide (a source failed or was
+    /// rate-limited); otherwise it is asked again once `cache.retry-failed-after`
+    /// (15 minutes) has passed [config: cache.retry-failed-after = "0s"].
+    #[arg(long)]
+    pub retry_unverified: bool,
     /// Contact e-mail sent to the APIs (Crossref's polite pool, NCBI, Unpaywall)
     /// [env: CITEPROOF_MAILTO; config: sources.mailto].
     #[arg(long, value_name = "EMAIL")]
@@ -111,6 +116,9 @@ impl ResolveArgs {
         }
         if self.no_cache {
             layers.set("--no-cache", "cache.enabled", false)?;
+        }
+        if self.retry_unverified {
+            layers.set("--retry-unverified", "cache.retry-failed-after", "0s")?;
         }
         if let Some(mailto) = &self.mailto {
             layers.set("--mailto", "sources.mailto", mailto.as_str())?;

@@ -4,7 +4,8 @@
 //! `{"id", "claim", "doi" | "arxiv" | "pmid" | "pmcid"}` or `{"id", "claim", "reference"}`.
 //! Output is JSONL, one line per input line in input order:
 //! `{"id", "label", "stage", "rationale", "evidence", "passage": {"source", "section",
-//! "offset"} | null, "model"}`. The cited works are found by the resolution cascade
+//! "offset"} | null, "model"}`; with `--format json`, one object
+//! `{"verdicts": [those objects], "usage": {…}}`. The cited works are found by the resolution cascade
 //! (identifiers batched across the run; reference strings parsed and searched; local
 //! corpora with `--corpus`); only pairs whose work was found are verified. The LLM
 //! backend is used when a model is configured, the embedded backend otherwise. A usage
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
 use citeproof::model::{IdScheme, RefFields};
@@ -36,9 +37,11 @@ pub struct VerifyArgs {
     /// JSONL input: {"id","claim","doi"|"arxiv"|"pmid"|"pmcid"} or {"id","claim","reference"}
     /// per line; `-` reads standard input.
     pub input: PathBuf,
-    /// Write the JSONL output here instead of standard output.
+    /// Write the output here instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: Format,
     /// Use this configuration file (default: the nearest one to INPUT).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -46,6 +49,15 @@ pub struct VerifyArgs {
     pub flags: VerifyFlags,
     #[command(flatten)]
     pub resolution: ResolveArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One JSON object per input line: id, label, stage, rationale, evidence, passage, model.
+    Jsonl,
+    /// One JSON object: {"verdicts": [the JSONL objects], "usage": model requests, tokens
+    /// and set-up notes}.
+    Json,
 }
 
 /// What a line asks to verify the claim against.
@@ -231,10 +243,18 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    for value in outputs {
-        writeln!(out, "{value}")?;
+    let written = match args.format {
+        Format::Jsonl => outputs.iter().try_for_each(|v| writeln!(out, "{v}")),
+        Format::Json => {
+            let document = json!({"verdicts": outputs, "usage": usage});
+            writeln!(out, "{document:#}")
+        }
+    };
+    match written.and_then(|()| out.flush()) {
+        // A reader that stopped early (`| head`) is not an error of ours.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        other => other?,
     }
-    out.flush()?;
     report_usage(usage.as_ref());
     Ok(if invalid > 0 {
         ExitCode::from(2)

@@ -104,15 +104,21 @@ impl VerifyFlags {
     }
 }
 
-/// The usage summary for stderr at the end of a run.
+/// The usage summary for stderr at the end of a run: how verification ran (the
+/// structured output each model server accepted, or the embedded backend's scoring),
+/// then the model requests when a model was used.
 pub fn report_usage(usage: Option<&UsageSummary>) {
-    match usage {
-        Some(usage) => {
-            let cost = usage
-                .total_cost()
-                .map_or(String::new(), |c| format!(", total cost {c:.4}"));
-            eprintln!("model usage: {} requests{cost}\n{usage}", usage.requests());
-        }
-        None => eprintln!("verification: embedded backend (no model server used)"),
+    let Some(usage) = usage else {
+        return;
+    };
+    for note in &usage.notes {
+        eprintln!("{note}");
     }
+    if usage.models.is_empty() && usage.cache_hits == 0 && !usage.notes.is_empty() {
+        return;
+    }
+    let cost = usage
+        .total_cost()
+        .map_or(String::new(), |c| format!(", total cost {c:.4}"));
+    eprintln!("model usage: {} requests{cost}\n{usage}", usage.requests());
 }

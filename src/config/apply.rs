@@ -31,27 +31,26 @@ pub(super) fn defaults() -> Layer {
              corpus-complete = false\nindex-complete = false\nsearch-order = \"{}\"\nallow-private-urls = false\n\
              title-similarity = {}\ncorroborated-title-similarity = {}\n\
              raw-max-missing-words = {}\n\
-             [cache]\nenabled = true\n{}\
+             [cache]\nenabled = true\nretry-failed-after = \"{}s\"\n{}\
              [verify]\nenabled = false\nembedded = false\n\
-             api-key-env = \"{DEFAULT_API_KEY_ENV}\"\ntimeout = \"{}s\"\n\
+             api-key-env = \"{DEFAULT_API_KEY_ENV}\"\n\
              max-tokens = {}\nfull-text = {}\nmax-invalid-retries = {}\nparallel = {}\n\
-             max-concurrency = {}\nfulltext-title-similarity = {}\n\
+             fulltext-title-similarity = {}\n\
              min-full-text-chars = {}\nchunk-size = {}\nchunk-overlap = {}\npassages = {}\n\
              arxiv-web-url = \"{DEFAULT_ARXIV_WEB}\"\n[rules]\n",
             SearchOrder(SourcePlan::default().search),
             gate.accept,
             gate.corroborated,
             gate.raw_max_missing,
+            crate::cache::DEFAULT_FAILED_TTL.as_secs(),
             // The platform's cache folder; `CITEPROOF_CACHE_DIR` is an override on top.
             dirs::cache_dir()
                 .map(|d| toml::Value::String(d.join("citeproof").display().to_string()))
                 .map_or(String::new(), |dir| format!("dir = {dir}\n")),
-            model.timeout.as_secs(),
             model.max_tokens,
             verify.full_text,
             verify.max_invalid_retries,
             verify.parallel,
-            model.limits.max_concurrency,
             verify.fulltext.min_title_similarity,
             verify.fulltext.min_chars,
             verify.passages.size,
@@ -61,6 +60,9 @@ pub(super) fn defaults() -> Layer {
         for rule in RULES {
             t.push_str(&format!("{} = \"{}\"\n", rule.code, rule.severity));
         }
+        t.push_str(&super::clean::defaults_text());
+        t.push_str(&super::validate::defaults_text());
+        t.push_str(&super::serve::defaults_text());
         for name in SourceName::ALL {
             let source = crate::resolve::sources::SourceSettings::new(name);
             t.push_str(&format!(

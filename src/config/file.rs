@@ -37,6 +37,9 @@ pub struct ConfigFile {
     pub sources: Option<SourcesSection>,
     pub cache: Option<CacheSection>,
     pub verify: Option<VerifySection>,
+    pub clean: Option<super::clean::CleanSection>,
+    pub validate: Option<super::validate::ValidateSection>,
+    pub serve: Option<super::serve::ServeSection>,
 }
 
 /// `[resolve]`: whether and where cited works are looked up, and how sure a match
@@ -113,6 +116,9 @@ pub struct CacheSection {
     pub enabled: Option<bool>,
     /// The cache directory (relative to this file).
     pub dir: Option<String>,
+    /// How long a lookup that got no answer (rate-limited, timed out, an error page)
+    /// is remembered before a rerun asks again (`0s`: always ask again).
+    pub retry_failed_after: Option<Lifetime>,
 }
 
 /// `[verify]`: the model that judges claims and how far verification goes.
@@ -268,6 +274,12 @@ written_value!(
     "A duration: `30s`, `500ms`, `2min`."
 );
 written_value!(
+    Lifetime,
+    Duration,
+    parse_lifetime,
+    "A duration that may be zero: `15min`, `1h`, `0s`."
+);
+written_value!(
     Size,
     u64,
     parse_size,
@@ -401,6 +413,17 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .parse::<u64>()
         .map(|n| n.saturating_mul(factor))
         .map_err(|_| format!("`{text}` is not a size (e.g. 50M, 2048K, 1000000)"))
+}
+
+/// [`parse_duration`], zero allowed (`0s`: never).
+pub fn parse_lifetime(text: &str) -> Result<Duration, String> {
+    match text
+        .trim()
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+    {
+        "0" | "0.0" => Ok(Duration::ZERO),
+        _ => parse_duration(text),
+    }
 }
 
 /// `30s`, `500ms`, `2min`, `1h`, `1.5s`; a bare number is seconds.

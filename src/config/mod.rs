@@ -8,10 +8,13 @@
 //! configuration of the run (`--config FILE`, or the nearest one to the first path).
 
 mod apply;
+pub mod clean;
 pub mod file;
 pub mod layers;
 mod print;
+pub mod serve;
 mod stages;
+pub mod validate;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

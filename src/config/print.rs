@@ -67,6 +67,30 @@ pub fn render(resolved: &Resolved, cwd: &Path) -> String {
             ));
         }
     }
+    // These two defaults depend on where the model server is (see `ModelConfig::new`).
+    let local = (
+        crate::verify::llm::LOCAL_TIMEOUT,
+        crate::verify::llm::LOCAL_CONCURRENCY,
+    );
+    let remote = (
+        crate::verify::llm::DEFAULT_TIMEOUT,
+        crate::verify::llm::DEFAULT_CONCURRENCY,
+    );
+    if !resolved.flat.contains_key("verify.timeout") {
+        lines.push((
+            format!("verify.timeout = \"{}s\"", remote.0.as_secs()),
+            format!(
+                "default; {}s for a model server on this machine",
+                local.0.as_secs()
+            ),
+        ));
+    }
+    if !resolved.flat.contains_key("verify.max-concurrency") {
+        lines.push((
+            format!("verify.max-concurrency = {}", remote.1),
+            format!("default; {} for a model server on this machine", local.1),
+        ));
+    }
     lines.sort();
     let width = lines
         .iter()
@@ -77,6 +101,7 @@ pub fn render(resolved: &Resolved, cwd: &Path) -> String {
     for (line, note) in lines {
         out.push_str(&format!("{line:<width$}  # {note}\n"));
     }
+    out.push_str(&embedding_model_line(resolved));
     if resolved.verify_config().is_none() {
         out.push_str(
             "# no model configured: set [verify] url and model, or CITEPROOF_LLM_URL and \
@@ -84,4 +109,34 @@ pub fn render(resolved: &Resolved, cwd: &Path) -> String {
         );
     }
     out
+}
+
+/// Which sentence-embedding model is in use (configured, found in the standard place,
+/// or none) and what the embedded backend does with it.
+fn embedding_model_line(resolved: &Resolved) -> String {
+    let scoring = resolved
+        .flat
+        .get("verify.scoring")
+        .and_then(|(v, _)| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "hybrid".to_string());
+    let (dir, how) = match resolved.embedding_model() {
+        Some((dir, true)) => (dir, "found in the cache directory"),
+        Some((dir, false)) => (dir, "verify.local-embedding-model"),
+        None => {
+            let place = resolved.standard_model_dir().map_or(String::new(), |p| {
+                format!(
+                    " (looked in {}; scripts/fetch-embedding-model.sh puts it there)",
+                    p.display()
+                )
+            });
+            return format!(
+                "# sentence-embedding model: none{place}: the embedded backend scores lexically\n"
+            );
+        }
+    };
+    format!(
+        "# sentence-embedding model: {} ({how}): the embedded backend scores {scoring}, \
+         passages are ranked with it\n",
+        dir.display()
+    )
 }

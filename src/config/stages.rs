@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::Resolved;
 use super::file::{SourceSection, SourcesSection};
 use super::layers::Origin;
-use crate::cache::Cache;
+use crate::cache::{Cache, CacheConfig, system_clock};
 use crate::resolve::corpus::Corpus;
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::options::{ResolveOptions, SourcePlan};
@@ -23,6 +23,7 @@ use crate::verify::escalate::VerifyConfig;
 use crate::verify::fulltext::{DEFAULT_ARXIV_WEB, FullTextConfig};
 use crate::verify::llm::ModelConfig;
 use crate::verify::select::PassageSettings;
+use crate::verify::sentence_model;
 
 /// Resolution options and what the reader should be told about them (a corpus
 /// record that could not be read, a cache that had to be recreated or is missing).
@@ -67,6 +68,37 @@ impl Resolved {
         }
         let dir = cache.dir.filter(|d| !d.trim().is_empty())?;
         Some(self.path_value("cache.dir", &dir))
+    }
+
+    /// How long a failed lookup is remembered (`cache.retry-failed-after`).
+    pub fn failed_ttl(&self) -> Duration {
+        let cache = self.config.cache.clone().unwrap_or_default();
+        cache
+            .retry_failed_after
+            .map_or(crate::cache::DEFAULT_FAILED_TTL, |s| s.value)
+    }
+
+    /// The standard place of the sentence-embedding model,
+    /// `<cache dir>/models/all-minilm-l6-v2` (whether or not the cache is enabled).
+    pub fn standard_model_dir(&self) -> Option<PathBuf> {
+        let dir = self.config.cache.clone().unwrap_or_default().dir;
+        let dir = dir.filter(|d| !d.trim().is_empty())?;
+        Some(sentence_model::standard_dir(
+            &self.path_value("cache.dir", &dir),
+        ))
+    }
+
+    /// The sentence-embedding model in use: the configured directory
+    /// (`verify.local-embedding-model`), else the standard place when a model is
+    /// there; and whether it was found there rather than configured.
+    pub fn embedding_model(&self) -> Option<(PathBuf, bool)> {
+        let configured = self.verify_section().local_embedding_model;
+        if let Some(p) = configured.filter(|p| !p.trim().is_empty()) {
+            return Some((self.path_value("verify.local-embedding-model", &p), false));
+        }
+        self.standard_model_dir()
+            .filter(|d| sentence_model::is_model_dir(d))
+            .map(|d| (d, true))
     }
 
     /// The local corpora, as paths.
@@ -171,8 +203,12 @@ impl Resolved {
                     .map_or("default".to_string(), Origin::to_string)
             );
         }
+        let cache_config = CacheConfig {
+            failed_ttl: self.failed_ttl(),
+            ..CacheConfig::default()
+        };
         let cache = match self.cache_dir() {
-            Some(dir) => match Cache::open(&dir) {
+            Some(dir) => match Cache::open_with(&dir, cache_config, system_clock()) {
                 Ok(cache) => {
                     warnings.extend(cache.warnings().iter().cloned());
                     Some(cache)
@@ -263,11 +299,11 @@ impl Resolved {
     pub fn verify_settings(&self) -> anyhow::Result<VerifySettings> {
         let v = self.verify_section();
         let mut s = VerifySettings::new(self.fulltext_config());
-        s.embedding_model = v
-            .local_embedding_model
-            .as_deref()
-            .filter(|p| !p.trim().is_empty())
-            .map(|p| self.path_value("verify.local-embedding-model", p));
+        if let Some((dir, found)) = self.embedding_model() {
+            s.embedding_model = Some(dir);
+            s.embedding_model_found = found;
+        }
+        s.standard_model_dir = self.standard_model_dir();
         s.scoring = v.scoring.as_ref().map(|m| m.value);
         s.full_text = v.full_text.unwrap_or(true);
         s.passages = self.passage_settings()?;

@@ -185,7 +185,7 @@ pub fn normalize_arxiv(raw: &str) -> Option<String> {
     // lowercase copy. Such an id holds no letter but a lowercase `v`, so the copy
     // would read the same.
     if let Some(id) = bare_new_style(without_arxiv_labels(s)) {
-        return Some(id.to_string());
+        return valid_new_style(id).then(|| id.to_string());
     }
     let lower = s.to_ascii_lowercase();
     if let Some(rest) = lower
@@ -201,22 +201,74 @@ pub fn normalize_arxiv(raw: &str) -> Option<String> {
     if bare.is_ascii() {
         // Most ids come bare: read them without the regex (same reading for ASCII).
         if let Some(id) = bare_new_style(bare) {
-            return Some(id.to_string());
+            return valid_new_style(id).then(|| id.to_string());
         }
     } else if let Some(c) = ARXIV_BARE.captures(bare) {
-        return Some(c[1].to_string());
+        return valid_new_style(&c[1]).then(|| c[1].to_string());
     }
     let prefixed = format!("arxiv:{bare}");
     if let Some(c) = ARXIV_NEW
         .captures(&lower)
         .or_else(|| ARXIV_NEW.captures(&prefixed))
     {
-        return Some(c[1].to_string());
+        return valid_new_style(&c[1]).then(|| c[1].to_string());
     }
     let old = ARXIV_OLD.captures(s)?;
     let id = old.get(1)?;
     // A bare old-style id must be the whole string; inside text it needs a prefix.
     (old.get(0)?.start() == 0).then(|| id.as_str().to_string())
+}
+
+/// Whether a new-style id (`YYMM.NNNN` or `YYMM.NNNNN`) can exist: the scheme began in
+/// April 2007 (`0704`), the month is 01–12, and the sequence number has four digits
+/// up to December 2014 and five from January 2015. `2019.01234` (a Frontiers DOI's
+/// year and article number) is not one.
+pub fn valid_new_style(id: &str) -> bool {
+    let Some((yymm, seq)) = id.split_once('.') else {
+        return false;
+    };
+    let (Ok(yymm_n), true) = (yymm.parse::<u32>(), yymm.len() == 4) else {
+        return false;
+    };
+    let month = yymm_n % 100;
+    let digits = seq.len();
+    (1..=12).contains(&month)
+        && yymm_n >= 704
+        && seq.bytes().all(|b| b.is_ascii_digit())
+        && (digits == 4 && yymm_n <= 1412 || digits == 5 && yymm_n >= 1501)
+}
+
+/// Registrants every one of whose DOIs carries a number in its suffix (Elsevier
+/// `j.cell.2019.01.001`, IEEE `cvpr.2016.90`, Frontiers `fphys.2019.01234`, PLOS
+/// `journal.pone.0123456`, Zenodo `zenodo.123`, SSRN `ssrn.123`, PeerJ `peerj.123`,
+/// Springer, ACM, Nature, Science, PNAS, Wiley, Taylor & Francis, SAGE, MDPI, BMC,
+/// bioRxiv, Research Square, OSF, IOP, APS, ACS, OUP): a suffix of theirs without a
+/// digit was cut short.
+const NUMBERED_REGISTRANTS: &[&str] = &[
+    "10.1016", "10.1109", "10.3389", "10.1371", "10.5281", "10.2139", "10.7717", "10.1007",
+    "10.1145", "10.1038", "10.1126", "10.1073", "10.1002", "10.1111", "10.1080", "10.1177",
+    "10.3390", "10.1186", "10.1101", "10.21203", "10.31219", "10.1088", "10.1103", "10.1021",
+    "10.1093",
+];
+
+/// A DOI that is only the start of one (the PDF text cut it at a line break or a
+/// space): an empty suffix, an arXiv DataCite DOI without a whole arXiv id
+/// (`10.48550/arxiv`, `10.48550/arxiv.2203`), or a suffix without a digit from a
+/// registrant whose DOIs are all numbered (`10.3389/fphys`). No work is cited by such a
+/// DOI, and none is accused of having another.
+pub fn is_bare_doi_prefix(doi: &str) -> bool {
+    let Some((prefix, suffix)) = doi.split_once('/') else {
+        return true;
+    };
+    if prefix == "10.48550" {
+        return suffix
+            .to_ascii_lowercase()
+            .strip_prefix("arxiv.")
+            .and_then(normalize_arxiv)
+            .is_none();
+    }
+    let no_digit = !suffix.bytes().any(|b| b.is_ascii_digit());
+    suffix.trim().is_empty() || (no_digit && NUMBERED_REGISTRANTS.contains(&prefix))
 }
 
 /// `s` without leading `arXiv:` and `arXiv ` labels (in any case, as many as there
@@ -574,6 +626,52 @@ mod tests {
             find_arxiv_ids("see arXiv:2104.12255v1 and https://arxiv.org/abs/quant-ph/0201082");
         assert_eq!(found[0].1, "2104.12255");
         assert_eq!(found[1].1, "quant-ph/0201082");
+    }
+
+    #[test]
+    fn arxiv_ids_that_cannot_exist_are_not_ids() {
+        for valid in [
+            "0704.0001",
+            "1412.6980",
+            "1501.00001",
+            "2505.17051",
+            "9912.12345",
+        ] {
+            assert!(valid_new_style(valid), "{valid}");
+        }
+        // A Frontiers DOI's year and article number; a journal code and year; the
+        // wrong sequence length for the month; before the scheme began.
+        for invalid in [
+            "2019.01234",
+            "1004.20120",
+            "1412.12345",
+            "1501.0001",
+            "0612.1234",
+        ] {
+            assert!(!valid_new_style(invalid), "{invalid}");
+            assert_eq!(normalize_arxiv(invalid), None, "{invalid}");
+        }
+        assert_eq!(normalize_arxiv("arXiv:2019.01234"), None);
+    }
+
+    #[test]
+    fn doi_prefixes_cut_short_are_no_dois() {
+        for cut in [
+            "10.48550/arxiv",
+            "10.48550/arxiv.2203",
+            "10.3389/fphys",
+            "10.1016/j.cell",
+        ] {
+            assert!(is_bare_doi_prefix(cut), "{cut}");
+        }
+        for whole in [
+            "10.48550/arxiv.2203.04567",
+            "10.3389/fphys.2019.01234",
+            "10.1038/nature14539",
+            "10.3724/sp.j.1004.2012.00517",
+        ] {
+            assert!(!is_bare_doi_prefix(whole), "{whole}");
+        }
     }
 
     #[test]

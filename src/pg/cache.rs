@@ -11,15 +11,16 @@ const MIGRATIONS: &[Migration] = &[Migration {
     sql: "CREATE TABLE citeproof_cache(
               namespace TEXT NOT NULL,
               key TEXT NOT NULL,
-              found BOOLEAN NOT NULL,
+              kind SMALLINT NOT NULL,
               value TEXT NOT NULL,
               stored_at BIGINT NOT NULL,
               version INTEGER NOT NULL,
               PRIMARY KEY (namespace, key))",
 }];
 
-/// A stored row: found, the JSON text, when stored, the logic version.
-pub type Row = (bool, String, i64, u32);
+/// A stored row: its kind (0 not found, 1 found, 2 failed, as in the SQLite file),
+/// the JSON text, when stored, the logic version.
+pub type Row = (i64, String, i64, u32);
 
 pub struct PgCache {
     pool: SharedPool,
@@ -36,38 +37,44 @@ impl PgCache {
     pub fn get(&self, namespace: &str, key: &str) -> Result<Option<Row>, String> {
         self.pool.with(|client| {
             let row = client.query_opt(
-                "SELECT found, value, stored_at, version FROM citeproof_cache \
+                "SELECT kind, value, stored_at, version FROM citeproof_cache \
                  WHERE namespace = $1 AND key = $2",
                 &[&namespace, &key],
             )?;
-            Ok(row.map(|r| (r.get(0), r.get(1), r.get(2), r.get::<_, i32>(3) as u32)))
+            Ok(row.map(|r| {
+                let kind = i64::from(r.get::<_, i16>(0));
+                (kind, r.get(1), r.get(2), r.get::<_, i32>(3) as u32)
+            }))
         })
     }
 
-    /// Store entries in one transaction; keys are written in order, so two processes
-    /// writing overlapping batches cannot deadlock.
-    pub fn put_many(
+    /// Store rows (key, kind, JSON text) in one transaction; keys are written in
+    /// order, so two processes writing overlapping batches cannot deadlock.
+    pub fn write_rows(
         &self,
         namespace: &str,
-        entries: &[(String, bool, serde_json::Value)],
+        rows: &[(&str, i64, String)],
         now: i64,
         version: u32,
     ) -> Result<(), String> {
-        let mut sorted: Vec<&(String, bool, serde_json::Value)> = entries.iter().collect();
-        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut sorted: Vec<&(&str, i64, String)> = rows.iter().collect();
+        sorted.sort_by(|a, b| a.0.cmp(b.0));
+        // The last write of a key in the batch wins, as in SQLite.
+        sorted.reverse();
         sorted.dedup_by(|a, b| a.0 == b.0);
+        sorted.reverse();
         let version = version as i32;
         self.pool.with(|client| {
             let mut tx = client.transaction()?;
             let stmt = tx.prepare(
-                "INSERT INTO citeproof_cache(namespace, key, found, value, stored_at, version) \
+                "INSERT INTO citeproof_cache(namespace, key, kind, value, stored_at, version) \
                  VALUES ($1, $2, $3, $4, $5, $6) \
-                 ON CONFLICT (namespace, key) DO UPDATE SET found = excluded.found, \
+                 ON CONFLICT (namespace, key) DO UPDATE SET kind = excluded.kind, \
                  value = excluded.value, stored_at = excluded.stored_at, version = excluded.version",
             )?;
-            for (key, found, value) in sorted {
-                let text = value.to_string();
-                tx.execute(&stmt, &[&namespace, key, found, &text, &now, &version])?;
+            for (key, kind, value) in sorted {
+                let kind = *kind as i16;
+                tx.execute(&stmt, &[&namespace, key, &kind, value, &now, &version])?;
             }
             tx.commit()
         })
@@ -85,20 +92,17 @@ impl PgCache {
         })
     }
 
-    /// Remove entries of other logic versions and expired ones.
-    pub fn purge(
-        &self,
-        version: u32,
-        ttl_found: i64,
-        ttl_missing: i64,
-        now: i64,
-    ) -> Result<usize, String> {
+    /// Remove entries of other logic versions and expired ones; `ttls` are the
+    /// lifetimes of found, not-found and failed entries.
+    pub fn purge(&self, version: u32, ttls: [i64; 3], now: i64) -> Result<usize, String> {
         let version = version as i32;
+        let [found, missing, failed] = ttls;
         self.pool.with(|client| {
             let n = client.execute(
                 "DELETE FROM citeproof_cache WHERE version <> $1 \
-                 OR (found AND stored_at + $2 <= $4) OR (NOT found AND stored_at + $3 <= $4)",
-                &[&version, &ttl_found, &ttl_missing, &now],
+                 OR stored_at + CASE kind WHEN 1 THEN $2::BIGINT WHEN 0 THEN $3::BIGINT \
+                                ELSE $5::BIGINT END <= $4::BIGINT",
+                &[&version, &found, &missing, &now, &failed],
             )?;
             Ok(n as usize)
         })
@@ -108,37 +112,39 @@ impl PgCache {
     pub fn stats(
         &self,
         version: u32,
-        ttl_found: i64,
-        ttl_missing: i64,
+        ttls: [i64; 3],
         now: i64,
     ) -> Result<(Vec<NamespaceStats>, u64), String> {
         let version = version as i32;
+        let [found, missing, failed] = ttls;
         self.pool.with(|client| {
             let rows = client.query(
                 "SELECT namespace,
-                        COUNT(*) FILTER (WHERE live AND found),
-                        COUNT(*) FILTER (WHERE live AND NOT found),
+                        COUNT(*) FILTER (WHERE live AND kind = 1),
+                        COUNT(*) FILTER (WHERE live AND kind = 0),
+                        COUNT(*) FILTER (WHERE live AND kind = 2),
                         COUNT(*) FILTER (WHERE NOT live),
                         MIN(stored_at) FILTER (WHERE live), MAX(stored_at) FILTER (WHERE live)
-                 FROM (SELECT namespace, found, stored_at,
-                              (version = $1 AND stored_at +
-                               CASE WHEN found THEN $2::BIGINT ELSE $3::BIGINT END > $4::BIGINT) AS live
+                 FROM (SELECT namespace, kind, stored_at,
+                              (version = $1 AND stored_at + CASE kind WHEN 1 THEN $2::BIGINT
+                                   WHEN 0 THEN $3::BIGINT ELSE $5::BIGINT END > $4::BIGINT) AS live
                        FROM citeproof_cache) e
                  GROUP BY namespace ORDER BY namespace",
-                &[&version, &ttl_found, &ttl_missing, &now],
+                &[&version, &found, &missing, &now, &failed],
             )?;
             let namespaces = rows
                 .iter()
                 .map(|r| {
-                    let (found, missing) = (r.get::<_, i64>(1) as u64, r.get::<_, i64>(2) as u64);
+                    let count = |i: usize| r.get::<_, i64>(i) as u64;
                     NamespaceStats {
                         namespace: r.get(0),
-                        entries: found + missing,
-                        found,
-                        not_found: missing,
-                        stale: r.get::<_, i64>(3) as u64,
-                        oldest: r.get(4),
-                        newest: r.get(5),
+                        entries: count(1) + count(2) + count(3),
+                        found: count(1),
+                        not_found: count(2),
+                        failed: count(3),
+                        stale: count(4),
+                        oldest: r.get(5),
+                        newest: r.get(6),
                     }
                 })
                 .collect();

@@ -12,6 +12,8 @@ use crate::config::{ConfigSet, Overrides};
 use crate::fs::Vfs;
 use crate::load::{self, LoadOptions, Project};
 use crate::policy::FailOn;
+use crate::resolve::cascade::Resolver;
+use crate::verify::backend::Backend;
 
 use super::{Checked, Stages};
 
@@ -124,6 +126,21 @@ impl Checker {
     /// (a rule set to `off` drops its findings).
     pub fn check(&self, project: &mut Project, stages: &Stages) -> anyhow::Result<Checked> {
         let mut checked = super::run(project, stages)?;
+        checked.diagnostics = self
+            .configs
+            .apply_rule_levels(&project.sources, checked.diagnostics)?;
+        Ok(checked)
+    }
+
+    /// [`Self::check`] with a resolver and a verification backend built once and
+    /// shared by many runs (see [`super::run_shared`]).
+    pub async fn check_shared(
+        &self,
+        project: &mut Project,
+        resolver: Option<&Resolver>,
+        backend: Option<&Backend>,
+    ) -> anyhow::Result<Checked> {
+        let mut checked = super::run_shared(project, resolver, backend).await;
         checked.diagnostics = self
             .configs
             .apply_rule_levels(&project.sources, checked.diagnostics)?;

@@ -68,44 +68,58 @@ pub enum PipelineError {
 
 /// Run the pipeline on a loaded project.
 pub fn run(project: &mut Project, stages: &Stages) -> Result<Checked, PipelineError> {
+    let Some(options) = &stages.resolve else {
+        return Ok(futures::executor::block_on(run_shared(project, None, None)));
+    };
+    let runtime = crate::resolve::cascade::runtime()?;
+    runtime.block_on(async {
+        let resolver = Resolver::new(options.clone())?;
+        let backend = match &stages.verify {
+            Some(settings) => Some(Backend::build(
+                resolver.net(),
+                settings,
+                Some(resolver.sources().clone()),
+                options.cache.clone(),
+            )?),
+            None => None,
+        };
+        Ok::<_, PipelineError>(run_shared(project, Some(&resolver), backend.as_ref()).await)
+    })
+}
+
+/// Run the pipeline with a resolver and a verification backend built once and shared
+/// by many runs (the HTTP service): no resolver, local checks only; no backend, no
+/// verification.
+pub async fn run_shared(
+    project: &mut Project,
+    resolver: Option<&Resolver>,
+    backend: Option<&Backend>,
+) -> Checked {
     check::link_all(project);
     let project = &*project;
     let mut found = check::local_findings(project);
     let mut facts = Facts::new();
-    let Some(options) = &stages.resolve else {
-        return Ok(Checked {
+    let Some(resolver) = resolver else {
+        return Checked {
             diagnostics: check::finish(project, found),
             facts,
             resolution: None,
             verification: None,
-        });
-    };
-    let runtime = crate::resolve::cascade::runtime()?;
-    let (resolution, verification) = runtime.block_on(async {
-        let resolver = Resolver::new(options.clone())?;
-        let resolution = resolve_project_with(&resolver, project).await;
-        found.extend(resolution_diagnostics(project, &resolution));
-        record_resolutions(project, &resolution, &mut facts);
-        let verification = match &stages.verify {
-            Some(settings) => {
-                let backend = Backend::build(
-                    resolver.net(),
-                    settings,
-                    Some(resolver.sources().clone()),
-                    options.cache.clone(),
-                )?;
-                Some(verify(project, &resolution, &backend, &mut found, &mut facts).await)
-            }
-            None => None,
         };
-        Ok::<_, PipelineError>((resolution, verification))
-    })?;
-    Ok(Checked {
+    };
+    let resolution = resolve_project_with(resolver, project).await;
+    found.extend(resolution_diagnostics(project, &resolution));
+    record_resolutions(project, &resolution, &mut facts);
+    let verification = match backend {
+        Some(backend) => Some(verify(project, &resolution, backend, &mut found, &mut facts).await),
+        None => None,
+    };
+    Checked {
         diagnostics: check::finish(project, found),
         facts,
         resolution: Some(resolution),
         verification,
-    })
+    }
 }
 
 /// Each resolved reference's status, record and explanation as facts.

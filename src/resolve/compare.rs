@@ -11,7 +11,7 @@ use crate::resolve::identifiers::{
     Conflation, cited_doi, compare_identifiers, is_preprint_doi, record_arxiv, record_doi,
 };
 use crate::resolve::normalize::{
-    compact, content_words, spelling_variant, split_subtitle, strip_retraction_prefix,
+    compact, content_words, fold, spelling_variant, split_subtitle, strip_retraction_prefix,
 };
 use crate::resolve::venues::{VenueMatch, compare_venues, is_preprint_venue, is_repository_venue};
 
@@ -216,18 +216,63 @@ fn word_differences(cited: &str, record: &str) -> (Vec<String>, Vec<String>) {
     (unmatched(&c, &r), unmatched(&r, &c))
 }
 
+/// Words that change what a title says when one is dropped or swapped, though they
+/// are stop words: negations.
+const NEGATIONS: &[&str] = &["not", "no", "nor", "never", "cannot"];
+
+/// The first word of a title once a leading article is dropped (`The`, `A`, `An`):
+/// `Why`, `How`, `Does` open a question that the rest of the title does not state.
+fn leading_word(title: &str) -> Option<String> {
+    let folded = fold(title);
+    let mut words = folded.split(' ').filter(|w| !w.is_empty());
+    let first = words.next()?;
+    let first = if matches!(first, "a" | "an" | "the") {
+        words.next()?
+    } else {
+        first
+    };
+    Some(first.to_string())
+}
+
+/// What differs between two titles whose content words agree: a different first
+/// word (`Why deep networks generalize` / `Deep networks generalize`) or a negation
+/// present in one only (`Attention is not explanation`).
+fn function_word_difference(cited: &str, record: &str) -> Option<String> {
+    let (a, b) = (leading_word(cited), leading_word(record));
+    if let (Some(a), Some(b)) = (&a, &b)
+        && a != b
+        && !spelling_variant(a, b)
+    {
+        return Some(format!("the title starts \"{a}\", the record's \"{b}\""));
+    }
+    let negations = |t: &str| fold(t).split(' ').filter(|w| NEGATIONS.contains(w)).count();
+    (negations(cited) != negations(record))
+        .then(|| "a negation (not, no, never) is in one title only".to_string())
+}
+
+/// Whether two titles are the same title: equal once compacted, or the same content
+/// words with the same first word and negations.
+fn same_title(a: &str, b: &str) -> bool {
+    let (x, y) = word_differences(a, b);
+    compact(a) == compact(b)
+        || (x.is_empty() && y.is_empty() && function_word_difference(a, b).is_none())
+}
+
 /// `Ok(note)` when the titles are the same title (formatting, spelling variants, an
 /// omitted or added subtitle), `Err(detail)` for a near miss.
 fn title_check(cited: &str, record: &str) -> Result<Option<String>, String> {
     let record = strip_retraction_prefix(record).0;
-    let (extra, missing) = word_differences(cited, record);
-    if compact(cited) == compact(record) || (extra.is_empty() && missing.is_empty()) {
+    if same_title(cited, record) {
         return Ok(None);
     }
-    let same = |a: &str, b: &str| {
-        let (x, y) = word_differences(a, b);
-        compact(a) == compact(b) || (x.is_empty() && y.is_empty())
-    };
+    let (extra, missing) = word_differences(cited, record);
+    if extra.is_empty()
+        && missing.is_empty()
+        && let Some(detail) = function_word_difference(cited, record)
+    {
+        return Err(detail);
+    }
+    let same = same_title;
     if split_subtitle(record).is_some_and(|(main, _)| same(cited, main)) {
         return Ok(Some("the cited title omits the record's subtitle".into()));
     }

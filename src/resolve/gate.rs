@@ -22,6 +22,7 @@ use strsim::normalized_levenshtein;
 use crate::model::{RefFields, Work};
 use crate::resolve::authors::first_author_agrees;
 use crate::resolve::compare::years_agree;
+use crate::resolve::container::is_container_of;
 use crate::resolve::identifiers::identifiers_agree;
 use crate::resolve::normalize::{
     content_of_folded, content_words, decode_latex, fold, spelling_variant, split_subtitle,
@@ -239,8 +240,21 @@ fn contradicted(fields: &RefFields, work: &Work) -> bool {
         && !years_agree(fields, work)
 }
 
-/// Decide whether `work` is the work the reference cites.
+/// Decide whether `work` is the work the reference cites: its title passes, and it is
+/// not the container (volume, journal, book) the cited work appeared in.
 pub fn accept(
+    fields: &RefFields,
+    raw: &str,
+    work: &Work,
+    thresholds: &GateThresholds,
+) -> GateDecision {
+    let mut decision = accept_title(fields, raw, work, thresholds);
+    decision.accepted &= !is_container_of(fields, work, decision.method);
+    decision
+}
+
+/// The title part of [`accept`].
+fn accept_title(
     fields: &RefFields,
     raw: &str,
     work: &Work,

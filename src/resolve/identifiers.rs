@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{RefFields, Work};
-use crate::parse::ids::{normalize_arxiv, normalize_doi, normalize_pmid};
+use crate::parse::ids::{is_bare_doi_prefix, normalize_arxiv, normalize_doi, normalize_pmid};
 use crate::resolve::compare::{Comparison, Field, Mismatch, MismatchKind};
 use crate::resolve::gate::{GateThresholds, accept};
 
@@ -33,8 +33,19 @@ pub(crate) fn is_preprint_doi(doi: &str) -> bool {
             .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit()))
 }
 
+/// The cited DOI, normalised; a DOI cut short (`10.48550/arXiv.`) cites nothing.
 pub(crate) fn cited_doi(fields: &RefFields) -> Option<String> {
-    fields.doi.as_deref().and_then(normalize_doi)
+    fields
+        .doi
+        .as_deref()
+        .and_then(normalize_doi)
+        .filter(|d| !is_bare_doi_prefix(d))
+}
+
+/// Whether an arXiv id is only a piece of the cited DOI (`2012.00517` in
+/// `10.3724/sp.j.1004.2012.00517`): an identifier inside another is not a second one.
+pub(crate) fn arxiv_inside_doi(arxiv: &str, doi: Option<&str>) -> bool {
+    doi.is_some_and(|d| arxiv_of_doi(d).is_none() && d.contains(arxiv))
 }
 
 pub(crate) fn record_doi(work: &Work) -> Option<String> {
@@ -49,7 +60,12 @@ pub(crate) fn arxiv_of_doi(doi: &str) -> Option<String> {
 }
 
 pub(crate) fn cited_arxiv(fields: &RefFields) -> Option<String> {
-    fields.arxiv.as_deref().and_then(normalize_arxiv)
+    let doi = cited_doi(fields);
+    fields
+        .arxiv
+        .as_deref()
+        .and_then(normalize_arxiv)
+        .filter(|a| !arxiv_inside_doi(a, doi.as_deref()))
 }
 
 pub(crate) fn record_arxiv(work: &Work) -> Option<String> {

@@ -1,8 +1,10 @@
 //! Source lookups behind the cache: every identifier lookup and every search a run
 //! makes goes through here, is answered from the cache when a live entry exists, and
-//! is stored after a definite answer (found for 30 days, not found for 1 day by
-//! default). Failures are never cached, so a rerun asks again; offline, whatever is
-//! not cached is not asked at all.
+//! is stored after its answer (found for 30 days, not found for 1 day by default). A
+//! lookup that got no answer (rate-limited, timed out, an error page) is remembered for
+//! a short while (15 minutes by default, `cache.retry-failed-after`), so that a rerun
+//! makes no request and reaches the same "unverified"; `--retry-unverified` asks again
+//! at once. Offline, whatever is not cached is not asked at all.
 
 use std::collections::HashMap;
 
@@ -35,17 +37,26 @@ impl<T> From<Cached<T>> for Answer<T> {
         match cached {
             Cached::Found(value) => Answer::Found(value),
             Cached::NotFound => Answer::NotFound,
+            Cached::Failed(why) => Answer::Failed(remembered(&why)),
         }
     }
 }
 
+/// The reason of a failure read back from the cache, saying so.
+fn remembered(why: &str) -> String {
+    format!(
+        "{why} (in an earlier run; asked again after `cache.retry-failed-after` or with --retry-unverified)"
+    )
+}
+
 impl<T: Clone> Answer<T> {
-    /// What is stored of a definite answer; failures and offline answers are not.
+    /// What is stored of an answer; an offline answer is not (nothing was asked).
     pub fn to_cached(&self) -> Option<Cached<T>> {
         match self {
             Answer::Found(value) => Some(Cached::Found(value.clone())),
             Answer::NotFound => Some(Cached::NotFound),
-            Answer::Failed(_) | Answer::Offline => None,
+            Answer::Failed(why) => Some(Cached::Failed(why.clone())),
+            Answer::Offline => None,
         }
     }
 }
@@ -108,6 +119,15 @@ impl Lookups {
         }
     }
 
+    /// Remember lookups that got no answer (key, reason) for the short failure
+    /// lifetime. A request the client refused to make (a configuration error) is not
+    /// a failure of the source.
+    async fn store_failures(&self, ns: &str, failures: Vec<(String, String)>) {
+        if let (Some(cache), false) = (&self.cache, failures.is_empty()) {
+            let _ = cache.put_failures_async(ns, failures).await;
+        }
+    }
+
     /// Look identifiers of one scheme up in one source: cached answers first, the rest
     /// in the source's batches.
     pub async fn ids(
@@ -155,6 +175,7 @@ impl Lookups {
             }
         }
         let mut store = Vec::new();
+        let mut failed = Vec::new();
         for (id, result) in results {
             let answer = match result {
                 Ok(Lookup::Found(work)) => {
@@ -166,11 +187,17 @@ impl Lookups {
                     store.push((cache_key(scheme, &id), false, serde_json::Value::Null));
                     Answer::NotFound
                 }
-                Err(e) => Answer::Failed(failure(&e)),
+                Err(e) => {
+                    if remember_failure(&e) {
+                        failed.push((cache_key(scheme, &id), failure(&e)));
+                    }
+                    Answer::Failed(failure(&e))
+                }
             };
             answers.insert(id, answer);
         }
         self.store(ns, store).await;
+        self.store_failures(ns, failed).await;
         answers
     }
 
@@ -248,6 +275,7 @@ impl Lookups {
         match self.cached::<Hits>(ns, &key) {
             Some(Cached::Found(Hits(works))) => return Answer::Found(works),
             Some(Cached::NotFound) => return Answer::NotFound,
+            Some(Cached::Failed(why)) => return Answer::Failed(remembered(&why)),
             None if self.offline => return Answer::Offline,
             None => {}
         }
@@ -266,7 +294,12 @@ impl Lookups {
                 self.store(ns, vec![(key, true, value)]).await;
                 Answer::Found(works)
             }
-            Err(e) => Answer::Failed(failure(&e)),
+            Err(e) => {
+                if remember_failure(&e) {
+                    self.store_failures(ns, vec![(key, failure(&e))]).await;
+                }
+                Answer::Failed(failure(&e))
+            }
         }
     }
 
@@ -292,6 +325,12 @@ impl Lookups {
             other => Err(SourceError::Config(format!("{other} has no search"))),
         }
     }
+}
+
+/// Whether a failure is the source's (remembered for a while) rather than a request
+/// this client cannot make at all.
+fn remember_failure(error: &SourceError) -> bool {
+    !matches!(error, SourceError::Config(_) | SourceError::Disabled)
 }
 
 /// An answer that arrived but could not be read (an HTML error page with status 200,

@@ -7,6 +7,7 @@
 pub mod authors;
 pub mod cascade;
 pub mod compare;
+pub mod container;
 pub mod corpus;
 pub mod evidence;
 pub mod gate;

@@ -6,14 +6,16 @@ use std::borrow::Cow;
 
 use crate::model::{IdScheme, RefFields, Reference, ReferenceOrigin, Work};
 use crate::parse::ids::{
-    identifier_from_url, normalize_arxiv, normalize_doi, normalize_pmcid, normalize_pmid,
+    identifier_from_url, is_bare_doi_prefix, normalize_arxiv, normalize_doi, normalize_pmcid,
+    normalize_pmid,
 };
 use crate::resolve::compare::Field;
+use crate::resolve::container::is_container_of;
 use crate::resolve::gate::{
     GateDecision, GateMethod, GateThresholds, RawWords, accept, title_in_raw, title_similarity,
     title_window_in_raw,
 };
-use crate::resolve::identifiers::{arxiv_of_doi, identifiers_agree};
+use crate::resolve::identifiers::{arxiv_inside_doi, arxiv_of_doi, identifiers_agree};
 use crate::resolve::normalize::{content_words, fold, strip_retraction_prefix};
 
 /// How a reference was written, which decides how far its parsed fields are trusted.
@@ -106,13 +108,16 @@ impl RefQuery {
                 _ => None,
             })
         };
-        let doi = cited(f.doi.as_ref(), normalize_doi, IdScheme::Doi);
+        // A DOI cut short (`10.48550/arXiv.`) cites nothing.
+        let doi =
+            cited(f.doi.as_ref(), normalize_doi, IdScheme::Doi).filter(|d| !is_bare_doi_prefix(d));
         match doi.as_deref().map(|d| (d, arxiv_of_doi(d))) {
             Some((_, Some(x))) => push(IdScheme::Arxiv, Some(x), Field::Doi),
             Some((d, None)) => push(IdScheme::Doi, Some(d.to_string()), Field::Doi),
             None => {}
         }
-        let arxiv = cited(f.arxiv.as_ref(), normalize_arxiv, IdScheme::Arxiv);
+        let arxiv = cited(f.arxiv.as_ref(), normalize_arxiv, IdScheme::Arxiv)
+            .filter(|a| !arxiv_inside_doi(a, doi.as_deref()));
         push(IdScheme::Arxiv, arxiv, Field::Arxiv);
         let pmid = cited(f.pmid.as_ref(), normalize_pmid, IdScheme::Pmid);
         push(IdScheme::Pmid, pmid, Field::Pmid);
@@ -209,11 +214,15 @@ impl RefQuery {
             return decision;
         }
         match title_in_raw(&self.raw, &work.title, thresholds.raw_max_missing) {
-            (similarity, true) => GateDecision {
-                accepted: true,
-                similarity,
-                method: GateMethod::RawContainment,
-            },
+            (similarity, true)
+                if !is_container_of(&self.fields, work, GateMethod::RawContainment) =>
+            {
+                GateDecision {
+                    accepted: true,
+                    similarity,
+                    method: GateMethod::RawContainment,
+                }
+            }
             _ => decision,
         }
     }

@@ -248,10 +248,17 @@ static KNOWN_NAME_KEYS: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| {
         .collect()
 });
 
+/// A known venue a form names, and whether by its acronym alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct KnownId {
+    pub id: usize,
+    pub by_acronym: bool,
+}
+
 /// The known venues a form names: by a name phrase anywhere, or by an acronym in a
 /// short form (`CVPR`, `Proc. NeurIPS`, `ICLR 2026 Poster`, a parenthetical) — long
 /// names are not searched for acronyms, which are often ordinary words.
-pub(crate) fn known_ids(form: &[String]) -> Vec<usize> {
+pub(crate) fn known_ids(form: &[String]) -> Vec<KnownId> {
     let refs: Vec<&str> = form.iter().map(String::as_str).collect();
     let distinctive: Vec<&str> = refs.iter().copied().filter(|w| !skippable(w)).collect();
     let short = distinctive.len() <= 2;
@@ -265,10 +272,13 @@ pub(crate) fn known_ids(form: &[String]) -> Vec<usize> {
                 contains_phrase(&distinctive, a)
                     || distinctive
                         .iter()
-                        .any(|w| w.trim_end_matches(|c: char| c.is_ascii_digit()) == *a)
+                        .any(|w| w.trim_end_matches(|c: char| c.is_ascii_digit()) == a)
             });
         if by_name || by_acronym {
-            ids.push(id);
+            ids.push(KnownId {
+                id,
+                by_acronym: !by_name,
+            });
         }
     }
     ids

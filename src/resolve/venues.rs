@@ -124,6 +124,12 @@ const SERIES: &[&str] = &[
     "advances in neural computation",
     "book series",
     "springer series",
+    "leibniz international proceedings in informatics",
+    "lipics",
+    "dagstuhl",
+    "open access series in informatics",
+    "electronic proceedings in theoretical computer science",
+    "frontiers in artificial intelligence and applications",
 ];
 
 /// Publisher names given where a venue is expected.
@@ -153,6 +159,17 @@ const PUBLISHERS: &[&str] = &[
     "ieee xplore",
     "association for computing machinery",
     "institute of electrical and electronics engineers",
+    "ieee computer society",
+    "springer nature",
+    "springer international publishing",
+    "curran associates",
+    "curran associates inc",
+    "aaai press",
+    "morgan kaufmann",
+    "jmlr org",
+    "association for computational linguistics",
+    "international joint conferences on artificial intelligence organization",
+    "international joint conferences on artificial intelligence",
 ];
 
 /// A venue string that stands for no venue: empty, `(No Title)`, `Unknown`, `N/A`.
@@ -216,18 +233,30 @@ pub fn compare_venues(cited: &str, record: &str) -> VenueMatch {
         return VenueMatch::Same;
     }
     let (fa, fb) = (forms(cited), forms(record));
-    let ids = |forms: &[Vec<String>]| -> Vec<usize> {
-        let mut ids: Vec<usize> = forms.iter().flat_map(|f| known_ids(f)).collect();
+    let ids = |forms: &[Vec<String>], acronyms_only: bool| -> Vec<usize> {
+        let mut ids: Vec<usize> = forms
+            .iter()
+            .flat_map(|f| known_ids(f))
+            .filter(|k| k.by_acronym || !acronyms_only)
+            .map(|k| k.id)
+            .collect();
         ids.sort_unstable();
         ids.dedup();
         ids
     };
-    let (ia, ib) = (ids(&fa), ids(&fb));
+    let (ia, ib) = (ids(&fa, false), ids(&fb, false));
     if ia.iter().any(|id| ib.contains(id)) {
         return VenueMatch::Same;
     }
     if fa.iter().any(|x| fb.iter().any(|y| forms_align(x, y))) {
         return VenueMatch::Same;
+    }
+    // Both name a known venue by its acronym, and not the same one (`ICCV` against
+    // `Computer Vision – ECCV 2022`): the full names' shared words (`computer
+    // vision`) must not make them one.
+    let (aa, ab) = (ids(&fa, true), ids(&fb, true));
+    if !aa.is_empty() && !ab.is_empty() {
+        return VenueMatch::Different;
     }
     // A known venue's full name against an abbreviation of it (`NIPS` vs `Adv.
     // Neural Inf. Process. Syst.`).

@@ -26,8 +26,14 @@ use crate::rules::verification::{claim_unverifiable, from_relation, from_verdict
 pub struct VerifySettings {
     /// The LLM path, when a model is configured.
     pub llm: Option<VerifyConfig>,
-    /// A local sentence-embedding model directory.
+    /// A local sentence-embedding model directory: the configured one, else the one
+    /// found in [`VerifySettings::standard_model_dir`].
     pub embedding_model: Option<PathBuf>,
+    /// `embedding_model` was found in the standard place rather than configured (a
+    /// model there that cannot be loaded is then skipped with a note, not an error).
+    pub embedding_model_found: bool,
+    /// The standard place of the model (`<cache dir>/models/all-minilm-l6-v2`).
+    pub standard_model_dir: Option<PathBuf>,
     /// The embedded backend's scoring mode (default: hybrid with a model, lexical without).
     pub scoring: Option<ScoringMode>,
     /// Escalate to the full text.
@@ -43,6 +49,8 @@ impl VerifySettings {
         VerifySettings {
             llm: None,
             embedding_model: None,
+            embedding_model_found: false,
+            standard_model_dir: None,
             scoring: None,
             full_text: true,
             fulltext,
@@ -88,9 +96,28 @@ impl Backend {
         sources: Option<Sources>,
         cache: Option<Cache>,
     ) -> Result<Backend, BackendError> {
+        let mut notes = Vec::new();
         let model = match &settings.embedding_model {
+            Some(dir) if settings.embedding_model_found => match SentenceModel::load(dir) {
+                Ok(m) => Some(Arc::new(m)),
+                Err(e) => {
+                    notes.push(format!(
+                        "the sentence-embedding model found is not used: {e}"
+                    ));
+                    None
+                }
+            },
             Some(dir) => Some(Arc::new(SentenceModel::load(dir)?)),
-            None => None,
+            None => {
+                if let Some(place) = &settings.standard_model_dir {
+                    notes.push(format!(
+                        "no sentence-embedding model in {} (scripts/fetch-embedding-model.sh \
+                         puts all-MiniLM-L6-v2 there; or --embedding-model DIR)",
+                        place.display()
+                    ));
+                }
+                None
+            }
         };
         let ranker = Ranker::for_model(model.clone());
         if let Some(llm) = &settings.llm {
@@ -110,6 +137,7 @@ impl Backend {
             (Some(mode), None) => return Err(BackendError::NeedsModel(mode.as_str())),
         };
         let mut config = OfflineConfig::new(scorer, ranker, settings.fulltext.clone());
+        config.notes = notes;
         config.full_text = settings.full_text;
         config.passages = settings.passages;
         config.parallel = settings.parallel;
@@ -143,11 +171,15 @@ impl Backend {
         }
     }
 
-    /// Model usage so far (the LLM path only).
+    /// Model usage so far and what the reader should be told about the set-up (the
+    /// structured output each model server accepted; the embedded backend's scoring).
     pub fn usage(&self) -> Option<UsageSummary> {
         match self {
             Backend::Llm(v) => Some(v.usage()),
-            Backend::Embedded(_) => None,
+            Backend::Embedded(v) => Some(UsageSummary {
+                notes: v.describe(),
+                ..UsageSummary::default()
+            }),
         }
     }
 }

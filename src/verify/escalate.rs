@@ -4,10 +4,12 @@
 //! with the abstract as supplementary context.
 //!
 //! Failures never turn into accusations: an outage, a timeout, output that stays
-//! invalid after the retries, or an exhausted budget give a "could not be verified"
-//! verdict, which is not cached. A quote that does not occur in the evidence downgrades
-//! the answer to NOT_ENOUGH_INFO. Final verdicts are cached (namespace `verdict`) by
-//! claim, work, models and prompt version.
+//! unreadable after the corrective follow-up, or an exhausted budget give a "could not
+//! be verified" verdict. Those of an outage, timeout or budget are not cached; an
+//! unreadable answer is kept one day (the model at temperature 0 would say the same
+//! again). A quote that does not occur in the evidence downgrades the answer to
+//! NOT_ENOUGH_INFO ([`super::asking`]). Final verdicts are cached (namespace
+//! `verdict`) by claim, work, models and prompt version.
 
 use std::collections::HashMap;
 
@@ -15,15 +17,14 @@ use futures::StreamExt;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use super::asking::{Asked, ask, checked};
 use super::evidence::Evidence;
 use super::fulltext::{FullText, FullTextConfig, FullTextFetcher, Rejection, Search};
-use super::llm::{ChatMessage, LlmClient, LlmError, ModelConfig};
+use super::llm::{LlmClient, LlmError, ModelConfig};
 use super::passages::Passage;
-use super::prompt::{
-    self, ModelAnswer, PROMPT_VERSION, abstract_messages, parse_answer, passage_messages,
-    quote_occurs,
-};
+use super::prompt::{PROMPT_VERSION, abstract_messages, passage_messages, quote_occurs};
 use super::select::{self, PassageSettings, RankedBy, Ranker};
+use super::structured::ModeBook;
 use super::usage::{Limiter, UsageSummary, UsageTracker};
 use super::verdict::{Label, PassageRef, Stage, Unverifiable, Verdict};
 use crate::cache::Cache;
@@ -51,7 +52,7 @@ pub struct VerifyConfig {
     pub full_text: bool,
     pub fulltext: FullTextConfig,
     pub passages: PassageSettings,
-    /// Further requests after a reply that cannot be parsed.
+    /// Corrective follow-ups after a reply that cannot be read.
     pub max_invalid_retries: u32,
     /// Verifications in flight at once in [`Verifier::verify_all`].
     pub parallel: usize,
@@ -68,7 +69,7 @@ impl VerifyConfig {
             full_text: true,
             fulltext: FullTextConfig::default(),
             passages: PassageSettings::default(),
-            max_invalid_retries: 2,
+            max_invalid_retries: 1,
             parallel: 4,
         }
     }
@@ -103,12 +104,7 @@ pub struct Verifier {
     sources: Option<Sources>,
     cache: Option<Cache>,
     usage: UsageTracker,
-}
-
-/// A model answer, or why there is none.
-enum Asked {
-    Answer(ModelAnswer),
-    Failed(Unverifiable, String),
+    modes: ModeBook,
 }
 
 impl Verifier {
@@ -120,6 +116,7 @@ impl Verifier {
         cache: Option<Cache>,
     ) -> Result<Verifier, VerifyError> {
         let usage = UsageTracker::new();
+        let modes = ModeBook::new(cache.clone());
         let mut limiters: HashMap<String, Limiter> = HashMap::new();
         let mut client = |c: &ModelConfig| {
             let limiter = limiters
@@ -127,6 +124,7 @@ impl Verifier {
                 .or_insert_with(|| Limiter::new(c.limits.clone()))
                 .clone();
             LlmClient::new(net, c.clone(), limiter, usage.clone())
+                .map(|client| client.with_modes(modes.clone()))
         };
         let stage1 = client(&config.stage1)?;
         let stage2 = client(config.stage2.as_ref().unwrap_or(&config.stage1))?;
@@ -141,11 +139,20 @@ impl Verifier {
             sources,
             cache,
             usage,
+            modes,
         })
     }
 
+    /// Requests and tokens so far, and the structured-output form of each model.
     pub fn usage(&self) -> UsageSummary {
-        self.usage.summary()
+        let mut summary = self.usage.summary();
+        summary.notes = self
+            .modes
+            .reports()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        summary
     }
 
     pub fn stage1(&self) -> &LlmClient {
@@ -197,19 +204,25 @@ impl Verifier {
     /// Verify one claim against one cited work.
     pub async fn verify(&self, request: &VerifyRequest<'_>) -> Verdict {
         let key = self.cache_key(request);
-        if let Some(verdict) = cached::<Verdict>(self.cache.as_ref(), VERDICT_NAMESPACE, &key).await
-        {
+        if let Some(verdict) = cached_verdict(self.cache.as_ref(), &key).await {
             self.usage.record_cache_hit();
             return verdict;
         }
         let (verdict, transient) = self.run(request).await;
-        let cacheable = !transient
-            && !matches!(
-                verdict.unverifiable,
-                Some(Unverifiable::ModelFailure | Unverifiable::RateLimited)
-            );
-        if cacheable {
-            store(self.cache.as_ref(), VERDICT_NAMESPACE, key, &verdict).await;
+        let keep = match verdict.unverifiable {
+            _ if transient => None,
+            Some(Unverifiable::ModelFailure | Unverifiable::RateLimited) => None,
+            // Kept for the shorter, not-found lifetime (a day by default).
+            Some(Unverifiable::InvalidOutput) => Some(false),
+            _ => Some(true),
+        };
+        if let (Some(cache), Some(long)) = (&self.cache, keep)
+            && let Ok(value) = serde_json::to_value(&verdict)
+        {
+            // A cache that cannot be written only costs a later rerun.
+            let _ = cache
+                .put_many_async(VERDICT_NAMESPACE, vec![(key, long, value)])
+                .await;
         }
         verdict
     }
@@ -227,7 +240,8 @@ impl Verifier {
         if let Some((text, from)) = &abstract_text {
             notes.push(format!("abstract from {from}"));
             let messages = abstract_messages(request.claim, text);
-            let verdict = match self.ask(&self.stage1, messages).await {
+            let retries = self.config.max_invalid_retries;
+            let verdict = match ask(&self.stage1, messages, retries).await {
                 Asked::Failed(why, detail) => {
                     let mut v = Verdict::unverifiable(Stage::Abstract, why, &detail);
                     v.model = Some(self.stage1.model().to_string());
@@ -353,7 +367,8 @@ impl Verifier {
             .map(|p| (p.section.as_deref(), p.text.as_str()))
             .collect();
         let messages = passage_messages(claim, &blocks, abstract_text);
-        let answer = match self.ask(&self.stage2, messages).await {
+        let retries = self.config.max_invalid_retries;
+        let answer = match ask(&self.stage2, messages, retries).await {
             Asked::Answer(a) => a,
             Asked::Failed(why, detail) => {
                 let mut v = Verdict::unverifiable(Stage::FullText, why, &detail);
@@ -373,71 +388,6 @@ impl Verifier {
         v.passage = Some(passage_ref(full, decisive));
         Some(v)
     }
-
-    /// Ask `model`, retrying (with a correction) when the reply cannot be parsed.
-    async fn ask(&self, model: &LlmClient, mut messages: Vec<ChatMessage>) -> Asked {
-        let schema = prompt::verdict_schema();
-        let mut last_error = String::new();
-        for _ in 0..=self.config.max_invalid_retries {
-            let reply = match model.chat(&messages, Some(&schema)).await {
-                Ok(reply) => reply,
-                Err(LlmError::Budget(e)) => {
-                    return Asked::Failed(Unverifiable::RateLimited, e.to_string());
-                }
-                Err(e) => return Asked::Failed(Unverifiable::ModelFailure, e.to_string()),
-            };
-            match parse_answer(&reply.content) {
-                Ok(answer) => return Asked::Answer(answer),
-                Err(e) => {
-                    messages.push(ChatMessage::assistant(reply.content));
-                    messages.push(prompt::correction(&e));
-                    last_error = e;
-                }
-            }
-        }
-        Asked::Failed(
-            Unverifiable::ModelFailure,
-            format!(
-                "invalid model output after {} attempts: {last_error}",
-                self.config.max_invalid_retries + 1
-            ),
-        )
-    }
-}
-
-/// A verdict from a parsed answer, with the quote checked against `evidence`: a
-/// SUPPORTS or CONTRADICTS whose quote is missing or does not occur there becomes
-/// NOT_ENOUGH_INFO, and the rationale says so.
-fn checked(answer: ModelAnswer, evidence: &[&str], what: &str, model: &str) -> Verdict {
-    let found = answer
-        .evidence
-        .as_deref()
-        .is_some_and(|q| quote_occurs(q, evidence));
-    let (label, rationale, quote) = match answer.label {
-        Label::Supports | Label::Contradicts if !found => {
-            let problem = match &answer.evidence {
-                Some(q) => format!("the quoted evidence \"{q}\" does not occur in {what}"),
-                None => "no evidence was quoted".to_string(),
-            };
-            let rationale = format!(
-                "downgraded from {} to NOT_ENOUGH_INFO: {problem}. Model rationale: {}",
-                answer.label, answer.rationale
-            );
-            (Label::NotEnoughInfo, rationale, None)
-        }
-        label => (label, answer.rationale, answer.evidence.filter(|_| found)),
-    };
-    Verdict {
-        label,
-        stage: Stage::Abstract,
-        rationale,
-        evidence: quote,
-        passage: None,
-        model: Some(model.to_string()),
-        confidence: answer.confidence,
-        unverifiable: None,
-        notes: Vec::new(),
-    }
 }
 
 /// Where a judged passage came from, for the verdict.
@@ -456,6 +406,12 @@ pub(super) fn passage_ref(full: &FullText, p: &Passage) -> PassageRef {
 pub(super) fn digest_key(material: &serde_json::Value) -> String {
     let digest = Sha256::digest(material.to_string().as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A verdict found in the cache, a short-lived one (an unreadable answer) included.
+async fn cached_verdict(cache: Option<&Cache>, key: &str) -> Option<Verdict> {
+    let entry = cache?.get_async(VERDICT_NAMESPACE, key).await.ok()??;
+    serde_json::from_value(entry.value).ok()
 }
 
 /// A verdict found in the cache (`None` when absent, unreadable or no cache).
@@ -517,58 +473,4 @@ fn has_transient_failure(search: &Search) -> bool {
             Err(Rejection::Download(_)) | Err(Rejection::Status(429 | 500..=599))
         )
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn answer(label: Label, quote: Option<&str>) -> ModelAnswer {
-        ModelAnswer {
-            label,
-            rationale: "because".into(),
-            evidence: quote.map(str::to_string),
-            confidence: Some(0.9),
-        }
-    }
-
-    #[test]
-    fn a_quote_outside_the_evidence_downgrades() {
-        let evidence = ["Sleep loss reduced freezing by 40%."];
-        let ok = checked(
-            answer(Label::Supports, Some("reduced freezing by 40%")),
-            &evidence,
-            "the abstract",
-            "m",
-        );
-        assert_eq!(ok.label, Label::Supports);
-        assert_eq!(ok.evidence.as_deref(), Some("reduced freezing by 40%"));
-        let bad = checked(
-            answer(Label::Contradicts, Some("increased freezing")),
-            &evidence,
-            "the abstract",
-            "m",
-        );
-        assert_eq!(bad.label, Label::NotEnoughInfo);
-        assert!(
-            bad.rationale.contains("does not occur in the abstract"),
-            "{}",
-            bad.rationale
-        );
-        assert_eq!(bad.evidence, None);
-        let none = checked(
-            answer(Label::Supports, None),
-            &evidence,
-            "the abstract",
-            "m",
-        );
-        assert_eq!(none.label, Label::NotEnoughInfo);
-        let nei = checked(
-            answer(Label::NotEnoughInfo, Some("made up")),
-            &evidence,
-            "the abstract",
-            "m",
-        );
-        assert_eq!((nei.label, nei.evidence), (Label::NotEnoughInfo, None));
-    }
 }

@@ -4,18 +4,16 @@
 //!
 //! Requests go through [`crate::net`] (timeouts, retries on 429/5xx, body cap) after a
 //! [`Limiter`] grant (rolling-window budget, concurrency cap); every request is
-//! recorded in the [`UsageTracker`]. Structured output is asked for with a JSON-schema
-//! `response_format`; a server that rejects it with a 400 is remembered and asked
-//! again without it.
+//! recorded in the [`UsageTracker`]. Structured output is negotiated per server and
+//! model ([`super::structured`]): the best form the server accepts, remembered.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Value, json};
 use url::Url;
 
+use super::structured::{ModeBook, OutputMode, is_refusal, refusal_gist};
 use super::usage::{BudgetExhausted, Limiter, Prices, UsageLimits, UsageTracker};
 use crate::net::{HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy};
 
@@ -38,17 +36,48 @@ pub struct ModelConfig {
     pub max_tokens: u32,
     pub prices: Option<Prices>,
     pub limits: UsageLimits,
-    /// Ask for JSON-schema structured output (falls back automatically when refused).
+    /// Ask for structured output (negotiated: the best form the server accepts);
+    /// `false`: instructions only.
     pub structured_output: bool,
 }
 
+/// Time for one request to a model server elsewhere, and to one on this machine
+/// (a CPU-bound local model may take minutes for a long reply).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+pub const LOCAL_TIMEOUT: Duration = Duration::from_secs(300);
+/// Requests in flight at once to a server elsewhere, and to one on this machine: local
+/// servers (llama-cpp-python, Ollama, LM Studio) mostly answer one request at a time,
+/// so more would only wait in their queue and time out there.
+pub const DEFAULT_CONCURRENCY: usize = 4;
+pub const LOCAL_CONCURRENCY: usize = 1;
+
+/// Whether `base_url` names this machine (`localhost`, a loopback address).
+pub fn is_local_server(base_url: &str) -> bool {
+    match Url::parse(base_url.trim())
+        .ok()
+        .and_then(|u| u.host().map(|h| h.to_owned()))
+    {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
 impl ModelConfig {
+    /// A model at `base_url`, with the defaults for a server elsewhere or, when the
+    /// URL names this machine, for a local one ([`LOCAL_TIMEOUT`], [`LOCAL_CONCURRENCY`]).
     pub fn new(base_url: &str, model: &str) -> ModelConfig {
+        let local = is_local_server(base_url);
         ModelConfig {
             base_url: base_url.trim().trim_end_matches('/').to_string(),
             model: model.to_string(),
             api_key_env: Some(DEFAULT_API_KEY_ENV.to_string()),
-            timeout: Duration::from_secs(120),
+            timeout: if local {
+                LOCAL_TIMEOUT
+            } else {
+                DEFAULT_TIMEOUT
+            },
             retry: RetryPolicy {
                 max_retries: 2,
                 retry_timeouts: false,
@@ -56,7 +85,14 @@ impl ModelConfig {
             },
             max_tokens: 512,
             prices: None,
-            limits: UsageLimits::default(),
+            limits: UsageLimits {
+                max_concurrency: if local {
+                    LOCAL_CONCURRENCY
+                } else {
+                    DEFAULT_CONCURRENCY
+                },
+                ..UsageLimits::default()
+            },
             structured_output: true,
         }
     }
@@ -80,7 +116,7 @@ impl ModelConfig {
 pub enum LlmError {
     #[error(transparent)]
     Budget(#[from] BudgetExhausted),
-    #[error("model server unreachable: {0}")]
+    #[error("model server {}", describe_net(.0))]
     Net(#[from] NetError),
     #[error("model server answered HTTP {status}: {body}")]
     Status { status: u16, body: String },
@@ -123,9 +159,12 @@ impl ChatMessage {
 /// The text of a chat reply and what it cost.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Completion {
+    /// The message text; empty when the server sent none (`null` or absent).
     pub content: String,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
+    /// `stop`, `length` (cut off at `max_tokens`) …, when the server says.
+    pub finish_reason: Option<String>,
 }
 
 /// A client for one model. Cheap to clone.
@@ -138,8 +177,15 @@ pub struct LlmClient {
     api_key: Option<String>,
     limiter: Limiter,
     usage: UsageTracker,
-    /// The server refused a JSON-schema `response_format`; stop sending it.
-    schema_refused: Arc<AtomicBool>,
+    /// The structured-output form each server and model accepts.
+    modes: ModeBook,
+}
+
+/// What one chat request came back with.
+enum Sent {
+    Reply(Completion),
+    /// The server refused the `response_format` it was sent: status and body.
+    Refused(u16, Value),
 }
 
 impl LlmClient {
@@ -186,8 +232,14 @@ impl LlmClient {
             api_key,
             limiter,
             usage,
-            schema_refused: Arc::new(AtomicBool::new(false)),
+            modes: ModeBook::default(),
         })
+    }
+
+    /// Share `modes` (the run's negotiated structured-output forms) with this client.
+    pub fn with_modes(mut self, modes: ModeBook) -> LlmClient {
+        self.modes = modes;
+        self
     }
 
     pub fn model(&self) -> &str {
@@ -202,9 +254,8 @@ impl LlmClient {
         &self.limiter
     }
 
-    /// Whether structured output is (still) asked for.
-    pub fn uses_schema(&self) -> bool {
-        self.config.structured_output && !self.schema_refused.load(Ordering::Relaxed)
+    pub fn modes(&self) -> &ModeBook {
+        &self.modes
     }
 
     fn request(&self, url: &Url, body: &Value) -> HttpRequest {
@@ -216,9 +267,19 @@ impl LlmClient {
     }
 
     /// One POST under the limiter, recorded in the ledger. Returns the status and body.
-    async fn post(&self, url: &Url, body: &Value, estimate: u64) -> Result<(u16, Value), LlmError> {
+    /// With `refusable`, a 5xx that refuses the structured-output request is final
+    /// (a deterministic answer, not retried).
+    async fn post(
+        &self,
+        url: &Url,
+        body: &Value,
+        estimate: u64,
+        refusable: bool,
+    ) -> Result<(u16, Value), LlmError> {
         let grant = self.limiter.acquire(estimate).await?;
-        let reply = match self.http.send(&self.request(url, body)).await {
+        let request = self.request(url, body);
+        let is_final = |r: &crate::net::HttpReply| refusable && is_refusal(r.status, &r.text());
+        let reply = match self.http.send_unless(&request, is_final).await {
             Ok(reply) => reply,
             Err(e) => {
                 self.usage
@@ -253,42 +314,90 @@ impl LlmClient {
         }
     }
 
-    /// A chat completion at temperature 0. With `schema`, a JSON-schema
-    /// `response_format` is sent while the server accepts it.
+    /// A chat completion at temperature 0. With `schema`, structured output is asked
+    /// for in the best form this server and model accept (negotiated on first use,
+    /// stepping down on each refusal, and remembered).
     pub async fn chat(
         &self,
         messages: &[ChatMessage],
         schema: Option<&Value>,
     ) -> Result<Completion, LlmError> {
-        let chars: usize = messages.iter().map(|m| m.content.len()).sum();
-        let estimate = (chars / 4) as u64 + u64::from(self.config.max_tokens);
+        let Some(schema) = schema else {
+            return match self.send_chat(messages, None).await? {
+                Sent::Reply(c) => Ok(c),
+                Sent::Refused(status, body) => Err(status_error(status, &body)),
+            };
+        };
+        let first = if self.config.structured_output {
+            OutputMode::JsonSchema
+        } else {
+            OutputMode::Instructions
+        };
+        let (base, model) = (&self.config.base_url, &self.config.model);
         loop {
-            let mut body = json!({
-                "model": self.config.model,
-                "messages": messages,
-                "temperature": 0,
-                "max_tokens": self.config.max_tokens,
-            });
-            let with_schema = schema.filter(|_| self.uses_schema());
-            if let Some(schema) = with_schema {
-                body["response_format"] = json!({
-                    "type": "json_schema",
-                    "json_schema": {"name": "verdict", "strict": true, "schema": schema},
-                });
-            }
-            let (status, reply) = self.post(&self.chat_url, &body, estimate).await?;
-            if status == 200 {
-                return completion(&reply);
-            }
-            if with_schema.is_some() && rejects_response_format(status, &reply) {
-                self.schema_refused.store(true, Ordering::Relaxed);
+            let mut slot = self.modes.lock(base, model, first).await;
+            if let Some(mode) = slot.settled {
+                // Known to work: send without holding the slot.
+                drop(slot);
+                let (status, body) = match self.send_chat(messages, Some((mode, schema))).await? {
+                    Sent::Reply(c) => return Ok(c),
+                    Sent::Refused(status, body) => (status, body),
+                };
+                // Refused now (the server changed): negotiate again from the next form.
+                let mut slot = self.modes.lock(base, model, first).await;
+                if slot.settled == Some(mode) {
+                    slot.settled = None;
+                    slot.remembered = false;
+                    slot.refused.push((mode, refusal_gist(status, &body)));
+                    slot.candidate = mode.next().ok_or_else(|| status_error(status, &body))?;
+                }
                 continue;
             }
-            return Err(LlmError::Status {
-                status,
-                body: snippet(&reply.to_string()),
-            });
+            // Negotiating: the slot stays locked, so concurrent requests wait for the
+            // outcome instead of each being refused.
+            let mode = slot.candidate;
+            match self.send_chat(messages, Some((mode, schema))).await? {
+                Sent::Reply(c) => {
+                    self.modes.settle(base, model, &mut slot, mode).await;
+                    return Ok(c);
+                }
+                Sent::Refused(status, body) => {
+                    slot.refused.push((mode, refusal_gist(status, &body)));
+                    slot.candidate = mode.next().ok_or_else(|| status_error(status, &body))?;
+                }
+            }
         }
+    }
+
+    /// One chat request, with `response_format` in `format`'s form when given.
+    async fn send_chat(
+        &self,
+        messages: &[ChatMessage],
+        format: Option<(OutputMode, &Value)>,
+    ) -> Result<Sent, LlmError> {
+        let chars: usize = messages.iter().map(|m| m.content.len()).sum();
+        let estimate = (chars / 4) as u64 + u64::from(self.config.max_tokens);
+        let mut body = json!({
+            "model": self.config.model,
+            "messages": messages,
+            "temperature": 0,
+            "max_tokens": self.config.max_tokens,
+        });
+        let response_format = format.and_then(|(mode, schema)| mode.response_format(schema));
+        let refusable = response_format.is_some();
+        if let Some(rf) = response_format {
+            body["response_format"] = rf;
+        }
+        let (status, reply) = self
+            .post(&self.chat_url, &body, estimate, refusable)
+            .await?;
+        if status == 200 {
+            return completion(&reply).map(Sent::Reply);
+        }
+        if refusable && is_refusal(status, &reply_text(&reply)) {
+            return Ok(Sent::Refused(status, reply));
+        }
+        Err(status_error(status, &reply))
     }
 
     /// Embeddings of `inputs`, in order.
@@ -296,13 +405,10 @@ impl LlmClient {
         let chars: usize = inputs.iter().map(String::len).sum();
         let body = json!({"model": self.config.model, "input": inputs});
         let (status, reply) = self
-            .post(&self.embeddings_url, &body, (chars / 4) as u64)
+            .post(&self.embeddings_url, &body, (chars / 4) as u64, false)
             .await?;
         if status != 200 {
-            return Err(LlmError::Status {
-                status,
-                body: snippet(&reply.to_string()),
-            });
+            return Err(status_error(status, &reply));
         }
         let data = reply
             .get("data")
@@ -336,12 +442,17 @@ impl LlmClient {
     }
 }
 
-/// The first choice's message text.
+/// The first choice's message text. A message without content (`null`, as small or
+/// reasoning models sometimes send) is an empty text, for the caller to judge.
 fn completion(reply: &Value) -> Result<Completion, LlmError> {
-    let content = reply
-        .pointer("/choices/0/message/content")
+    let message = reply
+        .pointer("/choices/0/message")
+        .filter(|m| m.is_object())
+        .ok_or_else(|| LlmError::Malformed("reply without choices[0].message".into()))?;
+    let content = message
+        .get("content")
         .and_then(Value::as_str)
-        .ok_or_else(|| LlmError::Malformed("reply without choices[0].message.content".into()))?;
+        .unwrap_or_default();
     let n = |k: &str| {
         reply
             .pointer(&format!("/usage/{k}"))
@@ -352,18 +463,36 @@ fn completion(reply: &Value) -> Result<Completion, LlmError> {
         content: content.to_string(),
         prompt_tokens: n("prompt_tokens"),
         completion_tokens: n("completion_tokens"),
+        finish_reason: reply
+            .pointer("/choices/0/finish_reason")
+            .and_then(Value::as_str)
+            .map(str::to_string),
     })
 }
 
-/// A 400/422 that complains about the structured-output request.
-fn rejects_response_format(status: u16, body: &Value) -> bool {
-    if !matches!(status, 400 | 422) {
-        return false;
+/// A reply body as text: the string itself, or the JSON.
+fn reply_text(body: &Value) -> String {
+    match body {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
-    let text = body.to_string().to_ascii_lowercase();
-    ["response_format", "json_schema", "structured", "schema"]
-        .iter()
-        .any(|w| text.contains(w))
+}
+
+fn status_error(status: u16, body: &Value) -> LlmError {
+    LlmError::Status {
+        status,
+        body: snippet(&reply_text(body)),
+    }
+}
+
+/// A transport failure in words: a server that keeps answering with an error status
+/// is not "unreachable".
+fn describe_net(e: &NetError) -> String {
+    match e {
+        NetError::Status { .. } | NetError::RetryAfterTooLong { .. } => format!("failed: {e}"),
+        NetError::Timeout(d) => format!("did not answer in time: timed out after {d:?}"),
+        other => format!("unreachable: {other}"),
+    }
 }
 
 fn snippet(text: &str) -> String {
@@ -379,14 +508,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_400_about_the_schema_is_a_rejection_of_response_format() {
-        let body = json!({"error": {"message": "Unsupported parameter: 'response_format' of type json_schema"}});
-        assert!(rejects_response_format(400, &body));
-        assert!(!rejects_response_format(
-            400,
-            &json!({"error": "context too long"})
-        ));
-        assert!(!rejects_response_format(500, &body));
+    fn an_error_status_after_retries_is_not_unreachable() {
+        let failed = LlmError::from(NetError::Status {
+            status: 500,
+            attempts: 3,
+        });
+        assert_eq!(
+            failed.to_string(),
+            "model server failed: HTTP 500 after 3 attempts"
+        );
+        let down = LlmError::from(NetError::Connect("refused".into()));
+        assert!(down.to_string().starts_with("model server unreachable"));
+        let slow = LlmError::from(NetError::Timeout(Duration::from_secs(300)));
+        assert!(!slow.to_string().contains("unreachable"), "{slow}");
+    }
+
+    #[test]
+    fn a_server_on_this_machine_gets_local_defaults() {
+        for url in [
+            "http://localhost:8080/v1",
+            "http://127.0.0.1:11434/v1",
+            "http://[::1]:8000/v1",
+        ] {
+            let c = ModelConfig::new(url, "m");
+            assert_eq!(
+                (c.timeout, c.limits.max_concurrency),
+                (LOCAL_TIMEOUT, 1),
+                "{url}"
+            );
+        }
+        let remote = ModelConfig::new("https://api.openai.com/v1", "m");
+        assert_eq!(
+            (remote.timeout, remote.limits.max_concurrency),
+            (DEFAULT_TIMEOUT, DEFAULT_CONCURRENCY)
+        );
+        assert!(!is_local_server("http://gpu-box:8000/v1"));
     }
 
     #[test]
@@ -401,6 +557,12 @@ mod tests {
             ("{}", 12, 3)
         );
         assert!(completion(&json!({"choices": []})).is_err());
+        let empty = json!({"choices": [{"message": {"role": "assistant", "content": null}, "finish_reason": "length"}]});
+        let c = completion(&empty).unwrap();
+        assert_eq!(
+            (c.content.as_str(), c.finish_reason.as_deref()),
+            ("", Some("length"))
+        );
     }
 
     #[test]

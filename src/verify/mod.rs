@@ -7,7 +7,8 @@
 //! The LLM path: the abstract first ([`evidence`], stage 1), and when it does not
 //! settle the question the full text ([`fulltext`], [`extract`], [`acceptance`]),
 //! ranked passages and stage 2 ([`escalate`]), with an OpenAI-compatible model
-//! ([`llm`], [`prompt`]) under usage limits ([`usage`]). Downloads obey [`urlpolicy`].
+//! ([`llm`], [`prompt`], [`asking`]) whose structured output is negotiated per server
+//! ([`structured`]), under usage limits ([`usage`]). Downloads obey [`urlpolicy`].
 //!
 //! A local sentence model ([`sentence_model`]) can join the embedded backend
 //! ([`hybrid`]) and rank passages ([`select::Ranker`]); the embedded backend escalates
@@ -16,6 +17,7 @@
 //! a project ([`project::verify_project`]); [`lookup`] finds works by identifier.
 
 pub mod acceptance;
+pub mod asking;
 pub mod backend;
 pub mod background;
 pub mod background_works;
@@ -36,6 +38,7 @@ pub mod rank_weights;
 pub mod rerank;
 pub mod select;
 pub mod sentence_model;
+pub mod structured;
 pub mod text;
 pub mod urlpolicy;
 pub mod usage;

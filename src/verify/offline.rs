@@ -40,6 +40,8 @@ pub struct OfflineConfig {
     pub passages: PassageSettings,
     /// Verifications in flight at once in [`OfflineVerifier::verify_all`].
     pub parallel: usize,
+    /// What the reader should be told about this set-up (a model found but unusable).
+    pub notes: Vec<String>,
 }
 
 impl OfflineConfig {
@@ -51,6 +53,7 @@ impl OfflineConfig {
             fulltext,
             passages: PassageSettings::default(),
             parallel: 4,
+            notes: Vec::new(),
         }
     }
 }
@@ -101,6 +104,25 @@ impl OfflineVerifier {
     /// The model name verdicts carry.
     pub fn model_name(&self) -> String {
         self.config.scorer.name()
+    }
+
+    /// How this backend scores, in words, with the set-up notes: "embedded backend,
+    /// lexical scoring" or "embedded backend, hybrid scoring with the sentence model
+    /// in DIR".
+    pub fn describe(&self) -> Vec<String> {
+        let scorer = &self.config.scorer;
+        let mut out = vec![match scorer.model() {
+            Some(m) => format!(
+                "verification: embedded backend, {} scoring with the sentence model in {}",
+                scorer.mode().as_str(),
+                m.dir().display()
+            ),
+            None => "verification: embedded backend, lexical scoring (no sentence-embedding \
+                     model in use)"
+                .to_string(),
+        }];
+        out.extend(self.config.notes.iter().cloned());
+        out
     }
 
     /// The cache key: claim, work identity, scorer, ranker, passage settings.

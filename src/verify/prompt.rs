@@ -16,7 +16,7 @@ use super::llm::ChatMessage;
 use super::verdict::Label;
 
 /// Part of every verdict cache key: bump when the prompts or the parsing change.
-pub const PROMPT_VERSION: &str = "verify-prompt-1";
+pub const PROMPT_VERSION: &str = "verify-prompt-2";
 
 /// The instruction channel.
 pub const SYSTEM_PROMPT: &str = "You check scientific citations. Decide whether the evidence \
@@ -39,6 +39,19 @@ an evidence block; use an empty string for NOT_ENOUGH_INFO when nothing is relev
 Reply with one JSON object and nothing else: \
 {\"label\": \"SUPPORTS\" | \"CONTRADICTS\" | \"NOT_ENOUGH_INFO\", \"rationale\": \"one or two \
 sentences\", \"evidence\": \"verbatim quote\", \"confidence\": 0.0}";
+
+/// The placeholders of the answer template in [`SYSTEM_PROMPT`]: an answer that
+/// carries one of them copied the template instead of judging.
+pub const TEMPLATE_PLACEHOLDERS: [&str; 2] = ["one or two sentences", "verbatim quote"];
+
+/// Whether `answer` copies the template's placeholders (as small models do).
+pub fn copies_template(answer: &ModelAnswer) -> bool {
+    let placeholder = |text: &str| {
+        let folded = text.trim().trim_matches(['"', '.', ' ']).to_lowercase();
+        TEMPLATE_PLACEHOLDERS.contains(&folded.as_str())
+    };
+    placeholder(&answer.rationale) || answer.evidence.as_deref().is_some_and(placeholder)
+}
 
 /// The JSON schema sent as `response_format` (strict mode: every property required).
 pub fn verdict_schema() -> Value {
@@ -159,11 +172,14 @@ pub fn passage_messages(
     ]
 }
 
-/// The follow-up after a reply that could not be read.
-pub fn correction(error: &str) -> ChatMessage {
+/// The follow-up after a reply that could not be read; `problem` says what the reply
+/// was ("an empty reply", "text without a JSON object" …).
+pub fn correction(problem: &str) -> ChatMessage {
     ChatMessage::user(format!(
-        "Your previous reply could not be used ({error}). Reply again with only the JSON \
-         object: {{\"label\": …, \"rationale\": …, \"evidence\": …, \"confidence\": …}}."
+        "Your previous reply could not be used: it was {problem}. Do not repeat the \
+         question. Reply again with only the JSON object: {{\"label\": \"SUPPORTS\" | \
+         \"CONTRADICTS\" | \"NOT_ENOUGH_INFO\", \"rationale\": …, \"evidence\": …, \
+         \"confidence\": …}}."
     ))
 }
 
@@ -177,9 +193,11 @@ pub struct ModelAnswer {
     pub confidence: Option<f64>,
 }
 
-/// Read a reply: bare JSON, JSON in a code fence, or JSON inside chatter.
+/// Read a reply: bare JSON, JSON in a code fence, or JSON inside chatter. The error
+/// says what the reply was instead ("text without a JSON object", "a JSON object
+/// without a `label`" …).
 pub fn parse_answer(content: &str) -> Result<ModelAnswer, String> {
-    let mut last_error = "no JSON object in the reply".to_string();
+    let mut last_error = "text without a JSON object".to_string();
     for candidate in json_candidates(content) {
         match serde_json::from_str::<Value>(&candidate) {
             Ok(v) if v.is_object() => match answer_from(&v) {
@@ -187,7 +205,10 @@ pub fn parse_answer(content: &str) -> Result<ModelAnswer, String> {
                 Err(e) => last_error = e,
             },
             Ok(_) => {}
-            Err(e) => last_error = format!("invalid JSON: {e}"),
+            Err(e) if candidate.starts_with('{') && last_error.starts_with("text without") => {
+                last_error = format!("malformed JSON ({e})");
+            }
+            Err(_) => {}
         }
     }
     Err(last_error)
@@ -252,10 +273,21 @@ fn field<'a>(v: &'a Value, names: &[&str]) -> Option<&'a Value> {
 }
 
 fn answer_from(v: &Value) -> Result<ModelAnswer, String> {
-    let raw = field(v, &["label", "verdict", "answer"])
-        .and_then(Value::as_str)
-        .ok_or("the JSON object has no `label`")?;
-    let label = parse_label(raw).ok_or_else(|| format!("unknown label `{raw}`"))?;
+    let raw = match field(v, &["label", "verdict", "answer", "result", "decision"]) {
+        Some(x) => x
+            .as_str()
+            .ok_or("a JSON object whose `label` is not a string")?,
+        // No label key: a value that is a label by itself ({"judgement": "SUPPORTS"}).
+        None => v
+            .as_object()
+            .into_iter()
+            .flat_map(|o| o.values())
+            .filter_map(Value::as_str)
+            .find(|s| parse_label(s).is_some())
+            .ok_or("a JSON object without a `label`")?,
+    };
+    let label =
+        parse_label(raw).ok_or_else(|| format!("a JSON object with the unknown label `{raw}`"))?;
     let rationale = field(v, &["rationale", "reasoning", "explanation"])
         .and_then(Value::as_str)
         .unwrap_or_default()
@@ -379,12 +411,46 @@ mod tests {
         assert_eq!(a.label, Label::NotEnoughInfo);
         assert_eq!(a.rationale, "the {abstract} is silent");
         assert_eq!(a.evidence, None);
-        assert!(parse_answer("I think it supports the claim.").is_err());
+        assert_eq!(
+            parse_answer("I think it supports the claim.").unwrap_err(),
+            "text without a JSON object"
+        );
+        assert_eq!(
+            parse_answer(r#"{"rationale": "r", "confidence": 0.5}"#).unwrap_err(),
+            "a JSON object without a `label`"
+        );
+        assert!(
+            parse_answer(r#"{"label": "SUPPORTS", "rationale": "#)
+                .unwrap_err()
+                .starts_with("malformed JSON")
+        );
+        let unnamed = parse_answer(r#"{"judgement": "supported"}"#).unwrap();
+        assert_eq!(
+            (unnamed.label, unnamed.rationale.as_str()),
+            (Label::Supports, "")
+        );
         assert!(
             parse_answer(r#"{"label": "MAYBE"}"#)
                 .unwrap_err()
                 .contains("MAYBE")
         );
+    }
+
+    #[test]
+    fn a_copied_template_is_recognised() {
+        for p in TEMPLATE_PLACEHOLDERS {
+            assert!(SYSTEM_PROMPT.contains(p), "{p}");
+        }
+        let copied = parse_answer(
+            r#"{"label": "SUPPORTS", "rationale": "one or two sentences", "evidence": "verbatim quote", "confidence": 0.0}"#,
+        )
+        .unwrap();
+        assert!(copies_template(&copied));
+        let real = parse_answer(
+            r#"{"label": "SUPPORTS", "rationale": "The abstract reports it.", "evidence": "a quote"}"#,
+        )
+        .unwrap();
+        assert!(!copies_template(&real));
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! BERT model in safetensors) run on the CPU with candle.
 //!
 //! The model is loaded from a directory the user names (`--embedding-model DIR` or
-//! `CITEPROOF_EMBEDDING_MODEL`); nothing is ever downloaded. The directory is the
+//! `CITEPROOF_EMBEDDING_MODEL`), else from the standard place in the cache directory
+//! ([`standard_dir`], where `scripts/fetch-embedding-model.sh` puts it) when a model is
+//! there; nothing is ever downloaded. The directory is the
 //! sentence-transformers layout: `config.json`, `tokenizer.json`, `model.safetensors`,
 //! and optionally `sentence_bert_config.json` (maximum sequence length) and
 //! `1_Pooling/config.json` (only mean pooling is supported, and refused otherwise).
@@ -101,6 +103,18 @@ fn require(dir: &Path, file: &'static str) -> Result<PathBuf, SentenceModelError
             file,
         })
     }
+}
+
+/// Where the model is looked for when none is named: `<cache dir>/models/all-minilm-l6-v2`.
+pub fn standard_dir(cache_dir: &Path) -> PathBuf {
+    cache_dir.join("models").join("all-minilm-l6-v2")
+}
+
+/// Whether `dir` holds the files [`SentenceModel::load`] needs.
+pub fn is_model_dir(dir: &Path) -> bool {
+    ["config.json", "tokenizer.json", "model.safetensors"]
+        .iter()
+        .all(|f| dir.join(f).is_file())
 }
 
 /// The model directory named by `CITEPROOF_EMBEDDING_MODEL`, if set and not empty.

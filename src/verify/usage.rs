@@ -205,6 +205,10 @@ pub struct UsageSummary {
     pub models: Vec<ModelUsage>,
     /// Verdicts answered from the cache without asking a model.
     pub cache_hits: u64,
+    /// What the reader should be told about how verification ran (the structured
+    /// output each model server accepted; the embedded backend's scoring).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl UsageSummary {
@@ -287,6 +291,7 @@ impl UsageTracker {
         UsageSummary {
             models: ledger.models.values().map(|(u, _)| u.clone()).collect(),
             cache_hits: ledger.cache_hits,
+            notes: Vec::new(),
         }
     }
 }

@@ -56,8 +56,11 @@ impl Stage {
 pub enum Unverifiable {
     /// Neither an abstract nor an acceptable full text was found.
     NoEvidence,
-    /// The model server failed, timed out or kept answering with invalid output.
+    /// The model server failed or timed out.
     ModelFailure,
+    /// The model answered, but not in a form that could be read (empty, no JSON
+    /// object, no label, the prompt echoed back), also after a corrective follow-up.
+    InvalidOutput,
     /// The configured request or token budget did not allow another request.
     RateLimited,
 }
@@ -67,6 +70,7 @@ impl Unverifiable {
         match self {
             Unverifiable::NoEvidence => "no abstract and no full text could be obtained",
             Unverifiable::ModelFailure => "the model could not be queried",
+            Unverifiable::InvalidOutput => "the model's answer could not be read",
             Unverifiable::RateLimited => "the model request budget was exhausted",
         }
     }

@@ -1,5 +1,5 @@
 //! Failing sources: whatever cannot be decided is `unverified`, never `not_found`, and
-//! failures are not cached.
+//! failures are remembered only briefly (a rerun soon after asks nothing).
 
 use crate::helpers::{citeproof, line, refs, resolve_jsonl, resolve_text, write_jsonl};
 use crate::support::{FaultKind, FaultRule, MockConfig, MockWorld, Source, Trigger};
@@ -101,18 +101,28 @@ fn one_failing_source_is_covered_by_the_next_in_the_chain() {
 }
 
 #[test]
-fn failures_are_not_cached_and_a_rerun_asks_again() {
+fn failures_are_remembered_briefly_and_asked_again_on_request() {
     let world = MockWorld::start(MockConfig::fixtures());
-    let general = [Source::Crossref, Source::OpenAlex, Source::S2];
-    for source in general {
+    // Crossref and OpenAlex fail; Semantic Scholar rate-limits every request.
+    for source in [Source::Crossref, Source::OpenAlex] {
         world.set_fault(
             source,
             FaultRule::new(Trigger::Always, FaultKind::Status(500)),
         );
     }
+    world.set_fault(
+        Source::S2,
+        FaultRule::new(Trigger::Always, FaultKind::Status(429)),
+    );
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
-    let input = write_jsonl(dir.path(), &[("conscious", refs::CONSCIOUS_TITLE)]);
+    let input = write_jsonl(
+        dir.path(),
+        &[
+            ("conscious", refs::CONSCIOUS_TITLE),
+            ("fake", refs::FABRICATED),
+        ],
+    );
     let args = [
         "resolve",
         input.to_str().unwrap(),
@@ -123,14 +133,38 @@ fn failures_are_not_cached_and_a_rerun_asks_again() {
         "--cache-dir",
         cache.to_str().unwrap(),
     ];
-    assert_eq!(citeproof(Some(&world), &args).statuses(), ["unverified"]);
-    for source in general {
+    let first = citeproof(Some(&world), &args);
+    assert_eq!(
+        first.statuses(),
+        ["unverified", "unverified"],
+        "{}",
+        first.stdout
+    );
+    assert!(
+        world
+            .requests(Source::S2)
+            .iter()
+            .any(|r| r.status == Some(429)),
+        "{:?}",
+        world.requests(Source::S2)
+    );
+    // The sources recover; a warm rerun still asks nothing and concludes the same.
+    for source in [Source::Crossref, Source::OpenAlex, Source::S2] {
         world.clear_faults(source);
     }
     world.clear_requests();
-    let run = citeproof(Some(&world), &args);
-    assert_eq!(run.statuses(), ["verified"], "{}", run.stdout);
+    let warm = citeproof(Some(&world), &args);
+    assert_eq!(warm.statuses(), first.statuses(), "{}", warm.stdout);
+    assert_eq!(world.total_requests(), 0, "a warm rerun makes no request");
+    // Asked to, it asks again what it could not decide, and only that.
+    let mut retry = args.to_vec();
+    retry.push("--retry-unverified");
+    let run = citeproof(Some(&world), &retry);
+    assert_eq!(run.statuses(), ["verified", "not_found"], "{}", run.stdout);
     assert!(world.request_count(Source::Crossref) >= 1);
+    world.clear_requests();
+    assert_eq!(citeproof(Some(&world), &args).statuses(), run.statuses());
+    assert_eq!(world.total_requests(), 0, "definite answers are cached");
 }
 
 #[test]

@@ -2,10 +2,13 @@
 //! server (`/v1/chat/completions` with scripted answers keyed by text in the prompt,
 //! `/v1/embeddings` with deterministic bag-of-words vectors) and a document store that
 //! serves API records and full texts (arXiv HTML/PDF, JATS, publisher pages) by path.
-//! Every request is recorded.
+//! The model server takes `response_format` as a chosen real server does
+//! ([`servers::ServerKind`]). Every request is recorded.
 
 #![allow(dead_code)]
 
+pub mod local_server;
+pub mod servers;
 pub mod verify;
 
 use std::collections::HashMap;
@@ -25,6 +28,7 @@ use citeproof::resolve::sources::{Sources, SourcesSettings};
 use citeproof::verify::fulltext::FullTextConfig;
 use citeproof::verify::llm::ModelConfig;
 use serde_json::{Value, json};
+use servers::ServerKind;
 
 pub const MAILTO: &str = "tests@example.org";
 
@@ -48,6 +52,12 @@ pub enum Reply {
     },
     /// This exact message content (chatty, fenced, malformed …).
     Raw(String),
+    /// This content, cut off at the token limit (`finish_reason: "length"`).
+    Cut(String),
+    /// A message whose content is `null`.
+    NoContent,
+    /// The request's user message, repeated (small models do this).
+    Echo,
     /// An HTTP error instead of a completion.
     Status(u16, String),
 }
@@ -93,8 +103,8 @@ pub struct WorldState {
     pub embeddings: Mutex<Vec<Value>>,
     /// Every other request: path with query.
     pub hits: Mutex<Vec<String>>,
-    /// Refuse a JSON-schema `response_format` with a 400, as some servers do.
-    pub reject_schema: AtomicBool,
+    /// How `response_format` is taken (default: every form, as OpenAI does).
+    pub server: Mutex<ServerKind>,
     /// Answer every model request with a 503.
     pub outage: AtomicBool,
     /// Hold every chat reply this long (for concurrency counting).
@@ -239,6 +249,17 @@ impl World {
         self.state.chats.lock().unwrap().len()
     }
 
+    /// Take `response_format` as `kind` does.
+    pub fn behave_like(&self, kind: ServerKind) {
+        *self.state.server.lock().unwrap() = kind;
+    }
+
+    /// The structured-output form of each chat request, in order (`json_schema`,
+    /// `json_object+schema`, `json_object`, `instructions`).
+    pub fn chat_modes(&self) -> Vec<&'static str> {
+        self.chats().iter().map(servers::mode_of).collect()
+    }
+
     pub fn hits(&self) -> Vec<String> {
         self.state.hits.lock().unwrap().clone()
     }
@@ -302,11 +323,14 @@ async fn chat(State(state): State<Arc<WorldState>>, body: Bytes) -> Response {
     if state.outage.load(Ordering::SeqCst) {
         return (StatusCode::SERVICE_UNAVAILABLE, "model overloaded").into_response();
     }
-    if state.reject_schema.load(Ordering::SeqCst)
-        && request["response_format"]["type"] == "json_schema"
-    {
-        let error = json!({"error": {"message": "response_format of type json_schema is not supported by this model", "type": "invalid_request_error"}});
-        return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
+    let kind = *state.server.lock().unwrap();
+    if let Some((status, body)) = kind.refusal(&request) {
+        return (
+            StatusCode::from_u16(status).unwrap(),
+            [(header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response();
     }
     let model = request["model"].as_str().unwrap_or_default().to_string();
     let prompt = first_user(&request);
@@ -321,6 +345,7 @@ async fn chat(State(state): State<Arc<WorldState>>, body: Bytes) -> Response {
                 reply
             })
     };
+    let mut finish = "stop";
     let content = match reply {
         None => {
             return (StatusCode::BAD_REQUEST, format!("no scripted answer for model {model}"))
@@ -329,20 +354,29 @@ async fn chat(State(state): State<Arc<WorldState>>, body: Bytes) -> Response {
         Some(Reply::Status(status, body)) => {
             return (StatusCode::from_u16(status).unwrap(), body).into_response();
         }
-        Some(Reply::Raw(text)) => text,
+        Some(Reply::Raw(text)) => Value::String(text),
+        Some(Reply::Cut(text)) => {
+            finish = "length";
+            Value::String(text)
+        }
+        Some(Reply::NoContent) => Value::Null,
+        Some(Reply::Echo) => Value::String(prompt.clone()),
         Some(Reply::Verdict {
             label,
             rationale,
             evidence,
             confidence,
-        }) => json!({"label": label, "rationale": rationale, "evidence": evidence, "confidence": confidence}).to_string(),
+        }) => Value::String(
+            json!({"label": label, "rationale": rationale, "evidence": evidence, "confidence": confidence})
+                .to_string(),
+        ),
     };
     let prompt_tokens = request.to_string().len() / 4;
     axum::Json(json!({
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 25, "total_tokens": prompt_tokens + 25}
     }))
     .into_response()

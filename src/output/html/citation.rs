@@ -129,8 +129,33 @@ fn cited_as(reference: &Reference) -> String {
     format!(
         "<code>{}</code> — {}",
         escape(&reference.key),
-        parts.join(". ")
+        sentences(&parts)
     )
+}
+
+/// The parts joined by ". ", except after a part whose text already ends a sentence
+/// (`et al.`, an abbreviated venue, a title ending in `?`): no doubled period.
+fn sentences(parts: &[String]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        if !out.is_empty() {
+            let mut text = out.trim_end();
+            // The visible end: past closing tags such as `</cite>`.
+            while text.ends_with('>') {
+                match text.rfind("</") {
+                    Some(i) => text = text[..i].trim_end(),
+                    None => break,
+                }
+            }
+            out.push_str(if text.ends_with(['.', '?', '!']) {
+                " "
+            } else {
+                ". "
+            });
+        }
+        out.push_str(part);
+    }
+    out
 }
 
 fn record(work: &Work) -> String {
@@ -164,7 +189,7 @@ fn record(work: &Work) -> String {
     if !work.source.is_empty() {
         parts.push(format!("source: {}", escape(&work.source)));
     }
-    parts.join(". ")
+    sentences(&parts)
 }
 
 fn status_badge(status: Status) -> String {
@@ -318,4 +343,32 @@ pub fn card(report: &Report, doc: &Document, citation: &Citation, out: &mut Stri
         findings_list(report, &findings, out);
     }
     out.push_str("</article>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_author_list_ending_in_et_al_gets_one_period() {
+        let persons: Vec<Person> = ["Ada", "Ben", "Cy", "Di"]
+            .iter()
+            .map(|f| Person::new(None, f))
+            .collect();
+        let work = Work {
+            source: "crossref".into(),
+            title: "Does sleep help?".into(),
+            authors: persons,
+            year: Some(2020),
+            venue: Some("Proc. Natl. Acad. Sci.".into()),
+            ..Work::default()
+        };
+        let html = record(&work);
+        assert!(html.contains("Ada, Ben, Cy et al. (2020)"), "{html}");
+        assert!(html.contains("<cite>Does sleep help?</cite> Ada"), "{html}");
+        assert!(html.contains("Acad. Sci. source: crossref"), "{html}");
+        assert!(!html.contains(".."), "{html}");
+        let plain = sentences(&["A".to_string(), "B".to_string()]);
+        assert_eq!(plain, "A. B");
+    }
 }

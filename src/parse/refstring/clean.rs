@@ -22,6 +22,14 @@ static DOI_SPACES: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("doi spacing regex")
 });
+/// A DOI cut by a space after a period (`10.48550/arXiv. 2203.04567`,
+/// `10.48550/arXiv.2203. 04567`, `10.3389/fphys. 2019.01234`): what comes before the
+/// space is only the start of a DOI (letters, no digit yet, or an arXiv DOI's month),
+/// and digits go on after it.
+static DOI_CUT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?-u:\b)(10\.\d{4,9}/(?:[a-z]{1,12}\.)+|10\.48550/arxiv\.\d{4}\.) (\d)")
+        .expect("DOI cut regex")
+});
 /// `arXiv :1611 .09748v4`, `arXiv: 1611.09748`.
 static ARXIV_SPACES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?-u:\b)arxiv\s*:\s*(\d{4})\s*\.\s*(\d{4,5})(\s*v\s*\d+)?")
@@ -92,6 +100,9 @@ pub fn clean(raw: &str) -> Cow<'_, str> {
                 })
                 .into_owned(),
         );
+    }
+    if has_pair(&out, b". ") && has_pair(&out, b"10") && DOI_CUT.is_match(&out) {
+        out = Cow::Owned(DOI_CUT.replace_all(&out, "$1$2").into_owned());
     }
     if out.len() >= 10 && arxiv_spaced(&out) {
         out = Cow::Owned(

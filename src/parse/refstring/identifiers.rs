@@ -126,9 +126,14 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
                 end += 2 + more.len();
             }
         }
+        // A DOI cut short (`10.48550/arXiv.`) is kept as written: the resolver cites
+        // nothing by it (`ids::is_bare_doi_prefix`).
         if let Some(d) = ids::normalize_doi(&doi) {
-            if let Some(a) = d.strip_prefix("10.48550/arxiv.") {
-                f.arxiv.get_or_insert_with(|| a.to_string());
+            if let Some(a) = d
+                .strip_prefix("10.48550/arxiv.")
+                .and_then(ids::normalize_arxiv)
+            {
+                f.arxiv.get_or_insert(a);
             }
             if f.doi.is_none() {
                 f.doi = Some(d);
@@ -139,12 +144,16 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
             .map_or(m.start(), |l| l.start());
         cut.push((start, end));
     }
+    // Identifiers read so far (URLs, the DOI): an arXiv-shaped run inside one of them
+    // (`10.3724/sp.j.1004.2012.00517`) is part of it, never a second identifier.
+    let inside = |at: usize, cut: &[(usize, usize)]| cut.iter().any(|&(s, e)| s <= at && at < e);
     if has(needle::XIV | needle::BRACKET)
         && (has(needle::ARXIV) || bracketed_digits(text))
         && let Some(m) = ARXIV_NEW.find(text)
+        && !inside(m.start(), &cut)
     {
         if f.arxiv.is_none() {
-            f.arxiv = Some(new_arxiv_id(text, m).to_string());
+            f.arxiv = ids::normalize_arxiv(new_arxiv_id(text, m));
         }
         cut.push((m.start(), m.end()));
     }
@@ -160,10 +169,22 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
     if f.arxiv.is_none() {
         // A bare new-style id (`2106.11959`) only when its month is real and it has the
         // five-digit sequence number of 2015 and later.
-        if let Some(c) = bare_arxiv_shape(text)
-            .then(|| ARXIV_BARE.captures(text))
+        let standalone = |m: regex::Match| {
+            // Not a piece of a dotted or slashed run (`fphys.2019.01234`, `/2012.00517`).
+            let before = text[..m.start()].chars().next_back();
+            let after = text[m.end()..].chars().next();
+            let glued_before =
+                before.is_some_and(|c| matches!(c, '.' | '/' | '-' | '_') || c.is_alphanumeric());
+            let run_goes_on =
+                after == Some('.') && text[m.end() + 1..].starts_with(|c: char| c.is_ascii_digit());
+            !inside(m.start(), &cut) && !glued_before && !run_goes_on
+        };
+        let bare = bare_arxiv_shape(text)
+            .then(|| ARXIV_BARE.captures_iter(text))
+            .into_iter()
             .flatten()
-        {
+            .find(|c| standalone(c.get(0).expect("whole match")));
+        if let Some(c) = bare {
             let month: u32 = c[2].parse().unwrap_or(0);
             if (1..=12).contains(&month) && &c[1] >= "15" {
                 f.arxiv = Some(format!("{}{}.{}", &c[1], &c[2], &c[3]));

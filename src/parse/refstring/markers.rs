@@ -82,7 +82,18 @@ pub(super) fn et_al(toks: &[Tok], i: usize) -> Option<usize> {
 }
 
 pub(super) fn role_marker(toks: &[Tok], i: usize) -> Option<usize> {
-    if !toks.get(i)?.is('(') {
+    let t = toks.get(i)?;
+    // `Soderbergh, Steven, director.`: a role set off by a comma, closed by a period.
+    if t.kind == Kind::Word
+        && matches!(
+            t.lower().as_str(),
+            "director" | "producer" | "narrator" | "performer"
+        )
+        && (t.dot || toks.get(i + 1).is_some_and(|n| n.is('.')))
+    {
+        return Some(i + 1);
+    }
+    if !t.is('(') {
         return None;
     }
     let close = (i + 1..toks.len().min(i + 6)).find(|&k| toks[k].is(')'))?;

@@ -90,6 +90,11 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
         f.title = tidy_title(title);
         title_done = true;
         pos = after;
+    } else if !title_done && title_before_credit(s, &list) {
+        // `Ghost Stories. Ed. Peter Washington.`: no author; the editor follows.
+        f.title = tidy_title(&s[..list.end]);
+        title_done = true;
+        pos = list.end;
     } else if !list.persons.is_empty() && !title_in_author_place(s, &list) {
         pos = list.end;
         comma_style = list.stop == names::Stop::Comma;
@@ -182,6 +187,28 @@ fn title_in_author_place(s: &str, list: &names::NameList) -> bool {
         && list.persons.len() <= 2
         && s[list.end..].trim_start().starts_with('(')
         && year::leading_year(&s[list.end..]).is_some()
+}
+
+/// MLA's `Title. Ed. Name.`, `Title. Trans. Name.`, `Title. Dir. Name.`: a "name
+/// list" of one name without a comma, closed by a period and followed by an editor,
+/// translator or director, is the title of a work without an author.
+fn title_before_credit(s: &str, list: &names::NameList) -> bool {
+    const CREDITS: &[&str] = &[
+        "Ed. ",
+        "Eds. ",
+        "Edited by ",
+        "Trans. ",
+        "Translated by ",
+        "Dir. ",
+        "Directed by ",
+    ];
+    list.persons.len() == 1
+        && list.stop == names::Stop::Period
+        && !list.truncated
+        && !s[..list.end].contains([',', ';', '&'])
+        && CREDITS
+            .iter()
+            .any(|c| s[list.end..].trim_start().starts_with(c))
 }
 
 /// Where the parenthesised year begins when everything from `from` up to it reads as

@@ -8,6 +8,7 @@ use super::lexicon::{is_given_name, is_org_word, is_particle, is_stopword, is_su
 use super::markers::{editor_marker, et_al, initials_in_parens, is_roman_suffix, role_marker};
 use super::persons::{direct, pair, single, vancouver};
 use super::tokens::{Kind, Tok, Tokenized};
+use super::year::leading_year;
 use crate::model::Person;
 
 /// What ended the list.
@@ -93,6 +94,9 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
     };
     let mut style = Style::Unknown;
     let mut pending: Option<Chunk> = None;
+    // Names set off by a comma alone after a `Family, Given` first author.
+    let mut loose = LooseNames::default();
+    let mut pending_loose = false;
     let mut i = 0;
     // The names so far carry initials: a chunk of whole words is then no name.
     let mut uses_initials = false;
@@ -102,14 +106,21 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
     let mut last_loose: Option<(usize, usize)> = None;
     loop {
         // Separators between names.
+        let (mut comma, mut joined) = (false, false);
         while i < toks.len()
             && (is_sep(&toks[i]) || (toks[i].is('.') && toks.get(i + 1).is_some_and(|n| n.is(','))))
             && et_al(&toks, i).is_none()
         {
             // APA's `A, B, … Z`: names left out in the middle.
             list.truncated |= toks[i].is('…');
+            comma |= toks[i].is(',');
+            joined |= matches!(toks[i].text, "and" | "And" | "AND" | "&");
             i += 1;
         }
+        // `Madhuri and Ravi Kumar`: a lone word joined to the next name by `and`, not
+        // a comma, is a whole name (a mononym, or a family name alone), not the family
+        // part of an inverted name — once the next chunk proves to be a name.
+        let mononym = joined && !comma && pending.is_some();
         if let Some(after) = et_al(&toks, i) {
             list.truncated = true;
             list.end = toks[after - 1].end;
@@ -136,21 +147,50 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             list.stop = Stop::Other;
             break;
         };
+        // `Pettingill, Olin Sewall, Jr.`: a suffix set off by a comma.
+        if !list.persons.is_empty()
+            && pending.is_none()
+            && t.kind == Kind::Word
+            && is_suffix(&t.lower())
+            && (t.dot || toks.get(i + 1).is_none_or(|n| n.is(',') || n.is('.')))
+        {
+            list.end = t.end;
+            i += 1;
+            continue;
+        }
         // `(Producer)`, `(Director)`: a role that is not authorship, skipped.
         if let Some(after) = role_marker(&toks, i) {
             i = after;
+            if toks[after - 1].dot {
+                list.end = toks[after - 1].end;
+                list.stop = Stop::Period;
+                break;
+            }
             continue;
         }
-        // `(Eds.)`, `, eds.`: the names were editors.
+        // `(Eds.)`, `, eds.`: the names were editors. The list ends there unless
+        // another name with its initials follows (`Smith, J. (Ed.), Jones, K. (Ed.)`);
+        // `Bell, Skip (ed.), Servants and Friends: …` goes on with the title.
         if let Some(after) = editor_marker(&toks, i) {
             list.editors = true;
             list.end = toks[after - 1].end;
             i = after;
-            if toks.get(i).is_some_and(|t| t.is('.')) {
+            let closed = toks.get(i).is_some_and(|t| t.is('.'));
+            if closed {
                 list.end = toks[i].end;
                 i += 1;
             }
             list.stop = Stop::Period;
+            // MLA's `Ed. Vivien Jones.`: the marker before the names it marks.
+            let marker_first = list.persons.is_empty() && pending.is_none();
+            if !marker_first && (closed || !initialled_name_follows(&toks, i)) {
+                // `J.M. Foley (ed.), Title, Place 1987`: a comma-separated reference.
+                if toks.get(i).is_some_and(|t| t.is(',')) {
+                    list.end = toks[i].end;
+                    list.stop = Stop::Comma;
+                }
+                break;
+            }
             continue;
         }
         if t.kind != Kind::Word {
@@ -164,7 +204,8 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
         }
         // The last name of a list (`…, and Marco De Nadai`) may be written in full.
         let after_and = i > 0 && (is_sep_word(&toks[i - 1]) || toks[i - 1].is('&'));
-        let (to, terminal) = read_chunk(&toks, i, pending.is_some(), style == Style::Vancouver);
+        let given_part = pending.is_some() && !mononym;
+        let (to, terminal) = read_chunk(&toks, i, given_part, style == Style::Vancouver);
         let Some(shape) = shape_of(&toks[i..to]) else {
             list.stop = if saw_comma_before(&toks, i) {
                 Stop::Comma
@@ -173,13 +214,19 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             };
             break;
         };
-        if !terminal && !follower_ok(&toks, to, shape, pending.is_some()) {
+        if !terminal
+            && !follower_ok(&toks, to, shape, given_part)
+            && !colon_after_full_name(&toks, i, to, shape)
+        {
             list.stop = if saw_comma_before(&toks, i) {
                 Stop::Comma
             } else {
                 Stop::Other
             };
             break;
+        }
+        if mononym && let Some(fam) = pending.take() {
+            list.persons.push(single(s, &toks, &fam));
         }
         if let (Shape::Words(_), Some((g_from, g_to, after))) =
             (shape, initials_in_parens(&toks, to))
@@ -198,8 +245,30 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             continue;
         }
         let chunk = Chunk { from: i, to };
+        let comma_after_inverted = style == Style::Inverted
+            && full_names
+            && !uses_initials
+            && !after_and
+            && !list.persons.is_empty();
+        // A name completed now is loose when its family part was, or when it stands
+        // on its own after such a comma.
+        let loose_person = if pending.is_some() {
+            pending_loose
+        } else {
+            comma_after_inverted
+        };
+        let count_before = list.persons.len();
+        // `Boubakri, Narjess, Ghoul, Sadok El, …`: every name inverted, no title.
+        let inverted_pair = pending.is_some() && i > 0 && toks[i - 1].is(',');
+        let end_before = if pending.is_some() {
+            before_pending
+        } else {
+            list.end
+        };
         let accepted = if let Some(fam) = pending.take() {
-            if given_like(shape) {
+            // `Hayles, N. Katherine.`: an initial and a given name written out.
+            let initial_and_given = shape == Shape::InitialsWords && terminal;
+            if given_like(shape) || initial_and_given {
                 list.persons.push(pair(s, &toks, &fam, &chunk));
                 if style == Style::Unknown {
                     style = Style::Inverted;
@@ -222,6 +291,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                     if matches!(style, Style::Unknown | Style::Inverted) && !terminal =>
                 {
                     before_pending = list.end;
+                    pending_loose = comma_after_inverted;
                     pending = Some(chunk);
                     true
                 }
@@ -248,7 +318,12 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                 }
                 Shape::Words(n) => {
                     let next_initials = next_is_initials(&toks, to, terminal);
-                    if next_initials && n <= 3 && style != Style::Direct {
+                    let inverted_first = list.persons.is_empty()
+                        && style == Style::Unknown
+                        && !is_given_name(&toks[i].lower())
+                        && given_name_follows(&toks, to, terminal);
+                    if (next_initials && n <= 3 && style != Style::Direct) || inverted_first {
+                        pending_loose = false;
                         pending = Some(chunk);
                     } else if n <= 4
                         && matches!(style, Style::Unknown | Style::Direct | Style::Inverted)
@@ -289,6 +364,15 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                 Stop::Other
             };
             break;
+        }
+        if list.persons.len() > count_before {
+            let full = matches!(shape, Shape::Words(2..) | Shape::InitialsWords);
+            loose.added(
+                loose_person,
+                after_and && full,
+                (count_before, end_before),
+                known_given(&toks[i]) || inverted_pair,
+            );
         }
         // `J. Smith`, `Smith, J.`, `Smith J`: given names as initials only.
         full_names |= matches!(shape, Shape::Words(2..))
@@ -340,6 +424,11 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             list.stop = Stop::Comma;
         }
     }
+    if let Some((k, end)) = loose.title_taken(runs_on(&toks, s, list.end)) {
+        list.persons.truncate(k);
+        list.end = end;
+        list.stop = Stop::Comma;
+    }
     // Take the separator that closed the list with it (`Smith, J.,` → after the comma).
     if list.stop == Stop::Comma
         && let Some(t) = toks.iter().find(|t| t.start >= list.end)
@@ -348,6 +437,102 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
         list.end = t.end;
     }
     list
+}
+
+/// Chicago and MLA write the first author `Family, Given` and join the others with
+/// `and` (`Lakoff, George, and Mark Johnson.`, `Child, Julia, Louisette Bertholle,
+/// and Simone Beck.`), and close the list with a period. Names set off by a comma
+/// alone after that first author, in a list that neither reaches an `and` nor ends
+/// (with a period or a year), none with a given name we know, were the title and what
+/// follows it (`Narboux, Jean-Philippe, L’illusion, Paris, Éditions Flammarion, 2000`).
+#[derive(Default)]
+struct LooseNames {
+    /// The first loose name's index and the list's end before it.
+    first: Option<(usize, usize)>,
+    joined: bool,
+    known: bool,
+}
+
+impl LooseNames {
+    fn added(&mut self, loose: bool, joined_full: bool, before: (usize, usize), known: bool) {
+        if loose {
+            // Only the first: `Homo Academicus, Peter Collier (trans.)` ran on.
+            if self.first.is_none() {
+                self.known = known;
+            }
+            self.first.get_or_insert(before);
+        } else if joined_full && self.first.is_some() {
+            self.joined = true;
+        }
+    }
+
+    /// Where to cut the list back to, if the loose names were no names: the list
+    /// ran on (`runs_on`) instead of ending as an author list ends.
+    fn title_taken(&self, runs_on: bool) -> Option<(usize, usize)> {
+        self.first
+            .filter(|_| runs_on && !self.joined && !self.known)
+    }
+}
+
+/// Whether the text after a name list at `end` goes on as no author list ends: a
+/// comma, a parenthesis that opens no year (`Pelléas et Mélisande (New York: Dover,
+/// 1985)`), or a number that is no year (`Computing Machinery and Intelligence, Mind
+/// 59`) — not a period, `et al.` or the year.
+fn runs_on(toks: &[Tok], s: &str, end: usize) -> bool {
+    let Some(next) = toks.iter().find(|t| t.start >= end) else {
+        return false;
+    };
+    let rest = s[next.start..].trim_start();
+    next.is(',')
+        || (next.is('(') && leading_year(rest).is_none())
+        || (next.kind == Kind::Num && leading_year(rest).is_none())
+}
+
+/// A word we know as a given name (`Jean-Philippe` by its first part).
+fn known_given(t: &Tok) -> bool {
+    let lower = t.lower();
+    let first = lower.split(['-', '‐']).next().unwrap_or("");
+    is_given_name(&lower) || is_given_name(first)
+}
+
+/// `Buarque de Holanda, Sergio. Title`: after a first chunk of several words, a comma
+/// and one given name that closes the list — the chunk was the family name.
+fn given_name_follows(toks: &[Tok], to: usize, terminal: bool) -> bool {
+    if terminal || !toks.get(to).is_some_and(|t| t.is(',')) {
+        return false;
+    }
+    let k = to + 1;
+    let Some(first) = toks.get(k).filter(|t| t.kind == Kind::Word) else {
+        return false;
+    };
+    let (end, closed) = read_chunk(toks, k, true, false);
+    closed && shape_of(&toks[k..end]) == Some(Shape::Words(1)) && is_given_name(&first.lower())
+}
+
+/// `Wolfgang Jantzen: Behinderung`: a full name whose first word is a given name,
+/// set off from the title by a colon.
+fn colon_after_full_name(toks: &[Tok], i: usize, to: usize, shape: Shape) -> bool {
+    matches!(shape, Shape::Words(2..=3))
+        && toks.get(to).is_some_and(|t| t.is(':'))
+        && is_given_name(&toks[i].lower())
+}
+
+/// Whether separators and then a name written with initials follow from `i`
+/// (`, Jones, K.`, `and K. Jones`).
+fn initialled_name_follows(toks: &[Tok], i: usize) -> bool {
+    let mut k = i;
+    while toks.get(k).is_some_and(is_sep) {
+        k += 1;
+    }
+    match next_chunk_shape(toks, k) {
+        Some(Shape::InitialsWords | Shape::WordsInitials) => true,
+        Some(Shape::Words(1)) => {
+            let (to, _) = read_chunk(toks, k, false, false);
+            toks.get(to).is_some_and(|t| t.is(','))
+                && next_chunk_shape(toks, to + 1) == Some(Shape::Initials)
+        }
+        _ => false,
+    }
 }
 
 fn next_is_initials(toks: &[Tok], to: usize, terminal: bool) -> bool {
@@ -423,7 +608,21 @@ fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usi
                 && toks.get(k + 2).is_none_or(|a| {
                     next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.kind == Kind::Num
                 });
-            if (saw_word || given_part) && !next_initial && !next_continues && !family_follows {
+            // `Hayles, N. Katherine. Title`: an initial, then the given name written out.
+            let given_follows = given_part
+                && next.is_some_and(|n| {
+                    n.kind == Kind::Word
+                        && n.dot
+                        && n.capitalised()
+                        && !n.is_initial()
+                        && is_given_name(&n.lower())
+                });
+            if (saw_word || given_part)
+                && !next_initial
+                && !next_continues
+                && !family_follows
+                && !given_follows
+            {
                 return (k + 1, true);
             }
         }

@@ -344,6 +344,9 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
         // `to appear`, `in press`: notes, but still the end of the title.
         return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
     }
+    if place_colon_publisher(toks, k) {
+        return true;
+    }
     // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
     // A word's own period ends the segment too (`and Computation. Addison-Wesley`).
     let seg_end = toks[k..]
@@ -356,6 +359,20 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
             .iter()
             .any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised())
         && !s.is_empty()
+}
+
+/// `, Berrien Springs: Andrews University Press, 2014`: a place of one to three
+/// capitalised words, a colon and a publisher.
+fn place_colon_publisher(toks: &[Tok], k: usize) -> bool {
+    let Some(colon) = toks[k..].iter().position(|t| t.is(':')).map(|p| k + p) else {
+        return false;
+    };
+    let publisher = toks[colon + 1..]
+        .iter()
+        .take_while(|t| !t.is(',') && !t.is('.'))
+        .take(6)
+        .any(|t| t.kind == Kind::Word && t.capitalised() && is_publisher_word(&t.lower()));
+    place_or_publisher(&toks[k..colon]) && publisher
 }
 
 /// Volume, issue or page numbering at token `k`: `66,`, `60 (1992)`, `Vol. 15`, `pp.`.

@@ -53,7 +53,15 @@ pub fn venue_end<'a>(tokens: &Tokenized<'a>, s: &'a str) -> usize {
             Kind::Num => {
                 let glued = next.is_some_and(|n| n.start == t.end && n.kind == Kind::Word);
                 let word_follows = next.is_some_and(|n| n.kind == Kind::Word);
-                if k > 0 && !glued && !word_follows {
+                // `Proc. 2023 6th International Conference on …`: the edition's number
+                // goes on with the venue's name.
+                let ordinal_follows = next.is_some_and(|n| {
+                    n.kind == Kind::Num
+                        && toks.get(k + 2).is_some_and(|o| {
+                            o.start == n.end && matches!(o.text, "st" | "nd" | "rd" | "th")
+                        })
+                });
+                if k > 0 && !glued && !word_follows && !ordinal_follows {
                     return trim_sep_end(s, t.start);
                 }
             }

@@ -1,0 +1,336 @@
+//! Load benchmark of `citeproof serve`: a bounded load generator on loopback.
+//!
+//! ```text
+//! cargo build --release
+//! cargo run --release --example serve_load -- [--requests 100000] [--connections 32]
+//!     [--route clean|validate|check] [--bin target/release/citeproof] [--url http://…]
+//! ```
+//!
+//! Starts the release binary (`serve --listen 127.0.0.1:0 --no-resolve
+//! --no-access-log --max-queue 1024`) unless `--url` names a running server (`--pid`
+//! to sample its memory), then sends `--requests`
+//! closed-world requests over `--connections` keep-alive connections: LLM answers
+//! with three citations each (two of articles among the sources, with sentences
+//! from their abstracts; one hallucinated) built from the real titles and abstracts
+//! of the world of works (`../shared/data/world/works.jsonl`, else the bundled
+//! `fixtures/world`). Prints throughput, latency percentiles, errors and the
+//! server's resident memory (VmRSS) sampled every tenth of the run.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use serde_json::{Value, json};
+
+#[derive(Parser)]
+struct Args {
+    /// Requests to send in all (after a warm-up of 1,000).
+    #[arg(long, default_value_t = 100_000)]
+    requests: usize,
+    /// Concurrent keep-alive connections.
+    #[arg(long, default_value_t = 32)]
+    connections: usize,
+    /// Which route to load.
+    #[arg(long, default_value = "clean")]
+    route: String,
+    /// The binary to start.
+    #[arg(long, default_value = "target/release/citeproof")]
+    bin: PathBuf,
+    /// A server already running.
+    #[arg(long)]
+    url: Option<String>,
+    /// The process id of the server at `--url`, to sample its memory.
+    #[arg(long)]
+    pid: Option<u32>,
+    /// Distinct request bodies to cycle through.
+    #[arg(long, default_value_t = 200)]
+    bodies: usize,
+}
+
+/// A work with a title and an abstract.
+struct Work {
+    doi: Option<String>,
+    title: String,
+    abstract_text: String,
+    venue: Option<String>,
+    year: Option<i64>,
+}
+
+fn load_works() -> Vec<Work> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/data/world/works.jsonl");
+    let files: Vec<PathBuf> = if shared.exists() {
+        vec![shared]
+    } else {
+        std::fs::read_dir(root.join("fixtures/world"))
+            .expect("fixtures/world")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect()
+    };
+    let mut works = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("world file");
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            let abstract_text = v["abstract"].as_str().unwrap_or("").to_string();
+            let title = v["title"].as_str().unwrap_or("").to_string();
+            if abstract_text.split_whitespace().count() < 40 || title.is_empty() {
+                continue;
+            }
+            works.push(Work {
+                doi: v["doi"].as_str().map(str::to_string),
+                title,
+                abstract_text,
+                venue: v["venue"].as_str().map(str::to_string),
+                year: v["year"].as_i64(),
+            });
+            if works.len() >= 5_000 {
+                return works;
+            }
+        }
+    }
+    works
+}
+
+/// The first sentence of an abstract, at most 40 words.
+fn sentence(text: &str) -> String {
+    let first = text.split(". ").next().unwrap_or(text);
+    let words: Vec<&str> = first.split_whitespace().take(40).collect();
+    words.join(" ")
+}
+
+fn article(w: &Work) -> Value {
+    json!({"doi": w.doi, "title": w.title, "abstract": w.abstract_text, "journal": w.venue,
+           "year": w.year, "citation_count": 10, "is_peer_reviewed": true, "is_retracted": false})
+}
+
+/// One closed-world request body for `route`, from works `a` and `b`.
+fn body(route: &str, a: &Work, b: &Work, n: usize) -> Value {
+    let reference = |i: usize, w: &Work| match &w.doi {
+        Some(doi) => format!("[{i}] {}. {}. doi:{doi}", w.title, w.year.unwrap_or(2020)),
+        None => format!("[{i}] {}. {}.", w.title, w.year.unwrap_or(2020)),
+    };
+    let answer = format!(
+        "{} [1]. {} [2]. A claim no source makes, number {n} [3].\n\nReferences:\n{}\n{}\n\
+         [3] Invented A. A study that does not exist. 2021. doi:10.9999/invented.{n}\n",
+        sentence(&a.abstract_text),
+        sentence(&b.abstract_text),
+        reference(1, a),
+        reference(2, b),
+    );
+    match route {
+        "clean" => json!({"answer": answer, "sources": [article(a), article(b)]}),
+        "validate" => {
+            json!({"query": sentence(&a.abstract_text), "articles": [article(a), article(b)]})
+        }
+        "check" => json!({"text": answer, "kind": "text"}),
+        other => panic!("unknown route {other} (clean, validate, check)"),
+    }
+}
+
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn start(bin: &PathBuf) -> (Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(bin)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--no-resolve",
+            "--no-access-log",
+        ])
+        .args(["--max-queue", "1024"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot start {}: {e} (cargo build --release)",
+                bin.display()
+            )
+        });
+    let stderr = child.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let address = loop {
+        let line = lines
+            .next()
+            .expect("the server said where it listens")
+            .expect("stderr line");
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            break rest.split_whitespace().next().unwrap_or("").to_string();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    (child, format!("http://{address}"))
+}
+
+#[tokio::main]
+async fn main() {
+    let args = Args::parse();
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let works = load_works();
+    assert!(works.len() >= 2, "no works with abstracts found");
+    let bodies: Vec<String> = (0..args.bodies)
+        .map(|i| {
+            let a = &works[(i * 2) % works.len()];
+            let b = &works[(i * 2 + 1) % works.len()];
+            body(&args.route, a, b, i).to_string()
+        })
+        .collect();
+    let (server, base) = match &args.url {
+        Some(url) => (None, url.trim_end_matches('/').to_string()),
+        None => {
+            let (child, base) = start(&args.bin);
+            (Some(child), base)
+        }
+    };
+    let pid = server.as_ref().map(Child::id).or(args.pid);
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(args.connections)
+        .timeout(Duration::from_secs(60))
+        .build()
+        .expect("client");
+    let url = format!("{base}/v1/{}", args.route);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while client.get(format!("{base}/healthz")).send().await.is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "the server never answered /healthz"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let bodies = Arc::new(bodies);
+    println!(
+        "route /v1/{}, {} distinct bodies of {}–{} bytes, {} connections, {} works",
+        args.route,
+        bodies.len(),
+        bodies.iter().map(String::len).min().unwrap_or(0),
+        bodies.iter().map(String::len).max().unwrap_or(0),
+        args.connections,
+        works.len()
+    );
+    // Warm-up.
+    run(&client, &url, &bodies, 1_000, args.connections, None).await;
+    let rss_start = pid.and_then(rss_kib);
+    let started = Instant::now();
+    let (mut latencies, errors, samples) =
+        run(&client, &url, &bodies, args.requests, args.connections, pid).await;
+    let elapsed = started.elapsed();
+    latencies.sort_unstable();
+    let pct = |p: f64| {
+        let i = ((latencies.len() as f64 * p).ceil() as usize).clamp(1, latencies.len()) - 1;
+        latencies[i].as_secs_f64() * 1000.0
+    };
+    println!(
+        "{} requests in {:.2} s: {:.0} requests/s, {} errors",
+        args.requests,
+        elapsed.as_secs_f64(),
+        args.requests as f64 / elapsed.as_secs_f64(),
+        errors
+    );
+    if !latencies.is_empty() {
+        println!(
+            "latency ms: p50 {:.2}, p90 {:.2}, p99 {:.2}, max {:.2}",
+            pct(0.50),
+            pct(0.90),
+            pct(0.99),
+            latencies.last().unwrap().as_secs_f64() * 1000.0
+        );
+    }
+    if let Some(start) = rss_start {
+        let shown: Vec<String> = samples
+            .iter()
+            .map(|(n, kib)| format!("{n}: {:.1}", *kib as f64 / 1024.0))
+            .collect();
+        println!(
+            "server RSS MiB: after warm-up {:.1}; after requests {}",
+            start as f64 / 1024.0,
+            shown.join(", ")
+        );
+    }
+    if let Some(mut child) = server {
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        let _ = child.wait();
+    }
+}
+
+/// Send `total` requests over `connections` workers; latencies, errors and, with a
+/// pid, the server's RSS after each tenth.
+async fn run(
+    client: &reqwest::Client,
+    url: &str,
+    bodies: &Arc<Vec<String>>,
+    total: usize,
+    connections: usize,
+    pid: Option<u32>,
+) -> (Vec<Duration>, usize, Vec<(usize, u64)>) {
+    let next = Arc::new(AtomicUsize::new(0));
+    let done = Arc::new(AtomicUsize::new(0));
+    let samples = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let step = (total / 10).max(1);
+    let mut workers = Vec::new();
+    for _ in 0..connections {
+        let (client, url, bodies) = (client.clone(), url.to_string(), bodies.clone());
+        let (next, done, samples) = (next.clone(), done.clone(), samples.clone());
+        workers.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            let mut errors = 0usize;
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total {
+                    break;
+                }
+                let body = bodies[i % bodies.len()].clone();
+                let t = Instant::now();
+                let ok = match client
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await
+                {
+                    Ok(r) => {
+                        let ok = r.status().is_success();
+                        ok && r.bytes().await.is_ok()
+                    }
+                    Err(_) => false,
+                };
+                latencies.push(t.elapsed());
+                if !ok {
+                    errors += 1;
+                }
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if n % step == 0
+                    && let Some(kib) = pid.and_then(rss_kib)
+                {
+                    samples.lock().unwrap().push((n, kib));
+                }
+            }
+            (latencies, errors)
+        }));
+    }
+    let mut latencies = Vec::with_capacity(total);
+    let mut errors = 0;
+    for w in workers {
+        let (l, e) = w.await.expect("worker");
+        latencies.extend(l);
+        errors += e;
+    }
+    let mut samples = samples.lock().unwrap().clone();
+    samples.sort_unstable();
+    (latencies, errors, samples)
+}

@@ -1,0 +1,545 @@
+//! Cleaning LLM answers: every citation marker of an answer is checked against the
+//! article it names — among the articles the pipeline retrieved (closed world), or in
+//! the scholarly record (open world) — and against the text that cites it; markers of
+//! hallucinated (`not_found`) and mismatched articles are removed, retracted ones
+//! marked, the rest renumbered, the reference list rewritten, and a report says what
+//! was done to each citation and why.
+//!
+//! The CLI (`citeproof clean`), the HTTP service and the Python bindings call
+//! [`clean`] (or [`clean_blocking`]) with a [`Cleaner`] built once from the
+//! configuration and one [`CleanRequest`] per answer.
+//!
+//! ```
+//! use citeproof::clean::{clean_blocking, Cleaner, CleanRequest, Status, Taken};
+//!
+//! let request: CleanRequest = serde_json::from_value(serde_json::json!({
+//!     "answer": "Regular aerobic exercise improves sleep quality in older adults [1]. \
+//!                Exercise also cures baldness [2].\n\n\
+//!                References:\n\
+//!                [1] Yang PY et al. Exercise training improves sleep quality in middle-aged \
+//!                and older adults with sleep problems. J Physiother. 2012. PMCID: PMC3321\n\
+//!                [2] Doe J. A miracle cure. 2021. doi:10.9999/invented.42\n",
+//!     "sources": [{
+//!         "pmcid": "PMC3321",
+//!         "title": "Exercise training improves sleep quality in middle-aged and older \
+//!                   adults with sleep problems: a systematic review",
+//!         "abstract": "Exercise training improved sleep quality in older adults with \
+//!                      sleep problems, as measured by the Pittsburgh Sleep Quality Index.",
+//!         "journal": "Journal of Physiotherapy", "year": 2012, "citation_count": 250,
+//!         "is_peer_reviewed": true, "is_retracted": false
+//!     }]
+//! }))?;
+//! let cleaner = Cleaner::default(); // lexical alignment, no network
+//! let cleaned = clean_blocking(&cleaner, &request)?;
+//! assert_eq!(
+//!     cleaned.cleaned,
+//!     "Regular aerobic exercise improves sleep quality in older adults [1]. \
+//!      Exercise also cures baldness.\n\n\
+//!      References:\n\
+//!      [1] Yang PY et al. Exercise training improves sleep quality in middle-aged \
+//!      and older adults with sleep problems. J Physiother. 2012. PMCID: PMC3321\n"
+//! );
+//! let report = &cleaned.report;
+//! assert_eq!(report.citations[0].status, Status::Valid);
+//! assert_eq!(report.citations[1].status, Status::NotFound);
+//! assert_eq!(report.citations[1].action, Taken::Removed);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod align;
+pub mod article;
+pub mod closed;
+pub mod decide;
+pub mod edit;
+pub mod find;
+pub mod options;
+pub mod read;
+pub mod report;
+pub mod rival;
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Work;
+use crate::net::{Net, NetConfig};
+use crate::resolve::cascade::{ResolveError, Resolver};
+use crate::resolve::options::ResolveOptions;
+use crate::source::LineIndex;
+use crate::verify::backend::VerifySettings;
+use crate::verify::escalate::{Verifier, VerifyRequest};
+use crate::verify::hybrid::{Scorer, ScoringMode};
+use crate::verify::sentence_model::{SentenceModel, SentenceModelError};
+use crate::verify::verdict::Verdict;
+
+pub use align::Aligner;
+pub use article::{Article, parse_sources};
+pub use options::{
+    Action, CleanOptions, Context, FailOn, Metric, Numbering, Policy, Preset, Settled,
+};
+pub use report::{CitationReport, CleanReport, Identifier, Record, Status, Summary, Taken};
+
+/// One answer to clean: the body of `POST /v1/clean`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CleanRequest {
+    /// The answer (Markdown or plain text), with its reference list or without.
+    pub answer: String,
+    /// A separate reference list (`[n] …` or `n. …` lines, URLs, DOIs).
+    #[serde(default)]
+    pub references: Option<String>,
+    /// The articles the pipeline retrieved: given, the world is closed.
+    #[serde(default)]
+    pub sources: Option<Vec<Article>>,
+    /// Options over the cleaner's configured defaults.
+    #[serde(default)]
+    pub options: Option<CleanOptions>,
+}
+
+/// The cleaned answer and the report (`{"cleaned", "report"}`; `references` only
+/// when the reference list was given separately).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cleaned {
+    pub cleaned: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub references: Option<String>,
+    pub report: CleanReport,
+}
+
+/// Why an answer could not be cleaned (never a finding: those are in the report).
+#[derive(Debug, thiserror::Error)]
+pub enum CleanError {
+    #[error("invalid options: {0}")]
+    Options(String),
+    #[error("invalid sources: {0}")]
+    Sources(String),
+    #[error("sentence model: {0}")]
+    Model(#[from] SentenceModelError),
+    #[error("resolution: {0}")]
+    Resolve(#[from] ResolveError),
+    #[error("model backend: {0}")]
+    Llm(String),
+    #[error("{0}")]
+    Runtime(String),
+}
+
+impl CleanError {
+    /// Whether the request itself was wrong (bad options or sources), as opposed to
+    /// the cleaner (HTTP 422 versus 500).
+    pub fn is_bad_request(&self) -> bool {
+        matches!(self, CleanError::Options(_) | CleanError::Sources(_))
+    }
+}
+
+/// How a [`Cleaner`] is set up: plain data, usually from the configuration
+/// (`crate::config::Resolved::cleaner_settings`).
+#[derive(Debug, Clone, Default)]
+pub struct CleanerSettings {
+    /// Options every request starts from (the `[clean]` section).
+    pub defaults: CleanOptions,
+    /// Resolution for the open world; `None` leaves references unverified.
+    pub resolve: Option<ResolveOptions>,
+    /// The sentence model, scoring mode and LLM backend (the `[verify]` section).
+    pub verify: Option<VerifySettings>,
+}
+
+/// Everything that is expensive to set up — the sentence model, the resolver with
+/// its clients and cache, the LLM client — built once and shared by many requests.
+pub struct Cleaner {
+    defaults: CleanOptions,
+    aligner: Aligner,
+    resolver: Option<Resolver>,
+    llm: Option<Verifier>,
+    runtime: OnceLock<Result<tokio::runtime::Runtime, String>>,
+}
+
+impl Default for Cleaner {
+    /// Lexical alignment, no resolution (open-world references are `unverified`),
+    /// no model.
+    fn default() -> Cleaner {
+        Cleaner {
+            defaults: CleanOptions::default(),
+            aligner: Aligner::default(),
+            resolver: None,
+            llm: None,
+            runtime: OnceLock::new(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Cleaner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cleaner")
+            .field("defaults", &self.defaults)
+            .field("aligner", &self.aligner.describe(Metric::Score))
+            .field("resolver", &self.resolver.is_some())
+            .field("llm", &self.llm.is_some())
+            .finish()
+    }
+}
+
+impl Cleaner {
+    /// Load the sentence model, build the resolver and the LLM client.
+    pub fn new(settings: CleanerSettings) -> Result<Cleaner, CleanError> {
+        let verify = settings.verify.unwrap_or_else(|| {
+            VerifySettings::new(crate::verify::fulltext::FullTextConfig::default())
+        });
+        let model = match &verify.embedding_model {
+            Some(dir) => Some(Arc::new(SentenceModel::load(dir)?)),
+            None => None,
+        };
+        let scorer = match (verify.scoring, model) {
+            (None, m) => Scorer::for_model(m),
+            (Some(ScoringMode::Lexical), _) => Scorer::lexical(),
+            (Some(mode), Some(m)) => Scorer::with_model(m, mode),
+            (Some(mode), None) => {
+                return Err(CleanError::Options(format!(
+                    "scoring mode {} needs an embedding model (--embedding-model DIR)",
+                    mode.as_str()
+                )));
+            }
+        };
+        let resolver = settings.resolve.map(Resolver::new).transpose()?;
+        let llm = match &verify.llm {
+            Some(config) => {
+                let mut config = config.clone();
+                // Alignment is judged on title and abstract only.
+                config.full_text = false;
+                config.parallel = verify.parallel;
+                let own_net;
+                let net = match &resolver {
+                    Some(r) => r.net(),
+                    None => {
+                        own_net = Net::new(&NetConfig::default())
+                            .map_err(|e| CleanError::Llm(e.to_string()))?;
+                        &own_net
+                    }
+                };
+                let sources = resolver.as_ref().map(|r| r.sources().clone());
+                let cache = resolver.as_ref().and_then(|r| r.options().cache.clone());
+                Some(
+                    Verifier::new(net, config, sources, cache)
+                        .map_err(|e| CleanError::Llm(e.to_string()))?,
+                )
+            }
+            None => None,
+        };
+        Ok(Cleaner {
+            defaults: settings.defaults,
+            aligner: Aligner::new(scorer),
+            resolver,
+            llm,
+            runtime: OnceLock::new(),
+        })
+    }
+
+    /// How citing text and articles are compared.
+    pub fn aligner(&self) -> &Aligner {
+        &self.aligner
+    }
+
+    /// The options every request starts from.
+    pub fn defaults(&self) -> &CleanOptions {
+        &self.defaults
+    }
+
+    /// The resolver of the open world (its clients, cache and corpora), for a service
+    /// that shares it with its other routes.
+    pub fn resolver(&self) -> Option<&Resolver> {
+        self.resolver.as_ref()
+    }
+
+    /// The options of a request settled over the defaults, and checked.
+    pub fn settle(&self, options: Option<&CleanOptions>) -> Result<Settled, CleanError> {
+        let none = CleanOptions::default();
+        let settled = Settled::from_layers([&self.defaults, options.unwrap_or(&none)])?;
+        self.aligner.check(settled.metric)?;
+        Ok(settled)
+    }
+
+    /// Whether cleaning `request` needs the network (and so a tokio runtime).
+    fn needs_io(&self, request: &CleanRequest) -> bool {
+        self.llm.is_some() || (request.sources.is_none() && self.resolver.is_some())
+    }
+}
+
+/// Clean one answer.
+pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned, CleanError> {
+    let settled = cleaner.settle(request.options.as_ref())?;
+    if let Some(sources) = &request.sources {
+        article::check_sources(sources)?;
+    }
+    let answer = request.answer.as_str();
+    let reading = read::read(
+        answer,
+        request.references.as_deref(),
+        request.sources.as_ref().map(Vec::len),
+        settled.numbering,
+    );
+    let findings = match &request.sources {
+        Some(sources) => find::closed(&reading, sources),
+        None => find::open(&reading, cleaner.resolver.as_ref()).await,
+    };
+    let contexts: Vec<String> = (0..reading.cites.len())
+        .map(|i| align::context_of(answer, &reading, i, &settled))
+        .collect();
+    let similarities = measure(cleaner, &settled, &findings, &contexts)?;
+    let verdicts = match &cleaner.llm {
+        Some(verifier) => ask_model(verifier, &findings, &contexts).await,
+        None => vec![None; findings.len()],
+    };
+    let threshold = settled
+        .threshold
+        .unwrap_or_else(|| cleaner.aligner.default_threshold(settled.metric));
+    let rivals = find_rivals(request, &reading, &findings, &contexts, settled.swap_margin);
+    let judged: Vec<decide::Judged> = (0..findings.len())
+        .map(|i| {
+            decide::judge(
+                &findings[i],
+                similarities[i],
+                threshold,
+                verdicts[i].as_ref(),
+                rivals[i].as_ref(),
+            )
+        })
+        .collect();
+    let actions: Vec<(edit::Fate, Taken)> = judged
+        .iter()
+        .map(|j| decide::action(j.status, &settled.policy))
+        .collect();
+    let fates: Vec<edit::Fate> = actions.iter().map(|a| a.0).collect();
+    let notes: Vec<edit::Note> = judged
+        .iter()
+        .map(|j| edit::Note {
+            status: j.status.as_str(),
+            reason: j.reason.clone(),
+        })
+        .collect();
+    let edited = edit::apply(
+        answer,
+        request.references.as_deref(),
+        &reading,
+        &fates,
+        &settled,
+        &notes,
+    );
+    let index = LineIndex::new(answer);
+    let citations = (0..reading.cites.len())
+        .map(|i| {
+            let citation = &reading.cites[i].citation;
+            let group = citation.group_span;
+            let at = index.line_col(answer, group.start);
+            let record = match &findings[i] {
+                find::Finding::Found(found) => Some(found.record.clone()),
+                _ => None,
+            };
+            CitationReport {
+                marker: answer[group.start..group.end].to_string(),
+                number: reading.cites[i].number,
+                line: at.line,
+                column: at.column,
+                span: [group.start, group.end],
+                identifier: find::identifier_of(&reading, i)
+                    .or_else(|| record.as_ref().and_then(identifier_of_record)),
+                status: judged[i].status,
+                // Four decimals: stable across platforms, and all a reader can use.
+                similarity: judged[i].similarity.map(|s| (s * 1e4).round() / 1e4),
+                action: actions[i].1,
+                new_number: edited.new_numbers[i],
+                reason: judged[i].reason.clone(),
+                record,
+            }
+        })
+        .collect();
+    let mut alignment = cleaner.aligner.describe(settled.metric);
+    if let Some(verifier) = &cleaner.llm {
+        alignment.push_str(&format!("+llm:{}", verifier.stage1().model()));
+    }
+    let mut report = CleanReport {
+        citations,
+        summary: Summary {
+            references_kept: edited.references_kept,
+            references_removed: edited.references_removed,
+            world: if request.sources.is_some() {
+                "closed"
+            } else {
+                "open"
+            }
+            .into(),
+            alignment,
+            threshold,
+            ..Summary::default()
+        },
+    };
+    report.count();
+    Ok(Cleaned {
+        cleaned: edited.answer,
+        references: edited.references,
+        report,
+    })
+}
+
+/// [`clean`] for callers without a tokio runtime: an answer checked against its
+/// sources without a model server runs on the calling thread; one that needs the
+/// network runs on a runtime the cleaner keeps. Not for use inside a tokio runtime
+/// (call [`clean`] there).
+pub fn clean_blocking(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned, CleanError> {
+    if !cleaner.needs_io(request) {
+        return futures::executor::block_on(clean(cleaner, request));
+    }
+    if tokio::runtime::Handle::try_current().is_ok() {
+        return Err(CleanError::Runtime(
+            "clean_blocking was called inside a tokio runtime: await `clean` instead".into(),
+        ));
+    }
+    let runtime = cleaner
+        .runtime
+        .get_or_init(|| crate::resolve::cascade::runtime().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| CleanError::Runtime(e.clone()))?;
+    runtime.block_on(clean(cleaner, request))
+}
+
+/// Rivals of the cited articles: the request's sources (closed world), or the other
+/// works the answer's references resolved to (open world).
+fn find_rivals(
+    request: &CleanRequest,
+    reading: &read::Reading,
+    findings: &[find::Finding],
+    contexts: &[String],
+    margin: f64,
+) -> Vec<Option<rival::Rival>> {
+    fn found(f: &find::Finding) -> Option<&find::FoundWork> {
+        match f {
+            find::Finding::Found(found) => Some(found.as_ref()),
+            _ => None,
+        }
+    }
+    match &request.sources {
+        Some(sources) => {
+            let candidates: Vec<rival::Candidate> = sources
+                .iter()
+                .enumerate()
+                .map(|(i, a)| rival::Candidate {
+                    name: format!("source {}", i + 1),
+                    title: a.title(),
+                    abstract_text: a.abstract_text(),
+                })
+                .collect();
+            rival::rivals(
+                reading,
+                findings,
+                contexts,
+                &candidates,
+                |f| found(f).and_then(|w| w.record.index),
+                margin,
+            )
+        }
+        None => {
+            let mut works: Vec<&Work> = Vec::new();
+            for f in findings.iter().filter_map(found) {
+                if !works.iter().any(|w| same_work(w, &f.work)) {
+                    works.push(&f.work);
+                }
+            }
+            let candidates: Vec<rival::Candidate> = works
+                .iter()
+                .map(|w| rival::Candidate {
+                    name: format!("the cited work \"{}\"", w.title),
+                    title: &w.title,
+                    abstract_text: w.abstract_text.as_deref().unwrap_or(""),
+                })
+                .collect();
+            rival::rivals(
+                reading,
+                findings,
+                contexts,
+                &candidates,
+                |f| found(f).and_then(|w| works.iter().position(|o| same_work(o, &w.work))),
+                margin,
+            )
+        }
+    }
+}
+
+fn same_work(a: &Work, b: &Work) -> bool {
+    a.title == b.title && a.doi == b.doi && a.year == b.year
+}
+
+/// The similarity of each found article to its citation's context (computed once
+/// per distinct pair).
+fn measure(
+    cleaner: &Cleaner,
+    settled: &Settled,
+    findings: &[find::Finding],
+    contexts: &[String],
+) -> Result<Vec<Option<f64>>, CleanError> {
+    let mut memo: HashMap<(&str, &str, &str), Option<f64>> = HashMap::new();
+    let mut out = Vec::with_capacity(findings.len());
+    for (finding, context) in findings.iter().zip(contexts) {
+        let find::Finding::Found(found) = finding else {
+            out.push(None);
+            continue;
+        };
+        let title = found.work.title.as_str();
+        let abstract_text = found.work.abstract_text.as_deref().unwrap_or("");
+        let key = (context.as_str(), title, abstract_text);
+        let similarity = match memo.get(&key) {
+            Some(s) => *s,
+            None => {
+                let s =
+                    cleaner
+                        .aligner
+                        .similarity(settled.metric, context, title, abstract_text)?;
+                memo.insert(key, s);
+                s
+            }
+        };
+        out.push(similarity);
+    }
+    Ok(out)
+}
+
+/// The model's verdict on each found article's abstract for its context.
+async fn ask_model(
+    verifier: &Verifier,
+    findings: &[find::Finding],
+    contexts: &[String],
+) -> Vec<Option<Verdict>> {
+    let asked: Vec<(usize, &Work)> = findings
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| match f {
+            find::Finding::Found(found) if !contexts[i].trim().is_empty() => Some((i, &found.work)),
+            _ => None,
+        })
+        .collect();
+    let requests: Vec<VerifyRequest> = asked
+        .iter()
+        .map(|(i, work)| VerifyRequest {
+            claim: &contexts[*i],
+            work,
+            citation_url: None,
+        })
+        .collect();
+    let verdicts = verifier.verify_all(&requests).await;
+    let mut out = vec![None; findings.len()];
+    for ((i, _), verdict) in asked.iter().zip(verdicts) {
+        out[*i] = Some(verdict);
+    }
+    out
+}
+
+/// The strongest identifier a record carries.
+fn identifier_of_record(record: &Record) -> Option<Identifier> {
+    use crate::model::IdScheme;
+    [
+        (IdScheme::Doi, &record.doi),
+        (IdScheme::Pmcid, &record.pmcid),
+        (IdScheme::Pmid, &record.pmid),
+        (IdScheme::Arxiv, &record.arxiv),
+    ]
+    .into_iter()
+    .find_map(|(scheme, value)| value.clone().map(|value| Identifier { scheme, value }))
+}

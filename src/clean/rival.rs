@@ -1,0 +1,112 @@
+//! Swapped citations: the text around a marker is about another article of the
+//! answer, not the one its number names. An LLM that writes from retrieved articles
+//! attaches a sentence to the wrong number far more often than it invents the
+//! sentence, and then the article the sentence came from is right there: among the
+//! sources (closed world), or among the answer's other references (open world).
+//!
+//! How much of the citing text's informative content (IDF-weighted terms, the
+//! embedded backend's `coverage`) each article's title and abstract hold is compared:
+//! when another article — one not cited anywhere in the same sentence — holds far
+//! more of it than the cited one, the citation is a mismatch. Sentences that cite
+//! several articles for several clauses are therefore never judged against each
+//! other's articles.
+
+use std::collections::HashMap;
+
+use crate::verify::embedded::EmbeddedScorer;
+
+use super::find::Finding;
+use super::read::Reading;
+
+/// Another article that holds far more of a citation's text than the cited one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rival {
+    /// How the report names it (`source 3`, `reference [4]`).
+    pub name: String,
+    pub title: String,
+    /// Coverage of the text by the articles cited in its sentence and by the rival.
+    pub cited: f64,
+    pub best: f64,
+}
+
+/// One article the citations may be compared with.
+#[derive(Debug, Clone)]
+pub struct Candidate<'a> {
+    pub name: String,
+    pub title: &'a str,
+    pub abstract_text: &'a str,
+}
+
+/// Coverage below which a rival proves nothing (it must hold most of the text).
+pub const MIN_RIVAL_COVERAGE: f64 = 0.6;
+
+/// For each citation, the best rival when it beats the cited article's coverage by
+/// at least `margin`. `article_of` gives the candidate index a finding names.
+pub fn rivals(
+    reading: &Reading,
+    findings: &[Finding],
+    contexts: &[String],
+    candidates: &[Candidate],
+    article_of: impl Fn(&Finding) -> Option<usize>,
+    margin: f64,
+) -> Vec<Option<Rival>> {
+    let scorer = EmbeddedScorer::default();
+    // Keyed by the first citation with the same text, so one sentence is measured once
+    // per set of articles.
+    let mut memo: HashMap<(usize, Vec<usize>), f64> = HashMap::new();
+    let mut first_with: HashMap<&str, usize> = HashMap::new();
+    let mut coverage = |cite: usize, set: &[usize]| -> f64 {
+        let key = *first_with.entry(contexts[cite].as_str()).or_insert(cite);
+        *memo.entry((key, set.to_vec())).or_insert_with(|| {
+            let evidence: Vec<&str> = set
+                .iter()
+                .flat_map(|&c| [candidates[c].title, candidates[c].abstract_text])
+                .filter(|t| !t.trim().is_empty())
+                .collect();
+            if evidence.is_empty() {
+                return 0.0;
+            }
+            scorer.measure(&contexts[key], &evidence).0.coverage
+        })
+    };
+    // The articles cited in each sentence (or, outside sentences, each marker).
+    let place = |i: usize| {
+        let c = &reading.cites[i].citation;
+        c.claim.map_or((usize::MAX, c.group_span.start), |k| (k, 0))
+    };
+    let mut cited_at: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    for (i, finding) in findings.iter().enumerate() {
+        if let Some(a) = article_of(finding) {
+            let set = cited_at.entry(place(i)).or_default();
+            if !set.contains(&a) {
+                set.push(a);
+            }
+        }
+    }
+    for set in cited_at.values_mut() {
+        set.sort_unstable();
+    }
+    (0..findings.len())
+        .map(|i| {
+            let own = article_of(&findings[i])?;
+            if margin >= 1.0 || contexts[i].trim().is_empty() {
+                return None;
+            }
+            // The sentence's articles together are the baseline: a sentence that cites
+            // several for several clauses is covered by all of them at once.
+            let cited_here = &cited_at[&place(i)];
+            let cited = coverage(i, cited_here);
+            let (best_index, best) = (0..candidates.len())
+                .filter(|j| !cited_here.contains(j))
+                .map(|j| (j, coverage(i, &[j])))
+                .max_by(|a, b| a.1.total_cmp(&b.1))?;
+            let _ = own;
+            (best >= MIN_RIVAL_COVERAGE && best - cited >= margin).then(|| Rival {
+                name: candidates[best_index].name.clone(),
+                title: candidates[best_index].title.to_string(),
+                cited,
+                best,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,174 @@
+//! Containers are not papers: a proceedings volume, a journal, a journal issue or the
+//! book a chapter appears in is never the work a paper-level reference cites, however
+//! well its title matches the reference's text. A fabricated paper "in Proceedings of
+//! the AAAI Conference on Artificial Intelligence" must not be verified against the
+//! record of that volume, which a search for the reference's words finds.
+
+use crate::model::{RefFields, Work};
+use crate::resolve::gate::{GateMethod, title_similarity};
+use crate::resolve::normalize::fold;
+use crate::resolve::venues::{VenueMatch, compare_venues, is_series_or_publisher};
+
+/// Record types (Crossref, OpenAlex, DataCite, DBLP vocabularies) that are only ever
+/// containers of papers, or their front matter.
+const CONTAINER_TYPES: &[&str] = &[
+    "proceedings",
+    "proceedings-series",
+    "journal",
+    "journal-issue",
+    "journal-volume",
+    "book-series",
+    "book-set",
+    "report-series",
+    "series",
+    "paratext",
+    // DBLP's type of a proceedings volume.
+    "editorship",
+];
+
+/// Record types of books, which contain chapters but may also be cited whole.
+const BOOK_TYPES: &[&str] = &[
+    "book",
+    "edited-book",
+    "monograph",
+    "reference-book",
+    "books and theses",
+];
+
+fn type_of(work: &Work) -> String {
+    work.work_type
+        .as_deref()
+        .map(|t| t.trim().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// Whether the record is a container-only type (a volume, a journal, an issue).
+pub fn is_container_type(work: &Work) -> bool {
+    CONTAINER_TYPES.contains(&type_of(work).as_str())
+}
+
+/// Whether the record is a book.
+fn is_book(work: &Work) -> bool {
+    BOOK_TYPES.contains(&type_of(work).as_str())
+}
+
+/// Whether two names are the same: close titles, or the same venue.
+fn same_name(a: &str, b: &str) -> bool {
+    title_similarity(a, b) >= 0.8 || compare_venues(a, b) == VenueMatch::Same
+}
+
+/// The reference's venue, when it names a container other than the reference itself
+/// (a BibTeX `booktitle` repeating the title names nothing).
+fn container_of(fields: &RefFields) -> Option<&str> {
+    let venue = fields.venue.as_deref().filter(|v| !fold(v).is_empty())?;
+    match fields.title.as_deref() {
+        Some(title) if same_name(title, venue) => None,
+        _ => Some(venue),
+    }
+}
+
+/// A record title that reads as a venue: `Proceedings of …`, a book series or a
+/// publisher.
+fn reads_as_venue(title: &str) -> bool {
+    let folded = fold(title);
+    folded.starts_with("proceedings ")
+        || folded.starts_with("proc ")
+        || is_series_or_publisher(title)
+}
+
+/// Whether a record's title is the reference's venue: the same venue, or a close
+/// title that reads as a venue. A paper's title inside a venue the parser read badly
+/// (`& R, H. Semantically enriched …`) is not.
+fn names_the_venue(venue: &str, title: &str) -> bool {
+    compare_venues(venue, title) == VenueMatch::Same
+        || (title_similarity(venue, title) >= 0.8 && reads_as_venue(title))
+}
+
+/// Whether `work` is a container of the cited work rather than the cited work: a
+/// record of a container-only type cited by a paper (a reference with its own venue
+/// or its own authors), a record whose title is the reference's venue, or — when the
+/// record was found by its title in the raw text — a record of a container type or
+/// whose title reads as a venue.
+pub fn is_container_of(fields: &RefFields, work: &Work, method: GateMethod) -> bool {
+    let venue = container_of(fields);
+    if venue.is_some_and(|v| names_the_venue(v, &work.title)) {
+        return true;
+    }
+    let paper_level = venue.is_some() || !fields.authors.is_empty();
+    if is_container_type(work) && (paper_level || method == GateMethod::RawContainment) {
+        return true;
+    }
+    method == GateMethod::RawContainment
+        && (reads_as_venue(&work.title) || (is_book(work) && venue.is_some()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Person;
+
+    fn work(title: &str, kind: Option<&str>) -> Work {
+        Work {
+            title: title.into(),
+            work_type: kind.map(str::to_string),
+            ..Work::default()
+        }
+    }
+
+    #[test]
+    fn a_paper_is_not_its_volume_journal_or_book() {
+        let paper = RefFields {
+            title: Some("Temporal graph distillation".into()),
+            authors: vec![Person::new(Some("L."), "Chen")],
+            venue: Some("Proc. AAAI Conf. Artif. Intell.".into()),
+            ..RefFields::default()
+        };
+        let volume = work(
+            "Proceedings of the AAAI Conference on Artificial Intelligence",
+            Some("proceedings"),
+        );
+        assert!(is_container_of(&paper, &volume, GateMethod::RawContainment));
+        // Whatever its type: the title is the reference's venue.
+        let mistyped = work(&volume.title, Some("article"));
+        assert!(is_container_of(&paper, &mistyped, GateMethod::Exact));
+        let journal = work("Nature Communications", Some("journal"));
+        assert!(is_container_of(&paper, &journal, GateMethod::Exact));
+        // The paper's own record is not a container.
+        let own = work("Temporal Graph Distillation", Some("proceedings-article"));
+        assert!(!is_container_of(&paper, &own, GateMethod::Exact));
+        // A paper's title inside a venue read badly is still the paper.
+        let garbled = RefFields {
+            title: Some("K, P".into()),
+            venue: Some("& R, H. Semantically enriched feature driven ensemble learning".into()),
+            ..RefFields::default()
+        };
+        let own = work(
+            "Semantically enriched feature driven ensemble learning",
+            None,
+        );
+        assert!(!is_container_of(&garbled, &own, GateMethod::RawContainment));
+    }
+
+    #[test]
+    fn a_volume_or_book_cited_whole_is_its_record() {
+        let volume = RefFields {
+            title: Some("Proceedings of the 2019 Conference of NAACL".into()),
+            editors: vec![Person::new(Some("J."), "Burstein")],
+            ..RefFields::default()
+        };
+        let record = work(volume.title.as_deref().unwrap(), Some("proceedings"));
+        assert!(!is_container_of(&volume, &record, GateMethod::Exact));
+        let book = RefFields {
+            title: Some("Deep Learning".into()),
+            authors: vec![Person::new(Some("I."), "Goodfellow")],
+            // A BibTeX booktitle that repeats the title.
+            venue: Some("Deep Learning".into()),
+            ..RefFields::default()
+        };
+        assert!(!is_container_of(
+            &book,
+            &work("Deep learning", Some("book")),
+            GateMethod::Exact
+        ));
+    }
+}
