@@ -9,6 +9,8 @@
 //! mode with a busy timeout so a CLI run and the language server can share it; a file
 //! that is not a readable SQLite database is moved aside and recreated, with a warning
 //! the caller can show ([`Cache::warnings`]).
+//! A `postgres://…` URL in place of the directory keeps the same entries in a
+//! PostgreSQL database shared by many machines (`crate::pg::cache`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -95,6 +97,8 @@ pub enum CacheError {
     Json(#[from] serde_json::Error),
     #[error("cache task failed: {0}")]
     Task(String),
+    #[error("cache database {url}: {message}")]
+    Postgres { url: String, message: String },
 }
 
 /// One live entry.
@@ -148,8 +152,15 @@ impl CacheStats {
     }
 }
 
+/// Where the entries live: the SQLite file, or a PostgreSQL database shared by many
+/// machines (`--cache-dir postgres://…`).
+enum Backend {
+    Sqlite(Mutex<Connection>),
+    Postgres(crate::pg::cache::PgCache),
+}
+
 struct Inner {
-    conn: Mutex<Connection>,
+    backend: Backend,
     path: PathBuf,
     config: CacheConfig,
     clock: Clock,
@@ -243,6 +254,24 @@ impl Cache {
     }
 
     pub fn open_with(dir: &Path, config: CacheConfig, clock: Clock) -> Result<Cache, CacheError> {
+        if crate::pg::is_url_path(dir) {
+            let url = dir.to_string_lossy().to_string();
+            let pg =
+                crate::pg::cache::PgCache::open(&url).map_err(|message| CacheError::Postgres {
+                    url: crate::pg::redacted(&url),
+                    message,
+                })?;
+            return Ok(Cache {
+                inner: Arc::new(Inner {
+                    backend: Backend::Postgres(pg),
+                    path: PathBuf::from(crate::pg::redacted(&url)),
+                    config,
+                    clock,
+                    warnings: Vec::new(),
+                    lookups: Mutex::new(BTreeMap::new()),
+                }),
+            });
+        }
         std::fs::create_dir_all(dir).map_err(|e| CacheError::Io {
             path: dir.to_path_buf(),
             message: e.to_string(),
@@ -264,7 +293,7 @@ impl Cache {
         };
         Ok(Cache {
             inner: Arc::new(Inner {
-                conn: Mutex::new(conn),
+                backend: Backend::Sqlite(Mutex::new(conn)),
                 path,
                 config,
                 clock,
@@ -287,9 +316,25 @@ impl Cache {
         &self.inner.config
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave SQLite inconsistent.
-        self.inner.conn.lock().unwrap_or_else(|e| e.into_inner())
+    /// The SQLite connection, or the PostgreSQL store.
+    fn backend(&self) -> Result<std::sync::MutexGuard<'_, Connection>, &crate::pg::cache::PgCache> {
+        match &self.inner.backend {
+            // A panic while holding the lock cannot leave SQLite inconsistent.
+            Backend::Sqlite(conn) => Ok(conn.lock().unwrap_or_else(|e| e.into_inner())),
+            Backend::Postgres(pg) => Err(pg),
+        }
+    }
+
+    fn pg_error(&self, message: String) -> CacheError {
+        CacheError::Postgres {
+            url: self.inner.path.display().to_string(),
+            message,
+        }
+    }
+
+    /// The lifetimes of found, not-found and failed entries, in seconds.
+    fn ttls(&self) -> [i64; 3] {
+        [self.ttl(FOUND), self.ttl(NOT_FOUND), self.ttl(FAILED)]
     }
 
     fn ttl(&self, kind: i64) -> i64 {
@@ -329,14 +374,16 @@ impl Cache {
     }
 
     fn lookup(&self, namespace: &str, key: &str) -> Result<Option<CacheEntry>, CacheError> {
-        let row: Option<(i64, String, i64, u32)> = self
-            .conn()
-            .query_row(
-                "SELECT found, value, stored_at, version FROM entries WHERE namespace = ?1 AND key = ?2",
-                params![namespace, key],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
+        let row: Option<(i64, String, i64, u32)> = match self.backend() {
+            Ok(conn) => conn
+                .query_row(
+                    "SELECT found, value, stored_at, version FROM entries WHERE namespace = ?1 AND key = ?2",
+                    params![namespace, key],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .optional()?,
+            Err(pg) => pg.get(namespace, key).map_err(|e| self.pg_error(e))?,
+        };
         let Some((kind, value, stored_at, version)) = row else {
             return Ok(None);
         };
@@ -406,7 +453,14 @@ impl Cache {
     fn write_rows(&self, namespace: &str, rows: &[(&str, i64, String)]) -> Result<(), CacheError> {
         let now = (self.inner.clock)();
         let version = self.inner.config.logic_version;
-        let mut conn = self.conn();
+        let mut conn = match self.backend() {
+            Ok(conn) => conn,
+            Err(pg) => {
+                return pg
+                    .write_rows(namespace, rows, now, version)
+                    .map_err(|e| self.pg_error(e));
+            }
+        };
         let tx = conn.transaction()?;
         {
             let mut stmt = tx.prepare_cached(
@@ -490,7 +544,10 @@ impl Cache {
 
     /// Remove every entry of `namespace`, or every entry when `None`; returns how many.
     pub fn clear(&self, namespace: Option<&str>) -> Result<usize, CacheError> {
-        let conn = self.conn();
+        let conn = match self.backend() {
+            Ok(conn) => conn,
+            Err(pg) => return pg.clear(namespace).map_err(|e| self.pg_error(e)),
+        };
         let removed = match namespace {
             Some(ns) => conn.execute("DELETE FROM entries WHERE namespace = ?1", params![ns])?,
             None => conn.execute("DELETE FROM entries", [])?,
@@ -505,7 +562,16 @@ impl Cache {
     /// Remove expired entries and entries of other logic versions; returns how many.
     pub fn purge(&self) -> Result<usize, CacheError> {
         let now = (self.inner.clock)();
-        let removed = self.conn().execute(
+        let version = self.inner.config.logic_version;
+        let conn = match self.backend() {
+            Ok(conn) => conn,
+            Err(pg) => {
+                return pg
+                    .purge(version, self.ttls(), now)
+                    .map_err(|e| self.pg_error(e));
+            }
+        };
+        let removed = conn.execute(
             "DELETE FROM entries WHERE version != ?1
                 OR (found = 1 AND stored_at + ?2 <= ?4)
                 OR (found = 0 AND stored_at + ?3 <= ?4)
@@ -524,7 +590,20 @@ impl Cache {
     /// Entries per namespace and the size on disk.
     pub fn stats(&self) -> Result<CacheStats, CacheError> {
         let now = (self.inner.clock)();
-        let conn = self.conn();
+        let conn = match self.backend() {
+            Ok(conn) => conn,
+            Err(pg) => {
+                let version = self.inner.config.logic_version;
+                let (namespaces, size_bytes) = pg
+                    .stats(version, self.ttls(), now)
+                    .map_err(|e| self.pg_error(e))?;
+                return Ok(CacheStats {
+                    path: self.inner.path.clone(),
+                    size_bytes,
+                    namespaces,
+                });
+            }
+        };
         let mut stmt = conn.prepare(
             "SELECT namespace,
                     SUM(live AND found = 1), SUM(live AND found = 0), SUM(live AND found = 2),
@@ -572,8 +651,9 @@ impl Cache {
 
     /// The journal mode in force (`wal` normally).
     pub fn journal_mode(&self) -> Result<String, CacheError> {
-        Ok(self
-            .conn()
-            .pragma_query_value(None, "journal_mode", |r| r.get(0))?)
+        match self.backend() {
+            Ok(conn) => Ok(conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?),
+            Err(_) => Ok("postgresql".to_string()),
+        }
     }
 }

@@ -5,6 +5,7 @@ mod check;
 mod clean;
 mod config;
 mod extract;
+mod index;
 mod lsp;
 mod resolve;
 mod rules;
@@ -53,6 +54,9 @@ pub enum Command {
     Config(config::ConfigArgs),
     /// Run the language server on standard input and output (for editors).
     Lsp(lsp::LspArgs),
+    /// Build or inspect an offline index of the scholarly record (OpenAlex, Crossref,
+    /// DBLP dumps and local corpora).
+    Index(index::IndexArgs),
     /// Remove hallucinated and mismatched citations from an LLM answer; print the
     /// cleaned answer and (--report) a JSON report per citation.
     Clean(Box<clean::CleanArgs>),
@@ -108,6 +112,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(args),
         Command::Config(args) => config::run(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Index(args) => index::run(args),
         Command::Clean(args) => clean::run(*args),
         Command::ValidateSources(args) => validate::run(args),
         Command::Serve(args) => serve::run(args),

@@ -40,6 +40,15 @@ pub struct ResolveArgs {
     /// [config: resolve.corpus-complete].
     #[arg(long)]
     pub corpus_complete: bool,
+    /// An offline index of the scholarly record (`citeproof index build`), consulted
+    /// before any network source [env: CITEPROOF_INDEX; config: resolve.index].
+    #[arg(long, value_name = "DIR")]
+    pub index: Option<PathBuf>,
+    /// The index holds every work that may be cited: a work missing from it is
+    /// reported as not found, and no network source is asked
+    /// [config: resolve.index-complete].
+    #[arg(long)]
+    pub index_complete: bool,
     /// Cache directory [default: the platform cache directory + citeproof;
     /// env: CITEPROOF_CACHE_DIR; config: cache.dir].
     #[arg(long, value_name = "DIR")]
@@ -95,6 +104,12 @@ impl ResolveArgs {
         }
         if self.corpus_complete {
             layers.set("--corpus-complete", "resolve.corpus-complete", true)?;
+        }
+        if let Some(dir) = &self.index {
+            layers.set_path("--index", "resolve.index", dir)?;
+        }
+        if self.index_complete {
+            layers.set("--index-complete", "resolve.index-complete", true)?;
         }
         if let Some(dir) = &self.cache_dir {
             layers.set_path("--cache-dir", "cache.dir", dir)?;
@@ -194,6 +209,11 @@ pub struct ResolveCommandArgs {
     /// Use this configuration file (default: the nearest one to INPUT).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Resolve only the I-th of N contiguous blocks of the input (1-based), so that N
+    /// processes split one job and their outputs, concatenated in order, are the
+    /// unsharded output (`--format jsonl`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<citeproof::shard::Shard>,
     #[command(flatten)]
     pub resolution: ResolveArgs,
 }
@@ -213,6 +233,10 @@ fn read_input(path: &Path) -> anyhow::Result<String> {
 pub fn run(args: ResolveCommandArgs) -> anyhow::Result<ExitCode> {
     let text = read_input(&args.input)?;
     let (refs, warnings) = input::read(&args.input, &text);
+    let refs = match args.shard {
+        Some(shard) => shard.select(refs),
+        None => refs,
+    };
     for w in warnings {
         eprintln!("warning: {w}");
     }

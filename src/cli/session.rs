@@ -75,6 +75,10 @@ pub struct ReportArgs {
     /// Report only findings on lines changed since this git revision.
     #[arg(long, value_name = "GIT_REF")]
     pub changed_since: Option<String>,
+    /// Check only the I-th of N contiguous blocks of the documents found (1-based), so
+    /// that N processes split one large check.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<citeproof::shard::Shard>,
 }
 
 /// A configured run of `check`.
@@ -137,7 +141,11 @@ impl<'a> Session<'a> {
     }
 
     fn load(&self) -> anyhow::Result<Project> {
-        self.checker.load()
+        let mut project = self.checker.load()?;
+        if let Some(shard) = self.args.shard {
+            project.documents = shard.select(std::mem::take(&mut project.documents));
+        }
+        Ok(project)
     }
 
     /// Changed lines and baseline applied (the configured severities already are);

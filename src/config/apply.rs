@@ -28,7 +28,7 @@ pub(super) fn defaults() -> Layer {
             "fail-on = \"error\"\ninclude = [\"**\"]\nexclude = []\ncite-commands = []\n\
              max-file-size = \"50M\"\n\
              [resolve]\nenabled = true\noffline = false\ncorpora = []\n\
-             corpus-complete = false\nsearch-order = \"{}\"\nallow-private-urls = false\n\
+             corpus-complete = false\nindex-complete = false\nsearch-order = \"{}\"\nallow-private-urls = false\n\
              title-similarity = {}\ncorroborated-title-similarity = {}\n\
              raw-max-missing-words = {}\n\
              [cache]\nenabled = true\nretry-failed-after = \"{}s\"\n{}\

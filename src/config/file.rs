@@ -55,6 +55,10 @@ pub struct ResolveSection {
     pub corpora: Option<Vec<String>>,
     /// The corpora hold every work that may be cited.
     pub corpus_complete: Option<bool>,
+    /// An offline index folder (`citeproof index build`), relative to this file.
+    pub index: Option<String>,
+    /// The index holds every work that may be cited.
+    pub index_complete: Option<bool>,
     /// Title-search order: tiers separated by `,`, sources of a tier joined by `+`.
     pub search_order: Option<SearchOrderValue>,
     /// Fetch cited URLs on private or loopback addresses too.

@@ -201,6 +201,7 @@ fn env_keys() -> Vec<EnvKey> {
             EnvKind::NegatedSwitch,
         ),
         ("resolve.offline", "CITEPROOF_OFFLINE", EnvKind::Switch),
+        ("resolve.index", "CITEPROOF_INDEX", EnvKind::Text),
         ("cache.dir", crate::cache::CACHE_DIR_ENV, EnvKind::Text),
         ("verify.url", "CITEPROOF_LLM_URL", EnvKind::Text),
         ("verify.model", "CITEPROOF_LLM_MODEL", EnvKind::Text),

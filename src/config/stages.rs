@@ -48,7 +48,8 @@ impl Resolved {
     /// it, or to the current folder when the environment or a flag set it.
     pub fn path_value(&self, key: &str, value: &str) -> PathBuf {
         let path = PathBuf::from(value);
-        if path.is_absolute() {
+        // A database URL (`postgres://…` for the cache or the index) is no path.
+        if path.is_absolute() || crate::pg::is_url(value) {
             return path;
         }
         match self.origin(key) {
@@ -189,6 +190,19 @@ impl Resolved {
                     .map_or("default".to_string(), Origin::to_string)
             );
         }
+        let index = match resolve.index.as_deref().filter(|i| !i.trim().is_empty()) {
+            Some(dir) => Some(crate::index::open(&self.path_value("resolve.index", dir))?),
+            None => None,
+        };
+        let index_complete = resolve.index_complete.unwrap_or(false);
+        if index_complete && index.is_none() {
+            anyhow::bail!(
+                "`resolve.index-complete` ({}) needs an index (`--index DIR`, CITEPROOF_INDEX \
+                 or `[resolve] index`)",
+                self.origin("resolve.index-complete")
+                    .map_or("default".to_string(), Origin::to_string)
+            );
+        }
         let cache_config = CacheConfig {
             failed_ttl: self.failed_ttl(),
             ..CacheConfig::default()
@@ -217,6 +231,8 @@ impl Resolved {
                 offline: resolve.offline.unwrap_or(false),
                 corpus,
                 corpus_complete,
+                index,
+                index_complete,
                 cache,
                 gate: self.gate_thresholds(),
                 allow_private_urls: resolve.allow_private_urls.unwrap_or(false),

@@ -29,7 +29,7 @@ use crate::resolve::options::{Progress, ResolveOptions, SourcePlan};
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::{Resolution, TryOutcome};
 use crate::resolve::sources::{SourceName, Sources};
-use crate::resolve::{ids_phase, search_phase, verdict};
+use crate::resolve::{ids_phase, index_source, search_phase, verdict};
 
 /// Resolves references; holds the HTTP clients, the cache and the corpora, so one
 /// resolver can serve many runs (a language server keeps one).
@@ -147,7 +147,8 @@ impl Resolver {
             }
         };
         let mut evidence: Vec<Evidence> = queries.iter().map(|q| self.corpus(q)).collect();
-        let network = !self.options.corpus_complete;
+        index_source::consult_all(&self.options, queries, &mut evidence);
+        let network = !self.options.corpus_complete && !self.options.index_complete;
         if network {
             let open: Vec<bool> = evidence.iter().map(|e| !e.has_accepted()).collect();
             let open_queries: Vec<&RefQuery> = (0..queries.len())
@@ -320,6 +321,7 @@ impl Resolver {
         let needs_check = |w: &Work| {
             w.source != SourceName::Crossref.as_str()
                 && w.source != CORPUS_SOURCE
+                && !w.source.starts_with(crate::index::INDEX_SOURCE)
                 && w.doi.as_deref().is_some_and(|d| !is_preprint_doi(d))
         };
         let mut dois: Vec<String> = evidence

@@ -173,6 +173,11 @@ impl Corpus {
         self.works.len()
     }
 
+    /// Every work, in the order read.
+    pub fn works(&self) -> &[Work] {
+        &self.works
+    }
+
     pub fn is_empty(&self) -> bool {
         self.works.is_empty()
     }
@@ -195,6 +200,22 @@ impl Corpus {
         ids.dedup();
         ids.into_iter().map(|i| &self.works[i]).collect()
     }
+}
+
+/// One line of a world-schema JSONL corpus as a work (`None` for a record without a
+/// title), for readers that stream a corpus (the index build).
+pub fn work_from_world_line(line: &str) -> Result<Option<Work>, String> {
+    let record: WorldRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    Ok((!record.title.trim().is_empty()).then(|| record.into_work()))
+}
+
+/// Whether a corpus file is JSON Lines in the world schema (read line by line).
+pub fn is_jsonl(path: &Path) -> bool {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    matches!(ext.as_deref(), Some("jsonl" | "ndjson"))
 }
 
 enum Format {

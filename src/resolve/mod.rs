@@ -13,6 +13,7 @@ pub mod evidence;
 pub mod gate;
 pub mod identifiers;
 pub mod ids_phase;
+pub mod index_source;
 pub mod input;
 pub mod landing;
 pub mod latex;

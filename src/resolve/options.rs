@@ -6,6 +6,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use crate::cache::Cache;
+use crate::index::WorkStore;
 use crate::model::IdScheme;
 use crate::resolve::compare::CompareOptions;
 use crate::resolve::corpus::Corpus;
@@ -144,6 +145,12 @@ pub struct ResolveOptions {
     /// The corpora hold every work that may be cited: absence from them is `not_found`,
     /// and no network source is asked.
     pub corpus_complete: bool,
+    /// An offline index of the scholarly record (`citeproof index build`), consulted
+    /// after the corpora and before any network source.
+    pub index: Option<Arc<dyn WorkStore>>,
+    /// The index holds every work that may be cited: absence from it is `not_found`,
+    /// and no network source is asked.
+    pub index_complete: bool,
     pub cache: Option<Cache>,
     pub gate: GateThresholds,
     pub compare: CompareOptions,
@@ -162,6 +169,8 @@ impl fmt::Debug for ResolveOptions {
             .field("offline", &self.offline)
             .field("corpus", &self.corpus.as_ref().map(|c| c.len()))
             .field("corpus_complete", &self.corpus_complete)
+            .field("index", &self.index.is_some())
+            .field("index_complete", &self.index_complete)
             .field("cache", &self.cache)
             .finish_non_exhaustive()
     }
@@ -175,6 +184,8 @@ impl Default for ResolveOptions {
             offline: false,
             corpus: None,
             corpus_complete: false,
+            index: None,
+            index_complete: false,
             cache: None,
             gate: GateThresholds::default(),
             compare: CompareOptions::default(),
@@ -188,7 +199,7 @@ impl Default for ResolveOptions {
 impl ResolveOptions {
     /// Whether network sources are asked at all.
     pub fn uses_network(&self) -> bool {
-        !self.offline && !self.corpus_complete
+        !self.offline && !self.corpus_complete && !self.index_complete
     }
 
     /// The plan restricted to enabled sources.

@@ -226,7 +226,7 @@ fn entry_flag(entry: &Value) -> Option<UpdateFlag> {
 }
 
 /// The `update-to` entries of a notice: (updated DOI, what it says).
-fn update_to(v: &Value) -> Vec<(String, UpdateFlag)> {
+pub fn update_to(v: &Value) -> Vec<(String, UpdateFlag)> {
     list(v.get("update-to"))
         .iter()
         .filter_map(|e| {

@@ -1,0 +1,183 @@
+//! Benchmark of an offline index (`citeproof index build`): identifier lookup and title
+//! search latency (p50/p99), and the resolution of the labelled development references
+//! (`../shared/bench/refs_dev.jsonl`) offline against the index, scored as
+//! `resolve_bench` scores the online cascade.
+//!
+//! ```text
+//! cargo run --release --example index_bench -- --index target/bench-data/idx-1m [--samples 2000]
+//! cargo run --release --example index_bench -- --index postgres://localhost/idx \
+//!     --sample-from target/bench-data/idx-1m
+//! ```
+//!
+//! `--index` is a folder or a `postgres://` URL; the identifiers and titles timed are
+//! drawn from an SQLite index (`--sample-from`, by default the index itself).
+
+#[path = "support/bench_cases.rs"]
+mod bench_cases;
+#[path = "support/peak_memory.rs"]
+mod peak_memory;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use rusqlite::Connection;
+
+use citeproof::index::titles::title_candidates;
+use citeproof::model::IdScheme;
+use citeproof::resolve::cascade::resolve_blocking;
+use citeproof::resolve::options::ResolveOptions;
+use citeproof::resolve::query::RefQuery;
+
+use bench_cases::Scores;
+
+#[derive(Parser)]
+struct Args {
+    #[arg(long)]
+    index: PathBuf,
+    /// The SQLite index the samples are drawn from (default: `--index`).
+    #[arg(long)]
+    sample_from: Option<PathBuf>,
+    /// Identifiers and titles sampled for the latency figures.
+    #[arg(long, default_value_t = 2000)]
+    samples: usize,
+    /// Runs of the reference set (the best is reported; the first warms the page cache).
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    #[arg(long)]
+    misses: bool,
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1e3
+}
+
+fn report(what: &str, mut times: Vec<Duration>) {
+    times.sort();
+    println!(
+        "  {what:<34} p50 {:.3} ms  p99 {:.3} ms  ({} queries)",
+        percentile(&times, 0.5),
+        percentile(&times, 0.99),
+        times.len()
+    );
+}
+
+fn main() {
+    let args = Args::parse();
+    let store = citeproof::index::open(&args.index).expect("index");
+    let stats = store.stats().expect("stats");
+    println!(
+        "index {}: {} works, {} bytes ({:.0} bytes per work)",
+        args.index.display(),
+        stats.works,
+        stats.bytes,
+        stats.bytes as f64 / stats.works.max(1) as f64
+    );
+    // Samples drawn from the records themselves, spread over the whole file.
+    let sample_from = args.sample_from.as_ref().unwrap_or(&args.index);
+    let conn = Connection::open(sample_from.join("index.sqlite3")).expect("sqlite");
+    let max_id: i64 = conn
+        .query_row("SELECT MAX(id) FROM records", [], |r| r.get(0))
+        .expect("max id");
+    let step = (max_id / args.samples.max(1) as i64).max(1);
+    let mut dois = Vec::new();
+    let mut titles = Vec::new();
+    let mut stmt = conn
+        .prepare("SELECT doi, title FROM records WHERE id >= ?1 LIMIT 1")
+        .expect("sample query");
+    for k in 0..args.samples as i64 {
+        if let Ok((doi, title)) = stmt.query_row([k * step + 1], |r| {
+            Ok((r.get::<_, Option<String>>(0)?, r.get::<_, String>(1)?))
+        }) {
+            dois.extend(doi);
+            titles.push(title);
+        }
+    }
+    drop(stmt);
+    // Bytes per table (when the SQLite build has the dbstat table).
+    if let Ok(mut stmt) =
+        conn.prepare("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC")
+    {
+        println!("bytes per table:");
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .expect("dbstat");
+        for (name, bytes) in rows.flatten() {
+            println!(
+                "  {name:<24} {bytes:>14} ({:.0} per work)",
+                bytes as f64 / stats.works.max(1) as f64
+            );
+        }
+    }
+    println!("latency (one thread):");
+    let time = |f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        f();
+        start.elapsed()
+    };
+    let found: Vec<Duration> = dois
+        .iter()
+        .map(|d| time(&mut || assert!(!store.by_id(IdScheme::Doi, d).unwrap().is_empty())))
+        .collect();
+    report("DOI lookup, present", found);
+    let absent: Vec<Duration> = dois
+        .iter()
+        .map(|d| {
+            let missing = format!("{d}x");
+            time(&mut || assert!(store.by_id(IdScheme::Doi, &missing).unwrap().is_empty()))
+        })
+        .collect();
+    report("DOI lookup, absent", absent);
+    let exact: Vec<Duration> = titles
+        .iter()
+        .map(|t| time(&mut || drop(title_candidates(store.as_ref(), Some(t), "", 5).unwrap())))
+        .collect();
+    report("title search, exact title", exact);
+    let near: Vec<Duration> = titles
+        .iter()
+        .map(|t| {
+            let words: Vec<&str> = t.split_whitespace().collect();
+            let cut = words[..words.len().saturating_sub(1).max(1)].join(" ");
+            time(&mut || drop(title_candidates(store.as_ref(), Some(&cut), "", 5).unwrap()))
+        })
+        .collect();
+    report("title search, last word dropped", near);
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/refs_dev.jsonl");
+    if !shared.exists() {
+        eprintln!("index_bench: ../shared is absent; no resolution figures");
+        return;
+    }
+    let (cases, _) = bench_cases::load(&shared);
+    let queries: Vec<RefQuery> = cases.iter().map(|c| c.query.clone()).collect();
+    let options = ResolveOptions {
+        index: Some(store),
+        index_complete: true,
+        offline: true,
+        ..ResolveOptions::default()
+    };
+    let mut best = Duration::MAX;
+    let mut resolutions = Vec::new();
+    peak_memory::reset_peak();
+    for _ in 0..args.runs.max(1) {
+        let start = Instant::now();
+        let (r, _) = resolve_blocking(options.clone(), &queries).expect("resolver");
+        best = best.min(start.elapsed());
+        resolutions = r;
+    }
+    let scores = Scores::score(&cases, &resolutions);
+    if args.misses {
+        for m in &scores.misses {
+            println!("{m}");
+        }
+    }
+    println!("resolution of the development set offline against the index:");
+    scores.print();
+    println!(
+        "  time {:.3} s, {:.0} references/s (best of {} runs)",
+        best.as_secs_f64(),
+        cases.len() as f64 / best.as_secs_f64(),
+        args.runs.max(1)
+    );
+    println!("  {} while resolving", peak_memory::peak_text());
+}

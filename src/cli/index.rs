@@ -1,0 +1,152 @@
+//! `citeproof index build|stats`: the offline scholarly record.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use citeproof::index::build::{BuildInputs, BuildProgress, build};
+use citeproof::index::sqlite::SqliteWriter;
+use citeproof::index::stats::{human_bytes, render};
+use citeproof::index::{self, StoreWriter};
+use citeproof::pg::{self, index_write::PgWriter};
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    #[command(subcommand)]
+    pub command: IndexCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IndexCommand {
+    /// Import bulk dumps into an index folder (created when missing; a rerun adds new
+    /// files and replaces records that changed).
+    Build(BuildArgs),
+    /// Print counts per source, size and build date.
+    Stats(StatsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The index folder, or a PostgreSQL database (`postgres://user@host/db`).
+    #[arg(value_name = "INDEX_DIR")]
+    pub dir: PathBuf,
+    /// The OpenAlex works snapshot (`data/works`, a partition folder or part files).
+    #[arg(long, value_name = "PATH")]
+    pub openalex: Vec<PathBuf>,
+    /// The Crossref public data file (a folder of `*.json.gz`, or files).
+    #[arg(long, value_name = "PATH")]
+    pub crossref: Vec<PathBuf>,
+    /// The DBLP XML dump (`dblp.xml.gz`).
+    #[arg(long, value_name = "FILE")]
+    pub dblp: Vec<PathBuf>,
+    /// A local corpus: world-schema JSONL, CSL-JSON or BibTeX.
+    #[arg(long, value_name = "FILE")]
+    pub corpus: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    #[arg(value_name = "INDEX_DIR")]
+    pub dir: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        IndexCommand::Build(args) => run_build(args),
+        IndexCommand::Stats(args) => {
+            let stats = index::open(&args.dir)?.stats()?;
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&stats)?);
+            } else {
+                print!("{}", render(&stats));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    let inputs = BuildInputs {
+        openalex: args.openalex,
+        crossref: args.crossref,
+        dblp: args.dblp,
+        corpus: args.corpus,
+    };
+    if inputs.openalex.is_empty()
+        && inputs.crossref.is_empty()
+        && inputs.dblp.is_empty()
+        && inputs.corpus.is_empty()
+    {
+        anyhow::bail!(
+            "nothing to import: give at least one of --openalex, --crossref, --dblp, --corpus"
+        );
+    }
+    let mut writer: Box<dyn StoreWriter> = if pg::is_url_path(&args.dir) {
+        Box::new(PgWriter::open(&args.dir.to_string_lossy())?)
+    } else {
+        Box::new(SqliteWriter::open(&args.dir)?)
+    };
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(None, target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "importing {bytes}/{total_bytes} {wide_bar} {msg} {elapsed} (eta {eta})",
+        )
+        .expect("static progress template"),
+    );
+    let shown = bar.clone();
+    let report = build(writer.as_mut(), &inputs, &move |p: &BuildProgress| {
+        shown.set_length(p.bytes_total);
+        shown.set_position(p.bytes_read);
+        shown.set_message(format!("{} records", p.records));
+    })?;
+    bar.finish_and_clear();
+    for w in &report.first_warnings {
+        eprintln!("warning: {w}");
+    }
+    if report.warnings > report.first_warnings.len() as u64 {
+        eprintln!(
+            "warning: {} more records skipped",
+            report.warnings - report.first_warnings.len() as u64
+        );
+    }
+    let secs = report.elapsed.as_secs_f64();
+    eprintln!(
+        "imported {} files ({} unchanged since the last build skipped): {} records read, \
+         {} added, {} replaced, {} kept (the index had them already or newer), {:.1} s, {:.0} records/s",
+        report.files,
+        report.files_unchanged,
+        report.records(),
+        report.added,
+        report.replaced,
+        report.kept,
+        secs,
+        report.records() as f64 / secs.max(1e-9)
+    );
+    drop(writer);
+    for failed in &report.incomplete_files {
+        eprintln!("error: {failed}; the file will be read again by the next build");
+    }
+    let stats = index::open(&args.dir)?.stats()?;
+    eprintln!(
+        "index {}: {} works, {}",
+        stats.location.display(),
+        stats.works,
+        human_bytes(stats.bytes)
+    );
+    if report.incomplete_files.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::from(2))
+    }
+}

@@ -1,0 +1,128 @@
+//! The offline scholarly record: bulk dumps (the OpenAlex works snapshot, the Crossref
+//! public data file, the DBLP XML dump, local corpora) imported into one on-disk index,
+//! which the resolver consults before any network source.
+//!
+//! - `input` streams dump files (gzip or plain, folders searched recursively);
+//! - `openalex`, `crossref`, `dblp`, `corpus` turn each dump's records into [`Record`]s;
+//! - `merge` says which records describe the same work (identifiers, or normalised
+//!   title + year + first author);
+//! - `store` is the storage trait the resolver reads through ([`WorkStore`]) and the one
+//!   a build writes through ([`StoreWriter`]); `sqlite` implements both (SQLite with an
+//!   FTS5 title index, chosen by measurement: docs/index.md), and `crate::pg` both in
+//!   PostgreSQL (`pg_trgm` titles) for a store shared by many machines;
+//! - `build` runs the importers into a writer with a progress bar; `stats` reports.
+
+pub mod build;
+pub(crate) mod codec;
+pub mod corpus;
+pub mod crossref;
+pub mod dblp;
+pub mod input;
+pub mod merge;
+pub mod openalex;
+pub mod sqlite;
+pub mod stats;
+pub mod store;
+pub mod titles;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use store::{IndexStats, StoreWriter, WorkStore};
+
+use crate::model::Work;
+
+/// The prefix of the `source` of every record the index returns (`index:openalex`).
+pub const INDEX_SOURCE: &str = "index";
+
+/// The dump a record came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DumpSource {
+    OpenAlex,
+    Crossref,
+    Dblp,
+    Corpus,
+}
+
+impl DumpSource {
+    pub const ALL: [DumpSource; 4] = [
+        DumpSource::OpenAlex,
+        DumpSource::Crossref,
+        DumpSource::Dblp,
+        DumpSource::Corpus,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DumpSource::OpenAlex => "openalex",
+            DumpSource::Crossref => "crossref",
+            DumpSource::Dblp => "dblp",
+            DumpSource::Corpus => "corpus",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<DumpSource> {
+        DumpSource::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// The `source` the resolver sees on this dump's records.
+    pub fn record_source(self) -> String {
+        format!("{INDEX_SOURCE}:{}", self.as_str())
+    }
+}
+
+/// What a retraction or correction notice says about the work it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeKind {
+    Retraction,
+    Concern,
+}
+
+/// A notice (Crossref `update-to`) about another work, known by its DOI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub target_doi: String,
+    pub kind: NoticeKind,
+}
+
+/// One record of one dump.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub source: DumpSource,
+    /// The record's key in its dump (OpenAlex `W…`, a Crossref DOI, a DBLP key); a newer
+    /// record with the same source and key replaces the older one.
+    pub key: String,
+    /// When the dump last changed the record (OpenAlex `updated_date`, Crossref
+    /// `indexed`, DBLP `mdate`); an import never replaces a record by an older one.
+    pub updated: Option<String>,
+    pub work: Work,
+    /// Notices this record carries about other works.
+    pub notices: Vec<Notice>,
+}
+
+/// An index that cannot be opened, read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("index {}: {message}", path.display())]
+    Open { path: PathBuf, message: String },
+    #[error("index: {0}")]
+    Store(String),
+    #[error("{}: {message}", path.display())]
+    Input { path: PathBuf, message: String },
+}
+
+impl From<rusqlite::Error> for IndexError {
+    fn from(e: rusqlite::Error) -> Self {
+        IndexError::Store(e.to_string())
+    }
+}
+
+/// Open the index at `location` for reading: a folder built by `citeproof index build`,
+/// or a PostgreSQL database given by its `postgres://…` URL.
+pub fn open(location: &Path) -> Result<Arc<dyn WorkStore>, IndexError> {
+    if crate::pg::is_url_path(location) {
+        let url = location.to_string_lossy();
+        return Ok(Arc::new(crate::pg::index_read::PgStore::open(&url)?));
+    }
+    Ok(Arc::new(sqlite::SqliteStore::open(location)?))
+}

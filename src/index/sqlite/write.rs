@@ -1,0 +1,318 @@
+//! Building an SQLite index: records are merged into works as they arrive (identifier
+//! tables first, then the title key), a newer version of a record replaces the older
+//! one, and every few thousand records are committed, so memory stays bounded by the
+//! page cache and FTS5's pending terms, whatever the size of the dumps.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{db_path, open_error, prepare};
+use crate::index::codec::{
+    deflate, encode_authors, flags_of, indexed_words, is_newer_or_same, notice_code, now_utc,
+    source_code,
+};
+use crate::index::merge::{ids_of, may_join_by_title, scheme_code, title_key};
+use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
+use crate::index::{DumpSource, IndexError, Record};
+use crate::model::IdScheme;
+
+/// Page cache of the building connection (KiB).
+const BUILD_CACHE_KIB: i64 = 64 * 1024;
+
+pub struct SqliteWriter {
+    dir: PathBuf,
+    conn: Connection,
+    next_work: WorkId,
+    in_transaction: bool,
+}
+
+impl SqliteWriter {
+    /// Open (creating it and the folder when needed) an index for building.
+    pub fn open(dir: &Path) -> Result<SqliteWriter, IndexError> {
+        std::fs::create_dir_all(dir).map_err(|e| open_error(dir, e))?;
+        let conn = Connection::open(db_path(dir)).map_err(|e| open_error(dir, e))?;
+        conn.execute_batch(&format!(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; \
+             PRAGMA cache_size = {}; PRAGMA temp_store = FILE;",
+            -BUILD_CACHE_KIB
+        ))
+        .map_err(|e| open_error(dir, e))?;
+        prepare(&conn, dir, true)?;
+        let next_work: WorkId = conn
+            .query_row("SELECT COALESCE(MAX(work), 0) + 1 FROM records", [], |r| {
+                r.get(0)
+            })
+            .map_err(|e| open_error(dir, e))?;
+        Ok(SqliteWriter {
+            dir: dir.to_path_buf(),
+            conn,
+            next_work,
+            in_transaction: false,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn begin(&mut self) -> Result<(), IndexError> {
+        if !self.in_transaction {
+            self.conn.execute_batch("BEGIN")?;
+            self.in_transaction = true;
+        }
+        Ok(())
+    }
+
+    /// The work a new record belongs to: the one holding any of its identifiers,
+    /// else the one with its title key (when their DOIs do not disagree), else a new one.
+    fn work_for(&mut self, record: &Record) -> Result<WorkId, IndexError> {
+        let mut by_id = self
+            .conn
+            .prepare_cached("SELECT work FROM ids WHERE scheme = ?1 AND value = ?2")?;
+        for (scheme, value) in ids_of(&record.work) {
+            let code = scheme_code(scheme).unwrap_or(0);
+            if let Some(work) = by_id
+                .query_row(params![code, value], |r| r.get(0))
+                .optional()?
+            {
+                return Ok(work);
+            }
+        }
+        if let Some(key) = title_key(&record.work) {
+            let found: Option<(WorkId, Option<String>)> = self
+                .conn
+                .prepare_cached("SELECT work, doi FROM title_keys WHERE key = ?1")?
+                .query_row([key], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            if let Some((work, doi)) = found
+                && may_join_by_title(record.work.doi.as_deref(), doi.as_deref())
+            {
+                return Ok(work);
+            }
+        }
+        let work = self.next_work;
+        self.next_work += 1;
+        Ok(work)
+    }
+
+    /// Remove a record that a newer version replaces; identifiers that no other
+    /// record of its work carries are forgotten.
+    fn remove(&mut self, id: i64, work: WorkId) -> Result<(), IndexError> {
+        let old = self.record_ids(id)?;
+        self.conn
+            .execute("DELETE FROM records WHERE id = ?1", [id])?;
+        self.conn
+            .execute("DELETE FROM titles WHERE rowid = ?1", [id])?;
+        let mut others: Vec<(IdScheme, String)> = Vec::new();
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id FROM records WHERE work = ?1")?;
+        let ids: Vec<i64> = stmt
+            .query_map([work], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        drop(stmt);
+        for other in ids {
+            others.extend(self.record_ids(other)?);
+        }
+        for (scheme, value) in old.into_iter().filter(|i| !others.contains(i)) {
+            self.conn.execute(
+                "DELETE FROM ids WHERE scheme = ?1 AND value = ?2 AND work = ?3",
+                params![scheme_code(scheme), value, work],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn record_ids(&self, id: i64) -> Result<Vec<(IdScheme, String)>, IndexError> {
+        let work = self
+            .conn
+            .prepare_cached("SELECT doi, arxiv, pmid, pmcid FROM records WHERE id = ?1")?
+            .query_row([id], |r| {
+                Ok(crate::model::Work {
+                    doi: r.get(0)?,
+                    arxiv: r.get(1)?,
+                    pmid: r.get(2)?,
+                    pmcid: r.get(3)?,
+                    ..crate::model::Work::default()
+                })
+            })
+            .optional()?;
+        Ok(work.map(|w| ids_of(&w)).unwrap_or_default())
+    }
+
+    fn insert(&mut self, record: &Record, work: WorkId) -> Result<i64, IndexError> {
+        let w = &record.work;
+        let flags = flags_of(w);
+        let ids = ids_of(w);
+        let id_value = |scheme: IdScheme| {
+            ids.iter()
+                .find(|(s, _)| *s == scheme)
+                .map(|(_, v)| v.as_str())
+        };
+        self.conn
+            .prepare_cached(
+                "INSERT INTO records(work, source, key, updated, title, authors, year, venue, \
+                 type, doi, arxiv, pmid, pmcid, url, oa_url, abstract, flags) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            )?
+            .execute(params![
+                work,
+                source_code(record.source),
+                record.key,
+                record.updated,
+                w.title,
+                encode_authors(&w.authors),
+                w.year,
+                w.venue,
+                w.work_type,
+                id_value(IdScheme::Doi),
+                id_value(IdScheme::Arxiv),
+                id_value(IdScheme::Pmid),
+                id_value(IdScheme::Pmcid),
+                w.url,
+                w.oa_url,
+                w.abstract_text.as_deref().map(deflate),
+                flags,
+            ])?;
+        let id = self.conn.last_insert_rowid();
+        let mut put_id = self
+            .conn
+            .prepare_cached("INSERT OR IGNORE INTO ids(scheme, value, work) VALUES (?1, ?2, ?3)")?;
+        for (scheme, value) in &ids {
+            put_id.execute(params![scheme_code(*scheme), value, work])?;
+        }
+        drop(put_id);
+        if let Some(key) = title_key(w) {
+            self.conn
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO title_keys(key, work, doi) VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![key, work, id_value(IdScheme::Doi)])?;
+        }
+        let words = indexed_words(&w.title);
+        if !words.is_empty() {
+            self.conn
+                .prepare_cached("INSERT INTO titles(rowid, words) VALUES (?1, ?2)")?
+                .execute(params![id, words])?;
+        }
+        self.put_notices(record)?;
+        Ok(id)
+    }
+
+    fn put_notices(&self, record: &Record) -> Result<(), IndexError> {
+        let mut put = self
+            .conn
+            .prepare_cached("INSERT OR IGNORE INTO notices(doi, kind) VALUES (?1, ?2)")?;
+        for notice in &record.notices {
+            put.execute(params![notice.target_doi, notice_code(notice.kind)])?;
+        }
+        Ok(())
+    }
+
+    fn set_meta(&self, key: &str, value: &str) -> Result<(), IndexError> {
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?1, ?2) \
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )?;
+        Ok(())
+    }
+}
+
+impl StoreWriter for SqliteWriter {
+    fn already_imported(&mut self, file: &FileStamp) -> Result<bool, IndexError> {
+        let found: Option<(i64, i64)> = self
+            .conn
+            .query_row(
+                "SELECT size, modified FROM imports WHERE path = ?1",
+                [&file.path],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(found == Some((file.size as i64, file.modified)))
+    }
+
+    fn put(&mut self, record: &Record) -> Result<PutOutcome, IndexError> {
+        self.begin()?;
+        if record.work.title.trim().is_empty() {
+            // A notice without a title of its own: only what it says is kept.
+            self.put_notices(record)?;
+            return Ok(PutOutcome::Kept);
+        }
+        let existing: Option<(i64, WorkId, Option<String>)> = self
+            .conn
+            .prepare_cached("SELECT id, work, updated FROM records WHERE source = ?1 AND key = ?2")?
+            .query_row(params![source_code(record.source), record.key], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?;
+        let (work, outcome) = match existing {
+            Some((_, _, old)) if !is_newer_or_same(record.updated.as_deref(), old.as_deref()) => {
+                return Ok(PutOutcome::Kept);
+            }
+            Some((id, work, _)) => {
+                self.remove(id, work)?;
+                (work, PutOutcome::Replaced)
+            }
+            None => (self.work_for(record)?, PutOutcome::Added),
+        };
+        self.insert(record, work)?;
+        Ok(outcome)
+    }
+
+    fn mark_imported(
+        &mut self,
+        file: &FileStamp,
+        source: &str,
+        records: u64,
+    ) -> Result<(), IndexError> {
+        self.begin()?;
+        self.conn.execute(
+            "INSERT OR REPLACE INTO imports(path, size, modified, source, records, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                file.path,
+                file.size as i64,
+                file.modified,
+                source,
+                records as i64,
+                now_utc()
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn commit(&mut self) -> Result<(), IndexError> {
+        if self.in_transaction {
+            self.conn.execute_batch("COMMIT")?;
+            self.in_transaction = false;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), IndexError> {
+        self.begin()?;
+        for source in DumpSource::ALL {
+            let n: i64 = self.conn.query_row(
+                "SELECT COUNT(*) FROM records WHERE source = ?1",
+                [source_code(source)],
+                |r| r.get(0),
+            )?;
+            self.set_meta(&format!("records.{}", source.as_str()), &n.to_string())?;
+        }
+        let works: i64 =
+            self.conn
+                .query_row("SELECT COUNT(DISTINCT work) FROM records", [], |r| r.get(0))?;
+        self.set_meta("works", &works.to_string())?;
+        let notices: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM notices", [], |r| r.get(0))?;
+        self.set_meta("notices", &notices.to_string())?;
+        self.set_meta("built", &now_utc())?;
+        self.commit()?;
+        self.conn
+            .execute_batch("PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE);")?;
+        Ok(())
+    }
+}

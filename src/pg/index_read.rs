@@ -1,0 +1,243 @@
+//! The offline index in PostgreSQL, read through the same [`WorkStore`] trait as the
+//! SQLite engine: identifiers from a B-tree table, titles from a trigram (`pg_trgm`)
+//! GIN index over the records' folded title words. The resolver re-scores the titles
+//! proposed with the title gate, as for every engine.
+
+use postgres::Row;
+
+use super::{Migration, SharedPool, migrate, redacted};
+use crate::index::codec::{
+    FLAG_CONCERN, FLAG_RETRACTED, decode_authors, inflate, notice_kind, share_across_records,
+    source_of,
+};
+use crate::index::merge::scheme_code;
+use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore};
+use crate::index::{DumpSource, IndexError};
+use crate::model::{IdScheme, Work};
+
+/// The index's tables; `pg_trgm` is a trusted extension (PostgreSQL 13+), so the
+/// database's owner may create it.
+pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm;
+          CREATE TABLE citeproof_index_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          CREATE TABLE citeproof_index_records(
+              id BIGSERIAL PRIMARY KEY,
+              work BIGINT NOT NULL,
+              source SMALLINT NOT NULL,
+              key TEXT NOT NULL,
+              updated TEXT,
+              title TEXT NOT NULL,
+              words TEXT NOT NULL,
+              authors TEXT NOT NULL,
+              year INTEGER,
+              venue TEXT,
+              type TEXT,
+              doi TEXT,
+              arxiv TEXT,
+              pmid TEXT,
+              pmcid TEXT,
+              url TEXT,
+              oa_url TEXT,
+              abstract BYTEA,
+              flags SMALLINT NOT NULL,
+              UNIQUE (source, key));
+          CREATE INDEX citeproof_index_records_work ON citeproof_index_records(work);
+          CREATE INDEX citeproof_index_records_words
+              ON citeproof_index_records USING gin (words gin_trgm_ops);
+          CREATE TABLE citeproof_index_ids(
+              scheme SMALLINT NOT NULL, value TEXT NOT NULL, work BIGINT NOT NULL,
+              PRIMARY KEY (scheme, value));
+          CREATE TABLE citeproof_index_title_keys(
+              key BIGINT PRIMARY KEY, work BIGINT NOT NULL, doi TEXT);
+          CREATE TABLE citeproof_index_notices(
+              doi TEXT NOT NULL, kind SMALLINT NOT NULL, PRIMARY KEY (doi, kind));
+          CREATE TABLE citeproof_index_imports(
+              path TEXT PRIMARY KEY, size BIGINT NOT NULL, modified BIGINT NOT NULL,
+              source TEXT NOT NULL, records BIGINT NOT NULL, at TEXT NOT NULL);",
+}];
+
+const RECORD_COLUMNS: &str = "source, title, authors, year, venue, type, doi, arxiv, pmid, \
+     pmcid, url, oa_url, abstract, flags";
+
+pub struct PgStore {
+    url: String,
+    pool: SharedPool,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore").field("url", &self.url).finish()
+    }
+}
+
+pub(crate) fn store_error(message: String) -> IndexError {
+    IndexError::Store(format!("postgresql: {message}"))
+}
+
+impl PgStore {
+    /// Connect to an index database (migrating its schema when it is older).
+    pub fn open(url: &str) -> Result<PgStore, IndexError> {
+        let open_error = |message: String| IndexError::Open {
+            path: redacted(url).into(),
+            message,
+        };
+        let pool = SharedPool::connect(url).map_err(open_error)?;
+        pool.with(|client| Ok(migrate(&mut **client, "index", MIGRATIONS)))
+            .map_err(open_error)?
+            .map_err(open_error)?;
+        Ok(PgStore {
+            url: redacted(url),
+            pool,
+        })
+    }
+}
+
+fn work_of_row(row: &Row) -> Work {
+    let flags = i64::from(row.get::<_, i16>(13));
+    Work {
+        source: source_of(i64::from(row.get::<_, i16>(0))).record_source(),
+        title: row.get(1),
+        authors: decode_authors(row.get(2)),
+        year: row.get(3),
+        venue: row.get(4),
+        work_type: row.get(5),
+        doi: row.get(6),
+        arxiv: row.get(7),
+        pmid: row.get(8),
+        pmcid: row.get(9),
+        url: row.get(10),
+        oa_url: row.get(11),
+        abstract_text: row.get::<_, Option<Vec<u8>>>(12).and_then(|b| inflate(&b)),
+        is_retracted: flags & FLAG_RETRACTED != 0,
+        has_concern: flags & FLAG_CONCERN != 0,
+    }
+}
+
+impl WorkStore for PgStore {
+    fn work_with_id(&self, scheme: IdScheme, value: &str) -> Result<Option<WorkId>, IndexError> {
+        let Some(code) = scheme_code(scheme) else {
+            return Ok(None);
+        };
+        let code = code as i16;
+        self.pool
+            .with(|client| {
+                let row = client.query_opt(
+                    "SELECT work FROM citeproof_index_ids WHERE scheme = $1 AND value = $2",
+                    &[&code, &value],
+                )?;
+                Ok(row.map(|r| r.get(0)))
+            })
+            .map_err(store_error)
+    }
+
+    fn records(&self, work: WorkId) -> Result<Vec<Work>, IndexError> {
+        let (mut works, notices) = self
+            .pool
+            .with(|client| {
+                let rows = client.query(
+                    &format!(
+                        "SELECT {RECORD_COLUMNS} FROM citeproof_index_records \
+                         WHERE work = $1 ORDER BY source, id"
+                    ),
+                    &[&work],
+                )?;
+                let works: Vec<Work> = rows.iter().map(work_of_row).collect();
+                let dois: Vec<String> = works.iter().filter_map(|w| w.doi.clone()).collect();
+                let notices = client.query(
+                    "SELECT doi, kind FROM citeproof_index_notices WHERE doi = ANY($1)",
+                    &[&dois],
+                )?;
+                let notices: Vec<(String, i16)> =
+                    notices.iter().map(|r| (r.get(0), r.get(1))).collect();
+                Ok((works, notices))
+            })
+            .map_err(store_error)?;
+        share_across_records(&mut works, |doi| {
+            Ok(notices
+                .iter()
+                .filter(|(d, _)| d == doi)
+                .map(|(_, k)| notice_kind(i64::from(*k)))
+                .collect())
+        })?;
+        Ok(works)
+    }
+
+    fn title_hits(&self, words: &[String], limit: usize) -> Result<Vec<TitleHit>, IndexError> {
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let query = words.join(" ");
+        let limit = limit as i64;
+        self.pool
+            .with(|client| {
+                // `%` compares with the session's threshold, set on every connection.
+                let rows = client.query(
+                    "SELECT work, title FROM citeproof_index_records \
+                     WHERE words % $1 ORDER BY similarity(words, $1) DESC, id LIMIT $2",
+                    &[&query, &limit],
+                )?;
+                Ok(rows
+                    .iter()
+                    .map(|r| TitleHit {
+                        work: r.get(0),
+                        title: r.get(1),
+                    })
+                    .collect())
+            })
+            .map_err(store_error)
+    }
+
+    fn stats(&self) -> Result<IndexStats, IndexError> {
+        self.pool
+            .with(|client| {
+                let meta = client.query("SELECT key, value FROM citeproof_index_meta", &[])?;
+                let meta: Vec<(String, String)> =
+                    meta.iter().map(|r| (r.get(0), r.get(1))).collect();
+                let value = |key: &str| meta.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+                let number = |key: &str| value(key).and_then(|v| v.parse().ok()).unwrap_or(0);
+                let imports = client
+                    .query(
+                        "SELECT path, source, records, at FROM citeproof_index_imports \
+                         ORDER BY at, path",
+                        &[],
+                    )?
+                    .iter()
+                    .map(|r| ImportInfo {
+                        path: r.get(0),
+                        source: r.get(1),
+                        records: r.get::<_, i64>(2) as u64,
+                        at: r.get(3),
+                    })
+                    .collect();
+                let bytes: i64 = client
+                    .query_one(
+                        "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::BIGINT \
+                         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+                         WHERE c.relkind = 'r' AND c.relname LIKE 'citeproof\\_index\\_%' \
+                         AND n.nspname = current_schema()",
+                        &[],
+                    )?
+                    .get(0);
+                let version: String = client.query_one("SHOW server_version", &[])?.get(0);
+                Ok(IndexStats {
+                    location: self.url.clone().into(),
+                    engine: format!("postgresql {version} (pg_trgm titles)"),
+                    works: number("works"),
+                    records: DumpSource::ALL
+                        .iter()
+                        .map(|s| SourceCount {
+                            source: s.as_str().to_string(),
+                            records: number(&format!("records.{}", s.as_str())),
+                        })
+                        .collect(),
+                    notices: number("notices"),
+                    bytes: bytes.max(0) as u64,
+                    built: value("built"),
+                    created: value("created"),
+                    imports,
+                })
+            })
+            .map_err(store_error)
+    }
+}

@@ -1,0 +1,141 @@
+//! PostgreSQL as a shared store, for a fleet of CI runners, language servers and
+//! `serve` instances: the resolution cache (`cache`) and the offline index
+//! (`index_read`, `index_write`, title search with `pg_trgm`), each selected by a
+//! `postgres://…` URL where a folder is otherwise given (`--cache-dir`, `--index`).
+//!
+//! The schema is created and migrated by citeproof itself (`migrate`): versioned
+//! migrations per component, applied in order under an advisory lock, so several
+//! processes starting at once migrate once.
+//!
+//! The client is the synchronous `postgres` crate behind an r2d2 pool. It runs its own
+//! small runtime, which must not be entered from a Tokio worker: every call goes
+//! through [`off_runtime`].
+
+pub mod cache;
+pub mod index_read;
+pub mod index_write;
+mod migrate;
+
+use std::path::Path;
+use std::time::Duration;
+
+use postgres::NoTls;
+use r2d2_postgres::PostgresConnectionManager;
+
+pub use migrate::{Migration, migrate};
+
+/// A pool of connections to one database.
+pub type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+pub type Client = r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
+
+/// Connections per pool: enough for the resolver's threads and a few async tasks.
+const POOL_SIZE: u32 = 8;
+/// How long a caller waits for a connection (or for the server at start).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Trigram similarity below which `pg_trgm` proposes no title (`%`). Low, because a
+/// raw reference string holds far more than the title; the title gate decides after.
+const TITLE_SIMILARITY_FLOOR: &str = "0.2";
+
+/// Session settings of every connection.
+#[derive(Debug)]
+struct SessionSettings;
+
+impl r2d2::CustomizeConnection<postgres::Client, postgres::Error> for SessionSettings {
+    fn on_acquire(&self, client: &mut postgres::Client) -> Result<(), postgres::Error> {
+        client.batch_execute(&format!(
+            "SET pg_trgm.similarity_threshold = {TITLE_SIMILARITY_FLOOR}"
+        ))
+    }
+}
+
+/// Whether a location (`--cache-dir`, `--index`, their config keys) names a
+/// PostgreSQL database rather than a folder.
+pub fn is_url(location: &str) -> bool {
+    let lower = location.trim_start().to_ascii_lowercase();
+    lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+}
+
+/// [`is_url`] for a path-typed location.
+pub fn is_url_path(location: &Path) -> bool {
+    location.to_str().is_some_and(is_url)
+}
+
+/// The URL with any password hidden, for messages.
+pub fn redacted(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Run `f` where the synchronous client may block: on a scoped thread when called
+/// from inside a Tokio runtime, else right here.
+pub fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|scope| match scope.spawn(f).join() {
+        Ok(value) => value,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}
+
+/// A pool that is closed off any runtime (dropping the client's runtime from inside
+/// an async context would panic).
+pub struct SharedPool {
+    pool: Option<Pool>,
+}
+
+impl SharedPool {
+    /// Connect to `url` (TLS off: for a database on the same host or a private network).
+    pub fn connect(url: &str) -> Result<SharedPool, String> {
+        let config: postgres::Config = url
+            .parse()
+            .map_err(|e| format!("{}: not a PostgreSQL URL ({e})", redacted(url)))?;
+        let manager = PostgresConnectionManager::new(config, NoTls);
+        let pool = off_runtime(|| {
+            r2d2::Pool::builder()
+                .max_size(POOL_SIZE)
+                .min_idle(Some(1))
+                .connection_timeout(CONNECT_TIMEOUT)
+                .connection_customizer(Box::new(SessionSettings))
+                .build(manager)
+        })
+        .map_err(|e| format!("{}: cannot connect ({e})", redacted(url)))?;
+        Ok(SharedPool { pool: Some(pool) })
+    }
+
+    /// Run `f` with a pooled connection, off any runtime.
+    pub fn with<T: Send>(
+        &self,
+        f: impl FnOnce(&mut Client) -> Result<T, postgres::Error> + Send,
+    ) -> Result<T, String> {
+        let Some(pool) = &self.pool else {
+            return Err("the connection pool is closed".to_string());
+        };
+        off_runtime(|| {
+            let mut client = pool.get().map_err(|e| e.to_string())?;
+            f(&mut client).map_err(|e| error_text(&e))
+        })
+    }
+}
+
+impl Drop for SharedPool {
+    fn drop(&mut self) {
+        if let Some(pool) = self.pool.take() {
+            off_runtime(move || drop(pool));
+        }
+    }
+}
+
+/// A PostgreSQL error with the server's message when there is one.
+pub fn error_text(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{}: {}", db.severity(), db.message()),
+        None => e.to_string(),
+    }
+}

@@ -1,0 +1,317 @@
+//! The PostgreSQL backend against a real server started here (tests/pg_server): the
+//! index built and read through `postgres://…` gives the same results as the SQLite
+//! engine; the resolution cache is shared by two processes writing at once without
+//! loss; the schema is migrated by citeproof and a newer schema is refused.
+
+mod bin_support;
+mod pg_server;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use bin_support::citeproof;
+use citeproof::cache::{Cache, CacheConfig};
+use pg_server::PgServer;
+use serde_json::{Value, json};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/index")
+        .join(name)
+}
+
+fn gzip(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(path).unwrap(),
+        flate2::Compression::fast(),
+    );
+    gz.write_all(text.as_bytes()).unwrap();
+    gz.finish().unwrap();
+}
+
+fn ok(output: Output) -> (String, String) {
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(
+        output.status.success(),
+        "exit {:?}: {stderr}",
+        output.status
+    );
+    (String::from_utf8(output.stdout).unwrap(), stderr)
+}
+
+/// Write an OpenAlex partition of the fixtures into the dumps folder.
+fn partition(dumps: &Path, date: &str) {
+    let name = if date == "2024-01-01" {
+        "openalex_2024-01.jsonl"
+    } else {
+        "openalex_2024-06.jsonl"
+    };
+    gzip(
+        &dumps.join(format!(
+            "openalex/data/works/updated_date={date}/part_000.gz"
+        )),
+        &std::fs::read_to_string(fixture(name)).unwrap(),
+    );
+}
+
+fn build(index: &str, dumps: &Path) -> String {
+    ok(citeproof()
+        .args(["index", "build", index, "--openalex"])
+        .arg(dumps.join("openalex"))
+        .arg("--crossref")
+        .arg(fixture("crossref.json"))
+        .arg("--dblp")
+        .arg(fixture("dblp.xml"))
+        .output()
+        .unwrap())
+    .1
+}
+
+const REFS: &str = "\
+He K, Zhang X, Ren S, Sun J. Deep residual learning for image recognition. CVPR 2016.
+Mattioli F, Porcaro C, Baldassarre G. A 1D CNN for high accuracy classification and transfer learning in motor imagery EEG-based brain-computer interface. J Neural Eng. 2021.
+Smith J, Doe A. Quantum entanglement of bibliographic references in sparse lattices. Nature Physics. 2020.
+Vaswani A, Shazeer N, Parmar N, et al. Attention is all you need. arXiv:1706.03762. 2017.
+Hochreiter S, Schmidhuber J. Long short-term memory. Neural Computation. 2005;9(8):1735-1780. doi:10.1162/neco.1997.9.8.1735
+Goodfellow I, et al. Generative adversarial nets. NeurIPS 2014.
+Doe J. A study of nothing in particular. doi:10.5555/does-not-exist
+";
+
+/// What a resolution says, without timings.
+fn outcomes(jsonl: &str) -> Vec<Value> {
+    jsonl
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            json!([
+                v["status"],
+                v["match"]["title"],
+                v["match"]["source"],
+                v["fields_wrong"]
+            ])
+        })
+        .collect()
+}
+
+fn resolve(refs: &Path, index: &str) -> Vec<Value> {
+    let (out, _) = ok(citeproof()
+        .arg("resolve")
+        .arg(refs)
+        .args([
+            "--format",
+            "jsonl",
+            "--no-cache",
+            "--index-complete",
+            "--index",
+            index,
+        ])
+        .output()
+        .unwrap());
+    outcomes(&out)
+}
+
+#[test]
+fn index_in_postgres_resolves_as_the_embedded_engine() {
+    let Some(server) = PgServer::start() else {
+        return;
+    };
+    let url = server.database("index_test");
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("dumps");
+    partition(&dumps, "2024-01-01");
+    let sqlite = dir.path().join("index");
+    build(sqlite.to_str().unwrap(), &dumps);
+    let stderr = build(&url, &dumps);
+    assert!(stderr.contains("imported 3 files"), "{stderr}");
+    // A newer partition: only it is read, and the changed work is replaced, as in SQLite.
+    partition(&dumps, "2024-06-01");
+    build(sqlite.to_str().unwrap(), &dumps);
+    let stderr = build(&url, &dumps);
+    assert!(
+        stderr.contains("imported 1 files (3 unchanged") && stderr.contains("1 replaced"),
+        "{stderr}"
+    );
+
+    let stats = |index: &str| -> Value {
+        let (out, _) = ok(citeproof()
+            .args(["index", "stats", "--json", index])
+            .output()
+            .unwrap());
+        serde_json::from_str(&out).unwrap()
+    };
+    let (pg, embedded) = (stats(&url), stats(sqlite.to_str().unwrap()));
+    assert_eq!(pg["works"], 8);
+    for key in ["works", "records", "notices"] {
+        assert_eq!(pg[key], embedded[key], "{key}");
+    }
+    assert!(pg["engine"].as_str().unwrap().contains("pg_trgm"), "{pg}");
+    assert!(!pg["location"].as_str().unwrap().is_empty());
+
+    let refs = dir.path().join("refs.txt");
+    std::fs::write(&refs, REFS).unwrap();
+    let from_pg = resolve(&refs, &url);
+    let statuses: Vec<&Value> = from_pg.iter().map(|o| &o[0]).collect();
+    assert_eq!(
+        statuses,
+        [
+            "verified",
+            "retracted",
+            "not_found",
+            "verified",
+            "miscited",
+            "verified",
+            "not_found"
+        ],
+        "{from_pg:?}"
+    );
+    assert_eq!(from_pg, resolve(&refs, sqlite.to_str().unwrap()));
+}
+
+#[test]
+fn a_postgres_index_that_cannot_be_reached_is_a_clear_error() {
+    let Some(server) = PgServer::start() else {
+        return;
+    };
+    let url = format!(
+        "postgres://citeproof:secret@127.0.0.1:{}/missing_db",
+        server.port
+    );
+    let out = citeproof().args(["index", "stats", &url]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("missing_db"), "{stderr}");
+    assert!(
+        !stderr.contains("secret"),
+        "the password is hidden: {stderr}"
+    );
+}
+
+const CHILD_URL: &str = "CITEPROOF_TEST_PG_CACHE_URL";
+const CHILD_ID: &str = "CITEPROOF_TEST_PG_CACHE_WRITER";
+const KEYS: usize = 400;
+
+/// Not a test of its own: the body of a writer process spawned by
+/// `the_cache_is_shared_by_processes_writing_at_once`.
+#[test]
+fn cache_writer_process() {
+    let (Ok(url), Ok(id)) = (std::env::var(CHILD_URL), std::env::var(CHILD_ID)) else {
+        eprintln!("skipping: runs only as a child of the shared-cache test");
+        return;
+    };
+    let cache = Cache::open(Path::new(&url)).unwrap();
+    // Both writers write the shared keys, in batches, interleaved with their own.
+    for start in (0..KEYS).step_by(20) {
+        let batch: Vec<(String, bool, Value)> = (start..start + 20)
+            .flat_map(|i| {
+                [
+                    (format!("shared/{i}"), true, json!({"i": i})),
+                    (
+                        format!("own-{id}/{i}"),
+                        i % 3 != 0,
+                        json!({"writer": id, "i": i}),
+                    ),
+                ]
+            })
+            .collect();
+        cache.put_many("crossref", &batch).unwrap();
+    }
+}
+
+#[test]
+fn the_cache_is_shared_by_processes_writing_at_once() {
+    let Some(server) = PgServer::start() else {
+        return;
+    };
+    let url = server.database("cache_test");
+    let cache = Cache::open(Path::new(&url)).unwrap();
+    assert_eq!(cache.journal_mode().unwrap(), "postgresql");
+    cache
+        .put(
+            "s2",
+            "arxiv/1706.03762",
+            true,
+            &json!({"title": "Attention"}),
+        )
+        .unwrap();
+    let entry = cache.get("s2", "arxiv/1706.03762").unwrap().unwrap();
+    assert!(entry.found);
+    assert_eq!(entry.value["title"], "Attention");
+
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = ["a", "b"]
+        .into_iter()
+        .map(|id| {
+            std::process::Command::new(&exe)
+                .args(["--exact", "cache_writer_process", "--nocapture"])
+                .env(CHILD_URL, &url)
+                .env(CHILD_ID, id)
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let stats = cache.stats().unwrap();
+    let crossref = stats
+        .namespaces
+        .iter()
+        .find(|n| n.namespace == "crossref")
+        .unwrap();
+    assert_eq!(crossref.entries as usize, 3 * KEYS, "{stats:?}");
+    assert_eq!(crossref.not_found as usize, 2 * KEYS.div_ceil(3));
+    for id in ["a", "b"] {
+        for i in [0, 1, KEYS / 2, KEYS - 1] {
+            let entry = cache
+                .get("crossref", &format!("own-{id}/{i}"))
+                .unwrap()
+                .unwrap();
+            assert_eq!(entry.value, json!({"writer": id, "i": i}));
+        }
+    }
+
+    // The command line reaches the same store through --cache-dir.
+    let (out, _) = ok(citeproof()
+        .args(["cache", "stats", "--json", "--cache-dir", &url])
+        .output()
+        .unwrap());
+    let cli: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(cli["namespaces"].as_array().unwrap().len(), 2, "{cli}");
+    assert_eq!(cache.clear(Some("crossref")).unwrap(), 3 * KEYS);
+    assert!(cache.get("crossref", "shared/0").unwrap().is_none());
+    assert!(cache.get("s2", "arxiv/1706.03762").unwrap().is_some());
+}
+
+#[test]
+fn schema_is_migrated_once_and_a_newer_one_is_refused() {
+    let Some(server) = PgServer::start() else {
+        return;
+    };
+    let url = server.database("migrate_test");
+    let clock = citeproof::cache::system_clock();
+    drop(Cache::open_with(Path::new(&url), CacheConfig::default(), clock.clone()).unwrap());
+    drop(Cache::open_with(Path::new(&url), CacheConfig::default(), clock.clone()).unwrap());
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let versions: Vec<i32> = client
+        .query(
+            "SELECT version FROM citeproof_migrations WHERE component = 'cache'",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(versions, [1]);
+    client
+        .execute(
+            "INSERT INTO citeproof_migrations(component, version) VALUES ('cache', 99)",
+            &[],
+        )
+        .unwrap();
+    let err = Cache::open_with(Path::new(&url), CacheConfig::default(), clock)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("newer than this citeproof"), "{err}");
+}
