@@ -10,8 +10,13 @@
 //! more of it than the cited one, the citation is a mismatch. Sentences that cite
 //! several articles for several clauses are therefore never judged against each
 //! other's articles.
+//!
+//! A swap is only concluded on complete evidence: when a citation of the sentence
+//! could not be resolved, or its article's abstract could not be fetched because a
+//! source failed, the sentence's own coverage is unknown (too low), and a failure must
+//! never remove a citation.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::verify::embedded::EmbeddedScorer;
 
@@ -39,6 +44,16 @@ pub struct Candidate<'a> {
 
 /// Coverage below which a rival proves nothing (it must hold most of the text).
 pub const MIN_RIVAL_COVERAGE: f64 = 0.6;
+
+/// Whether what a citation names is known only in part because a source failed: the
+/// reference could not be resolved, or its article's abstract could not be fetched.
+fn incomplete(finding: &Finding) -> bool {
+    match finding {
+        Finding::Unverified { .. } => true,
+        Finding::Found(found) => found.abstract_failed.is_some(),
+        Finding::NotFound { .. } => false,
+    }
+}
 
 /// For each citation, the best rival when it beats the cited article's coverage by
 /// at least `margin`. `article_of` gives the candidate index a finding names.
@@ -75,7 +90,11 @@ pub fn rivals(
         c.claim.map_or((usize::MAX, c.group_span.start), |k| (k, 0))
     };
     let mut cited_at: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    let mut incomplete_at: HashSet<(usize, usize)> = HashSet::new();
     for (i, finding) in findings.iter().enumerate() {
+        if incomplete(finding) {
+            incomplete_at.insert(place(i));
+        }
         if let Some(a) = article_of(finding) {
             let set = cited_at.entry(place(i)).or_default();
             if !set.contains(&a) {
@@ -89,7 +108,7 @@ pub fn rivals(
     (0..findings.len())
         .map(|i| {
             let own = article_of(&findings[i])?;
-            if margin >= 1.0 || contexts[i].trim().is_empty() {
+            if margin >= 1.0 || contexts[i].trim().is_empty() || incomplete_at.contains(&place(i)) {
                 return None;
             }
             // The sentence's articles together are the baseline: a sentence that cites
