@@ -509,6 +509,40 @@ mod tests {
     }
 
     #[test]
+    fn a_short_main_title_without_authors_is_tied_by_the_year() {
+        let record = Work {
+            title: "ProtT3: Protein-to-Text Generation for Text-based Protein Understanding".into(),
+            year: Some(2024),
+            venue: Some("Annual Meeting of the Association for Computational Linguistics".into()),
+            ..Work::default()
+        };
+        let cited = |year: i32, venue: &str| RefFields {
+            title: Some("ProtT3".into()),
+            year: Some(year),
+            venue: Some(venue.into()),
+            ..RefFields::default()
+        };
+        let t = GateThresholds::default();
+        let same = cited(
+            2024,
+            "Annual Meeting of the Association for Computational Linguistics",
+        );
+        assert!(accept(&same, "", &record, &t).accepted);
+        assert!(accept(&cited(2024, "arXiv.org"), "", &record, &t).accepted);
+        // Another year, or another venue, is another work.
+        let other_year = cited(
+            2015,
+            "Annual Meeting of the Association for Computational Linguistics",
+        );
+        assert!(!accept(&other_year, "", &record, &t).accepted);
+        assert!(!accept(&cited(2024, "Nature"), "", &record, &t).accepted);
+        // With authors, the first author decides.
+        let mut with_authors = same.clone();
+        with_authors.authors = vec![crate::model::Person::new(Some("A."), "Nobody")];
+        assert!(!accept(&with_authors, "", &record, &t).accepted);
+    }
+
+    #[test]
     fn short_titles_with_a_typo_pass_on_edit_distance() {
         let (score, method) = title_score("Atention is all you ned", "Attention is all you need");
         assert!(score >= 0.9, "{score}");
