@@ -2,11 +2,13 @@
 //! `not_found`. A reference that carries an identifier (DOI, PMCID, PMID, arXiv id,
 //! or a URL when the sources have URLs) is matched on its identifiers only; one
 //! without is matched on its title, through the resolver's title gate (the parsed
-//! title's similarity, or the source's title found in the raw reference string).
+//! title's similarity, or the source's title found in the raw reference string), and
+//! a title that is only close must not contradict the source's year.
 //! No network is used.
 
 use crate::model::{IdScheme, Reference};
 use crate::parse::ids;
+use crate::resolve::compare::years_agree;
 use crate::resolve::gate::{
     GateThresholds, PreparedTitle, RawWords, prepared_score, title_in_raw_words,
 };
@@ -129,7 +131,10 @@ impl<'a> SourceIndex<'a> {
 
     /// The source whose title the reference gives, with the similarity. A cited
     /// title that is a source's main title without its subtitle counts (LLMs drop
-    /// subtitles); one with another subtitle does not.
+    /// subtitles); one with another subtitle does not. A title that is only close
+    /// (not equal once folded) names another work when the years disagree: LLMs blend
+    /// the titles of the papers they read into new ones, and the blend is as close to
+    /// each of them as a real paraphrase is.
     fn by_title(&self, reference: &Reference) -> Option<(usize, f64)> {
         let cited = reference.fields.title.as_deref();
         let parsed = cited.map(PreparedTitle::new);
@@ -153,7 +158,10 @@ impl<'a> SourceIndex<'a> {
             let score = by_parsed
                 .max(by_main)
                 .max(if contained { share } else { 0.0 });
-            if score >= self.gate.accept && best.is_none_or(|(_, b)| score > b) {
+            if score >= self.gate.accept
+                && best.is_none_or(|(_, b)| score > b)
+                && (score >= 1.0 || years_agree(&reference.fields, &self.articles[i].to_work()))
+            {
                 best = Some((i, score));
             }
         }
@@ -285,5 +293,36 @@ mod tests {
             "Turnbaugh P. (2006). Gut microbiota and diabetes in humans. Cell.",
         ));
         assert!(matches!(other, Lookup::NotFound { .. }), "{other:?}");
+    }
+
+    #[test]
+    fn a_close_title_with_another_year_is_another_work() {
+        let s = vec![Article {
+            title: Some(
+                "Synthesize-on-Graph: Knowledgeable Synthetic Data Generation for Continue \
+                 Pre-training of Large Language Models"
+                    .into(),
+            ),
+            year: Some(2025),
+            ..Article::default()
+        }];
+        let index = SourceIndex::new(&s);
+        // Half of the title blended with half of another: as close as a paraphrase.
+        let blend = "\"Synthesize-on-Graph: Knowledgeable Synthetic Data Generation for and \
+                     Graphs for Large Language Models\" (Journal of Research, 2016)";
+        let blended = index.lookup(&reference(blend));
+        assert!(matches!(blended, Lookup::NotFound { .. }), "{blended:?}");
+        // The same close title in the source's year is the source.
+        let same_year = index.lookup(&reference(&blend.replace("2016", "2025")));
+        assert!(
+            matches!(same_year, Lookup::Found { index: 0, .. }),
+            "{same_year:?}"
+        );
+        // The exact title is the source whatever year the reference gives.
+        let exact = index.lookup(&reference(
+            "\"Synthesize-on-Graph: Knowledgeable Synthetic Data Generation for Continue \
+             Pre-training of Large Language Models\" (arXiv.org, 2016)",
+        ));
+        assert!(matches!(exact, Lookup::Found { index: 0, .. }), "{exact:?}");
     }
 }

@@ -10,8 +10,13 @@
 //! more of it than the cited one, the citation is a mismatch. Sentences that cite
 //! several articles for several clauses are therefore never judged against each
 //! other's articles.
+//!
+//! A swap is only concluded on complete evidence: when a citation of the sentence
+//! could not be resolved, or its article's abstract could not be fetched because a
+//! source failed, the sentence's own coverage is unknown (too low), and a failure must
+//! never remove a citation.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::verify::embedded::EmbeddedScorer;
 
@@ -39,6 +44,16 @@ pub struct Candidate<'a> {
 
 /// Coverage below which a rival proves nothing (it must hold most of the text).
 pub const MIN_RIVAL_COVERAGE: f64 = 0.6;
+
+/// Whether what a citation names is known only in part because a source failed: the
+/// reference could not be resolved, or its article's abstract could not be fetched.
+fn incomplete(finding: &Finding) -> bool {
+    match finding {
+        Finding::Unverified { .. } => true,
+        Finding::Found(found) => found.abstract_failed.is_some(),
+        Finding::NotFound { .. } => false,
+    }
+}
 
 /// For each citation, the best rival when it beats the cited article's coverage by
 /// at least `margin`. `article_of` gives the candidate index a finding names.
@@ -75,7 +90,11 @@ pub fn rivals(
         c.claim.map_or((usize::MAX, c.group_span.start), |k| (k, 0))
     };
     let mut cited_at: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    let mut incomplete_at: HashSet<(usize, usize)> = HashSet::new();
     for (i, finding) in findings.iter().enumerate() {
+        if incomplete(finding) {
+            incomplete_at.insert(place(i));
+        }
         if let Some(a) = article_of(finding) {
             let set = cited_at.entry(place(i)).or_default();
             if !set.contains(&a) {
@@ -89,7 +108,7 @@ pub fn rivals(
     (0..findings.len())
         .map(|i| {
             let own = article_of(&findings[i])?;
-            if margin >= 1.0 || contexts[i].trim().is_empty() {
+            if margin >= 1.0 || contexts[i].trim().is_empty() || incomplete_at.contains(&place(i)) {
                 return None;
             }
             // The sentence's articles together are the baseline: a sentence that cites
@@ -109,4 +128,87 @@ pub fn rivals(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::find::FoundWork;
+    use crate::clean::options::Numbering;
+    use crate::clean::read::read;
+    use crate::clean::report::Record;
+    use crate::model::Work;
+
+    fn found(title: &str, abstract_text: &str, abstract_failed: Option<&str>) -> Finding {
+        let work = Work {
+            title: title.into(),
+            abstract_text: (!abstract_text.is_empty()).then(|| abstract_text.to_string()),
+            ..Work::default()
+        };
+        Finding::Found(Box::new(FoundWork {
+            record: Record::from_work(&work, None),
+            work,
+            how: "resolved by crossref".into(),
+            abstract_failed: abstract_failed.map(str::to_string),
+        }))
+    }
+
+    /// A sentence about the second article's abstract, cited with the first, whose
+    /// record came without an abstract: a swap only when nothing failed.
+    fn rival_of_first(abstract_failed: Option<&str>) -> Option<Rival> {
+        let answer = "Soil microbial respiration doubles under sustained nitrogen \
+                      fertilisation of temperate grasslands [1]. Deep networks read \
+                      radiographs [2].\n\nReferences\n\n[1] \"Nitrogen in soils\" (J, \
+                      2020)\n[2] \"Radiograph reading\" (K, 2021)\n";
+        let reading = read(answer, None, None, Numbering::Auto);
+        let findings = vec![
+            found("Nitrogen in soils", "", abstract_failed),
+            found(
+                "Radiograph reading",
+                "Soil microbial respiration doubles under sustained nitrogen \
+                 fertilisation of temperate grasslands, we find.",
+                None,
+            ),
+        ];
+        let contexts = vec![
+            "Soil microbial respiration doubles under sustained nitrogen fertilisation \
+             of temperate grasslands."
+                .to_string(),
+            "Deep networks read radiographs.".to_string(),
+        ];
+        let candidates = [
+            Candidate {
+                name: "reference [1]".into(),
+                title: "Nitrogen in soils",
+                abstract_text: "",
+            },
+            Candidate {
+                name: "reference [2]".into(),
+                title: "Radiograph reading",
+                abstract_text: "Soil microbial respiration doubles under sustained \
+                                nitrogen fertilisation of temperate grasslands, we find.",
+            },
+        ];
+        let index = |f: &Finding| match f {
+            Finding::Found(w) => candidates.iter().position(|c| c.title == w.work.title),
+            _ => None,
+        };
+        rivals(&reading, &findings, &contexts, &candidates, index, 0.3)
+            .into_iter()
+            .next()
+            .flatten()
+    }
+
+    #[test]
+    fn a_swap_needs_the_cited_articles_evidence_complete() {
+        let complete = rival_of_first(None);
+        assert_eq!(
+            complete.as_ref().map(|r| r.name.as_str()),
+            Some("reference [2]"),
+            "{complete:?}"
+        );
+        // The abstract of the cited article could not be fetched: its coverage is
+        // unknown, and a failure must not remove the citation.
+        assert_eq!(rival_of_first(Some("s2: HTTP 503")), None);
+    }
 }

@@ -6,7 +6,7 @@
 
 use crate::model::{RefFields, Work};
 use crate::resolve::gate::{GateMethod, title_similarity};
-use crate::resolve::normalize::fold;
+use crate::resolve::normalize::{compact, fold};
 use crate::resolve::venues::{VenueMatch, compare_venues, is_series_or_publisher};
 
 /// Record types (Crossref, OpenAlex, DataCite, DBLP vocabularies) that are only ever
@@ -84,6 +84,17 @@ fn names_the_venue(venue: &str, title: &str) -> bool {
         || (title_similarity(venue, title) >= 0.8 && reads_as_venue(title))
 }
 
+/// Whether the record's title is the reference's title followed by its venue: a
+/// subtitle the reference string put after a `?` or `!` (`Can AI Make Art?: Folk
+/// Intuitions …`) was read as the venue, and the record is the cited paper itself.
+fn split_title(fields: &RefFields, venue: &str, work: &Work) -> bool {
+    let Some(title) = fields.title.as_deref() else {
+        return false;
+    };
+    let (title, venue, record) = (compact(title), compact(venue), compact(&work.title));
+    !title.is_empty() && !venue.is_empty() && record == format!("{title}{venue}")
+}
+
 /// Whether `work` is a container of the cited work rather than the cited work: a
 /// record of a container-only type cited by a paper (a reference with its own venue
 /// or its own authors), a record whose title is the reference's venue, or — when the
@@ -91,7 +102,7 @@ fn names_the_venue(venue: &str, title: &str) -> bool {
 /// whose title reads as a venue.
 pub fn is_container_of(fields: &RefFields, work: &Work, method: GateMethod) -> bool {
     let venue = container_of(fields);
-    if venue.is_some_and(|v| names_the_venue(v, &work.title)) {
+    if venue.is_some_and(|v| names_the_venue(v, &work.title) && !split_title(fields, v, work)) {
         return true;
     }
     let paper_level = venue.is_some() || !fields.authors.is_empty();
@@ -147,6 +158,27 @@ mod tests {
             None,
         );
         assert!(!is_container_of(&garbled, &own, GateMethod::RawContainment));
+    }
+
+    #[test]
+    fn a_subtitle_read_as_the_venue_does_not_make_the_paper_its_container() {
+        let split = RefFields {
+            title: Some("Can Artificial Intelligence Make Art?".into()),
+            venue: Some(
+                "Folk Intuitions as to whether AI-driven Robots Can Be Viewed as Artists".into(),
+            ),
+            authors: vec![Person::new(Some("E."), "Mikalonytė")],
+            ..RefFields::default()
+        };
+        let paper = work(
+            "Can Artificial Intelligence Make Art?: Folk Intuitions as to whether AI-driven \
+             Robots Can Be Viewed as Artists",
+            Some("journal-article"),
+        );
+        assert!(!is_container_of(&split, &paper, GateMethod::Corroborated));
+        // A record whose title is only the venue still is the container.
+        let venue = work(split.venue.as_deref().unwrap(), None);
+        assert!(is_container_of(&split, &venue, GateMethod::Corroborated));
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! [`SUBTITLE_SIMILARITY`] when the shared main title has at least three content
 //! words, which clears the default bar; a shorter main title (`BERT`) scores
 //! [`SHORT_SUBTITLE_SIMILARITY`], which needs corroboration by an identifier or by
-//! first author and year.
+//! first author and year — or, in a reference that names no authors, by the year
+//! with no disagreeing venue.
 
 use serde::{Deserialize, Serialize};
 use strsim::normalized_levenshtein;
@@ -28,6 +29,7 @@ use crate::resolve::normalize::{
     content_of_folded, content_words, decode_latex, fold, spelling_variant, split_subtitle,
     strip_markup, strip_retraction_prefix, words,
 };
+use crate::resolve::venues::{VenueMatch, compare_venues};
 
 /// Score of a title that equals the other's main title of three or more content words.
 pub const SUBTITLE_SIMILARITY: f64 = 0.9;
@@ -225,6 +227,22 @@ pub fn corroborated(fields: &RefFields, work: &Work) -> bool {
         || (first_author_agrees(&fields.authors, &work.authors) && years_agree(fields, work))
 }
 
+/// A cited title that is the record's short main title, or the reverse (`ProtT3` for
+/// `ProtT3: Protein-to-Text Generation …`), in a reference that names no authors: the
+/// year is all there is to tie them, and it agrees (both given), and the venues do not
+/// differ. With authors, the first author must agree instead ([`corroborated`]).
+fn main_title_corroborated(fields: &RefFields, work: &Work) -> bool {
+    let venues_differ = match (fields.venue.as_deref(), work.venue.as_deref()) {
+        (Some(cited), Some(record)) => compare_venues(cited, record) == VenueMatch::Different,
+        _ => false,
+    };
+    fields.authors.is_empty()
+        && fields.year.is_some()
+        && work.year.is_some()
+        && years_agree(fields, work)
+        && !venues_differ
+}
+
 /// A title that is close but not equal names another work when nothing else agrees:
 /// the first author and the year both differ (`Preference learning with Gaussian
 /// processes`, 2005, Chu — cited as `Learning inconsistent preferences with Gaussian
@@ -277,7 +295,9 @@ fn accept_title(
             method,
         };
     }
-    let accepted = similarity >= thresholds.corroborated && corroborated(fields, work);
+    let accepted = similarity >= thresholds.corroborated
+        && (corroborated(fields, work)
+            || (method == GateMethod::Subtitle && main_title_corroborated(fields, work)));
     GateDecision {
         accepted,
         similarity,
@@ -486,6 +506,40 @@ mod tests {
         ] {
             assert_eq!(title_score(a, b), (1.0, GateMethod::Exact), "{a} | {b}");
         }
+    }
+
+    #[test]
+    fn a_short_main_title_without_authors_is_tied_by_the_year() {
+        let record = Work {
+            title: "ProtT3: Protein-to-Text Generation for Text-based Protein Understanding".into(),
+            year: Some(2024),
+            venue: Some("Annual Meeting of the Association for Computational Linguistics".into()),
+            ..Work::default()
+        };
+        let cited = |year: i32, venue: &str| RefFields {
+            title: Some("ProtT3".into()),
+            year: Some(year),
+            venue: Some(venue.into()),
+            ..RefFields::default()
+        };
+        let t = GateThresholds::default();
+        let same = cited(
+            2024,
+            "Annual Meeting of the Association for Computational Linguistics",
+        );
+        assert!(accept(&same, "", &record, &t).accepted);
+        assert!(accept(&cited(2024, "arXiv.org"), "", &record, &t).accepted);
+        // Another year, or another venue, is another work.
+        let other_year = cited(
+            2015,
+            "Annual Meeting of the Association for Computational Linguistics",
+        );
+        assert!(!accept(&other_year, "", &record, &t).accepted);
+        assert!(!accept(&cited(2024, "Nature"), "", &record, &t).accepted);
+        // With authors, the first author decides.
+        let mut with_authors = same.clone();
+        with_authors.authors = vec![crate::model::Person::new(Some("A."), "Nobody")];
+        assert!(!accept(&with_authors, "", &record, &t).accepted);
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //! and decide the status — `not_found` only when every identifier is settled and the
 //! search heard from every source it needed.
 
-use crate::resolve::compare::{CompareOptions, Comparison, Field, Mismatch, MismatchKind, compare};
-use crate::resolve::evidence::{Evidence, IdConclusion, Via};
-use crate::resolve::gate::GateThresholds;
+use crate::resolve::compare::{
+    CompareOptions, Comparison, Field, Mismatch, MismatchKind, compare, years_agree,
+};
+use crate::resolve::evidence::{Candidate, Evidence, IdConclusion, Via};
+use crate::resolve::gate::{GateMethod, GateThresholds};
 use crate::resolve::identifiers::identifier_conflation;
 use crate::resolve::outcome::{self, Coverage, Matched, Status};
 use crate::resolve::query::RefQuery;
@@ -63,6 +65,14 @@ pub fn title_settled(
         })
 }
 
+/// A rejected candidate that differs from the reference only by a subtitle (the
+/// cited `ProtT3` for the record `ProtT3: Protein-to-Text …`) and whose year does not
+/// contradict it: the gate wants more to accept it, but it shows that the cited title
+/// exists.
+fn main_title_only(q: &RefQuery, c: &Candidate) -> bool {
+    c.decision.method == GateMethod::Subtitle && years_agree(&q.fields, &c.work)
+}
+
 /// Decide the resolution of `q` with `chosen` (from [`choose`]) as the cited work.
 pub fn decide(
     q: &RefQuery,
@@ -94,11 +104,25 @@ pub fn decide(
             _ => Coverage::Incomplete,
         };
         let decided = outcome::decide(None, coverage);
+        let mut notes = ev.notes;
+        let mut status = decided.status;
+        if status == Status::NotFound
+            && let Some(c) = ev.candidates.iter().find(|c| main_title_only(q, c))
+        {
+            // A record whose main title is the cited title exists: absence is not
+            // established, only the match is unconfirmed.
+            status = Status::Unverified;
+            notes.push(format!(
+                "\"{}\" has the cited title as its main title, but nothing else in the \
+                 reference ties it to the record",
+                c.work.title
+            ));
+        }
         return Resolution {
-            status: decided.status,
+            status,
             fields_wrong: Vec::new(),
             mismatches: Vec::new(),
-            notes: ev.notes,
+            notes,
             work: None,
             gate: None,
             identifier_work,
