@@ -132,7 +132,12 @@ fn stored(view: &View, uri: &Uri) -> Vec<LspDiagnostic> {
     let path = uri_to_path(uri);
     let mut out: Vec<LspDiagnostic> = Vec::new();
     for check in view.workspace.roots.values() {
-        for d in check.diagnostics.get(&path).into_iter().flatten() {
+        for d in check
+            .diagnostics
+            .get(&path)
+            .into_iter()
+            .flat_map(|l| l.iter())
+        {
             if !out.contains(d) {
                 out.push(d.clone());
             }

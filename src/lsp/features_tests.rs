@@ -75,7 +75,8 @@ impl Setup {
         let stages = checker.stages().unwrap().stages;
         assert!(stages.resolve.is_some(), "the configuration resolves");
         let (project, checked) = checker.run(&stages).unwrap();
-        let check = workspace::root_check(project, checked, Encoding::Utf16, vec![root.clone()]);
+        let check =
+            workspace::root_check(project, checked, Encoding::Utf16, vec![root.clone()], None);
         self.workspace.set_root(root, check);
     }
 
@@ -95,7 +96,12 @@ impl Setup {
         self.workspace
             .roots
             .values()
-            .flat_map(|c| c.diagnostics.get(&path).cloned().unwrap_or_default())
+            .flat_map(|c| {
+                c.diagnostics
+                    .get(&path)
+                    .map(|l| l.to_vec())
+                    .unwrap_or_default()
+            })
             .collect()
     }
 

@@ -246,7 +246,14 @@ impl Server {
         let none = Learned::default();
         let learned = self.resolution.learned(&kept.engines_key).unwrap_or(&none);
         let checked = kept.checker.replay(&mut project, learned)?;
-        let mut check = root_check(project, checked, self.encoding, spec.inputs.clone());
+        let previous = self.workspace.roots.get(&spec.key);
+        let mut check = root_check(
+            project,
+            checked,
+            self.encoding,
+            spec.inputs.clone(),
+            previous,
+        );
         check.resolves = kept.resolves;
         check.engines_key = kept.engines_key.clone();
         Ok(check)

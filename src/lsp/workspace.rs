@@ -9,9 +9,12 @@ use std::sync::Arc;
 
 use lsp_types::{Diagnostic as LspDiagnostic, Uri};
 
+use crate::diagnostic::Diagnostic;
 use crate::load::Project;
+use crate::model::FileId;
 use crate::pipeline::Checked;
 use crate::report::Facts;
+use crate::source::SourceMap;
 
 use super::diagnostics::to_lsp;
 use super::documents::{Documents, path_to_uri, uri_to_path};
@@ -29,8 +32,14 @@ pub struct RootCheck {
     pub engines_key: String,
     /// Every file the check read (the root, its includes, its bibliographies).
     pub files: Vec<PathBuf>,
-    /// Diagnostics per file, converted for the client.
-    pub diagnostics: HashMap<PathBuf, Vec<LspDiagnostic>>,
+    /// Diagnostics per file, converted for the client (shared with what was
+    /// published and with the next check while a file's findings stay the same).
+    pub diagnostics: HashMap<PathBuf, Arc<Vec<LspDiagnostic>>>,
+    /// The library's diagnostics per file, as converted into [`Self::diagnostics`]
+    /// (the next check compares with them to reuse the conversion).
+    pub found: HashMap<PathBuf, Vec<Diagnostic>>,
+    /// The position encoding the diagnostics were converted in.
+    pub encoding: Encoding,
     /// What was read: documents, citations, references, spans (for hover,
     /// completion, navigation and code actions).
     pub project: Arc<Project>,
@@ -44,7 +53,7 @@ pub struct Workspace {
     pub roots: BTreeMap<PathBuf, RootCheck>,
     /// Diagnostics that come from no root's check: an invalid `citeproof.toml`.
     pub extra: HashMap<PathBuf, Vec<LspDiagnostic>>,
-    published: HashMap<PathBuf, Vec<LspDiagnostic>>,
+    published: HashMap<PathBuf, Arc<Vec<LspDiagnostic>>>,
 }
 
 /// A file whose published diagnostics changed: send these.
@@ -66,12 +75,27 @@ impl Workspace {
 
     /// What every root (and [`Self::extra`]) reports for one file.
     pub fn union_for(&self, file: &Path) -> Vec<LspDiagnostic> {
-        let mut out: Vec<LspDiagnostic> = Vec::new();
-        let lists = self
+        Arc::unwrap_or_clone(self.shared_union_for(file))
+    }
+
+    /// [`Self::union_for`], shared with the root's list when one root alone
+    /// reports on the file (the common case: no copy of a large bibliography's).
+    fn shared_union_for(&self, file: &Path) -> Arc<Vec<LspDiagnostic>> {
+        let from_roots: Vec<&Arc<Vec<LspDiagnostic>>> = self
             .roots
             .values()
             .filter_map(|check| check.diagnostics.get(file))
-            .chain(self.extra.get(file));
+            .filter(|l| !l.is_empty())
+            .collect();
+        let extra = self.extra.get(file).filter(|l| !l.is_empty());
+        if let ([only], None) = (from_roots.as_slice(), extra) {
+            return Arc::clone(only);
+        }
+        let lists = from_roots
+            .iter()
+            .map(|l| l.as_slice())
+            .chain(extra.map(Vec::as_slice));
+        let mut out: Vec<LspDiagnostic> = Vec::new();
         for list in lists {
             if out.is_empty() {
                 out.extend(list.iter().cloned());
@@ -83,7 +107,7 @@ impl Workspace {
                 }
             }
         }
-        out
+        Arc::new(out)
     }
 
     /// Every file that has, or had, diagnostics, or is a root (open documents are
@@ -108,14 +132,15 @@ impl Workspace {
         let mut files = self.files();
         files.extend(documents.iter().map(|d| d.path.clone()));
         for file in files {
-            let new = self.union_for(&file);
+            let new = self.shared_union_for(&file);
             let old = self.published.get(&file);
             let open = documents.by_path(&file);
             let forced = open.is_some() && always.contains(&file);
             // An open document is told once that it is clean; a file never published
             // needs no empty list.
-            if !forced && (old == Some(&new) || (old.is_none() && new.is_empty() && open.is_none()))
-            {
+            // Unchanged lists are usually the very same shared list: no comparison.
+            let same = old.is_some_and(|old| Arc::ptr_eq(old, &new) || old == &new);
+            if !forced && (same || (old.is_none() && new.is_empty() && open.is_none())) {
                 continue;
             }
             let uri = match open {
@@ -128,7 +153,7 @@ impl Workspace {
             out.push(Publish {
                 uri,
                 version: open.map(|d| d.version),
-                diagnostics: new.clone(),
+                diagnostics: new.as_ref().clone(),
             });
             if new.is_empty() && open.is_none() {
                 self.published.remove(&file);
@@ -161,21 +186,45 @@ impl Workspace {
 }
 
 /// A root's check as the client sees it: diagnostics per file, ranges in the
-/// negotiated encoding over the text that was checked.
+/// negotiated encoding over the text that was checked. A file whose findings are
+/// those of `previous` (the root's last check), over the same texts, keeps its
+/// converted list: a keystroke in a paper does not convert again the findings of
+/// the large bibliography it reads.
 pub fn root_check(
     project: Project,
     checked: Checked,
     encoding: Encoding,
     inputs: Vec<PathBuf>,
+    previous: Option<&RootCheck>,
 ) -> RootCheck {
-    let mut diagnostics: HashMap<PathBuf, Vec<LspDiagnostic>> = HashMap::new();
-    for d in &checked.diagnostics {
+    let mut found: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+    for d in checked.diagnostics {
         let file = project.sources.get(d.file);
-        diagnostics
+        found
             .entry(crate::fs::normalize(&file.path))
             .or_default()
-            .push(to_lsp(d, &project.sources, encoding));
+            .push(d);
     }
+    let diagnostics = found
+        .iter()
+        .map(|(path, list)| {
+            let kept = previous
+                .filter(|p| p.encoding == encoding)
+                .and_then(|p| Some((p.found.get(path)?, p.diagnostics.get(path)?, p)))
+                .filter(|(old, _, p)| {
+                    *old == list && same_sources(list, &p.project.sources, &project.sources)
+                });
+            let converted = match kept {
+                Some((_, converted, _)) => Arc::clone(converted),
+                None => Arc::new(
+                    list.iter()
+                        .map(|d| to_lsp(d, &project.sources, encoding))
+                        .collect(),
+                ),
+            };
+            (path.clone(), converted)
+        })
+        .collect();
     RootCheck {
         inputs,
         resolves: false,
@@ -187,9 +236,33 @@ pub fn root_check(
             .map(|f| crate::fs::normalize(&f.path))
             .collect(),
         diagnostics,
+        found,
+        encoding,
         project: Arc::new(project),
         facts: Arc::new(checked.facts),
     }
+}
+
+/// Whether every file the diagnostics place something in (the file, related
+/// places, fix edits) has the same path and text in both loads, so that their
+/// conversion (URIs, ranges) is the same.
+fn same_sources(diagnostics: &[Diagnostic], old: &SourceMap, new: &SourceMap) -> bool {
+    let mut ids: Vec<FileId> = diagnostics
+        .iter()
+        .flat_map(|d| {
+            let related = d.related.iter().map(|r| r.file);
+            let edits = d.fix.iter().flat_map(|f| f.edits.iter().map(|e| e.file));
+            std::iter::once(d.file).chain(related).chain(edits)
+        })
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter().all(
+        |id| match (old.files().get(id.index()), new.files().get(id.index())) {
+            (Some(a), Some(b)) => a.path == b.path && a.kind == b.kind && a.text == b.text,
+            _ => false,
+        },
+    )
 }
 
 /// The path a URI names, as the workspace keys it.
