@@ -1,10 +1,11 @@
-//! Title-search engines compared on one built index: SQLite FTS5 (what `citeproof index
-//! build` writes) against tantivy, both beside the same SQLite identifier tables. The
-//! tantivy index is built here from the index's records; then both engines answer the
-//! same title searches and resolve the development reference set through the resolver.
+//! Title-search engines compared on one built index: tantivy (what `citeproof index
+//! build` writes, `titles/`) against SQLite FTS5, both beside the same SQLite
+//! identifier and record tables. The FTS5 title table is built here, in a file of its
+//! own next to the index, from the index's records; then both engines answer the same
+//! title searches and resolve the development reference set through the resolver.
 //!
 //! ```text
-//! cargo run --release --features tantivy --example index_engines -- \
+//! cargo run --release --example index_engines -- \
 //!     --index target/bench-data/idx-1m [--samples 2000]
 //! ```
 
@@ -14,17 +15,11 @@ mod bench_cases;
 mod peak_memory;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use rusqlite::Connection;
-use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::{
-    FAST, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions, Value,
-};
-use tantivy::{Index, IndexReader, TantivyDocument, Term, doc};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use citeproof::index::WorkStore;
 use citeproof::index::sqlite::SqliteStore;
@@ -45,16 +40,36 @@ struct Args {
     samples: usize,
 }
 
-/// SQLite for identifiers and records, tantivy for titles.
-struct Hybrid {
+/// SQLite for identifiers and records, an FTS5 table for titles (the engine the first
+/// index builds used).
+struct Fts5 {
     sqlite: SqliteStore,
-    reader: IndexReader,
-    words: tantivy::schema::Field,
-    work: tantivy::schema::Field,
-    title: tantivy::schema::Field,
+    file: PathBuf,
+    index: PathBuf,
+    pool: Mutex<Vec<Connection>>,
 }
 
-impl WorkStore for Hybrid {
+impl Fts5 {
+    fn connect(&self) -> Connection {
+        let conn = Connection::open(&self.file).expect("fts5 file");
+        attach(&conn, &self.index);
+        conn
+    }
+}
+
+fn attach(conn: &Connection, index: &Path) {
+    conn.execute(
+        "ATTACH DATABASE ?1 AS idx",
+        [index.join("index.sqlite3").to_string_lossy()],
+    )
+    .expect("attach");
+}
+
+fn store_error(e: rusqlite::Error) -> IndexError {
+    IndexError::Store(e.to_string())
+}
+
+impl WorkStore for Fts5 {
     fn work_with_id(&self, scheme: IdScheme, value: &str) -> Result<Option<WorkId>, IndexError> {
         self.sqlite.work_with_id(scheme, value)
     }
@@ -64,58 +79,67 @@ impl WorkStore for Hybrid {
     }
 
     fn title_hits(&self, words: &[String], limit: usize) -> Result<Vec<TitleHit>, IndexError> {
-        let searcher = self.reader.searcher();
-        let fail = |e: tantivy::TantivyError| IndexError::Store(e.to_string());
-        // The same choice as the SQLite engine: the six rarest words present.
-        let mut ranked: Vec<(u64, &String)> = Vec::new();
-        for w in words {
-            let n = searcher
-                .doc_freq(&Term::from_field_text(self.words, w))
-                .map_err(fail)?;
-            if n > 0 {
-                ranked.push((n, w));
-            }
-        }
-        ranked.sort();
-        let clauses: Vec<(Occur, Box<dyn Query>)> = ranked
-            .iter()
-            .take(6)
-            .map(|(_, w)| {
-                let q: Box<dyn Query> = Box::new(TermQuery::new(
-                    Term::from_field_text(self.words, w),
-                    IndexRecordOption::WithFreqs,
-                ));
-                (Occur::Should, q)
-            })
-            .collect();
-        if clauses.is_empty() {
-            return Ok(Vec::new());
-        }
-        let top = searcher
-            .search(
-                &BooleanQuery::new(clauses),
-                &TopDocs::with_limit(limit).order_by_score(),
-            )
-            .map_err(fail)?;
-        let mut hits = Vec::with_capacity(top.len());
-        for (_, address) in top {
-            let doc: TantivyDocument = searcher.doc(address).map_err(fail)?;
-            let work = doc
-                .get_first(self.work)
-                .and_then(|v| v.as_i64())
-                .unwrap_or(0);
-            let title = doc
-                .get_first(self.title)
-                .and_then(|v| v.as_str())
-                .unwrap_or("")
-                .to_string();
-            hits.push(TitleHit { work, title });
-        }
-        Ok(hits)
+        let pooled = self.pool.lock().expect("pool").pop();
+        let conn = pooled.unwrap_or_else(|| self.connect());
+        let hits = self.search(&conn, words, limit);
+        self.pool.lock().expect("pool").push(conn);
+        hits
     }
 
     fn stats(&self) -> Result<IndexStats, IndexError> {
         self.sqlite.stats()
+    }
+}
+
+impl Fts5 {
+    fn search(
+        &self,
+        conn: &Connection,
+        words: &[String],
+        limit: usize,
+    ) -> Result<Vec<TitleHit>, IndexError> {
+        // The same choice as the tantivy engine: the six rarest words present.
+        let mut count = conn
+            .prepare_cached("SELECT doc FROM titles_vocab WHERE term = ?1")
+            .map_err(store_error)?;
+        let mut ranked: Vec<(i64, &str)> = Vec::new();
+        for w in words {
+            let n: Option<i64> = count
+                .query_row([w], |r| r.get(0))
+                .optional()
+                .map_err(store_error)?;
+            if let Some(n) = n.filter(|n| *n > 0) {
+                ranked.push((n, w));
+            }
+        }
+        ranked.sort_unstable();
+        let query = ranked
+            .iter()
+            .take(6)
+            .map(|(_, w)| format!("\"{}\"", w.replace('"', "")))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        if query.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT r.work, r.title FROM idx.records r JOIN \
+                 (SELECT rowid AS id, rank FROM titles WHERE titles MATCH ?1 \
+                  ORDER BY rank LIMIT ?2) t ON r.id = t.id ORDER BY t.rank",
+            )
+            .map_err(store_error)?;
+        let hits = stmt
+            .query_map(params![query, limit as i64], |r| {
+                Ok(TitleHit {
+                    work: r.get(0)?,
+                    title: r.get(1)?,
+                })
+            })
+            .map_err(store_error)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(store_error)?;
+        Ok(hits)
     }
 }
 
@@ -124,62 +148,65 @@ fn folder_bytes(dir: &Path) -> u64 {
         .map(|d| {
             d.filter_map(Result::ok)
                 .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
                 .map(|m| m.len())
                 .sum()
         })
         .unwrap_or(0)
 }
 
-/// The tantivy title index of every record, built from the SQLite index.
-fn build_tantivy(sqlite_dir: &Path, dir: &Path) -> Hybrid {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).expect("tantivy folder");
-    let mut schema = Schema::builder();
-    let indexing = TextFieldIndexing::default()
-        .set_tokenizer("whitespace")
-        .set_index_option(IndexRecordOption::WithFreqs);
-    let words = schema.add_text_field(
-        "words",
-        TextOptions::default().set_indexing_options(indexing),
-    );
-    let work = schema.add_i64_field("work", STORED | FAST);
-    let title = schema.add_text_field("title", STORED);
-    let index = Index::create_in_dir(dir, schema.build()).expect("tantivy index");
-    let mut writer: tantivy::IndexWriter = index.writer(64_000_000).expect("writer");
-    let conn = Connection::open(sqlite_dir.join("index.sqlite3")).expect("sqlite");
-    let mut stmt = conn
-        .prepare("SELECT work, title FROM records")
-        .expect("query");
+/// The FTS5 title table of every record, built from the index's records into a file
+/// of its own.
+fn build_fts5(index: &Path) -> Fts5 {
+    let file = index.with_extension("fts5.sqlite3");
+    let _ = std::fs::remove_file(&file);
+    let conn = Connection::open(&file).expect("fts5 file");
+    conn.execute_batch(
+        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; \
+         CREATE VIRTUAL TABLE titles USING fts5(words, content='', contentless_delete=1, \
+             detail=none, tokenize='unicode61 remove_diacritics 0'); \
+         CREATE VIRTUAL TABLE titles_vocab USING fts5vocab(titles, 'row');",
+    )
+    .expect("fts5 schema");
+    attach(&conn, index);
     let start = Instant::now();
     let mut n = 0u64;
-    let rows = stmt
-        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
-        .expect("rows");
-    for row in rows {
-        let (w, t) = row.expect("row");
-        let folded = content_of_folded(&merge::folded_title(&t)).join(" ");
-        writer
-            .add_document(doc!(words => folded, work => w, title => t))
-            .expect("add");
-        n += 1;
+    {
+        let mut stmt = conn
+            .prepare("SELECT id, title FROM idx.records")
+            .expect("query");
+        let rows: Vec<(i64, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("row");
+        conn.execute_batch("BEGIN").expect("begin");
+        let mut put = conn
+            .prepare("INSERT INTO titles(rowid, words) VALUES (?1, ?2)")
+            .expect("insert");
+        for (id, title) in rows {
+            let folded = content_of_folded(&merge::folded_title(&title)).join(" ");
+            if !folded.is_empty() {
+                put.execute(params![id, folded]).expect("put");
+                n += 1;
+            }
+        }
+        conn.execute_batch("COMMIT").expect("commit");
     }
-    writer.commit().expect("commit");
-    writer.wait_merging_threads().expect("merge");
     let secs = start.elapsed().as_secs_f64();
-    let bytes = folder_bytes(dir);
+    let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
     println!(
-        "tantivy: {n} titles indexed in {secs:.1} s ({:.0} titles/s), {bytes} bytes \
-         ({:.0} per title), {} (64 MB writer budget)",
+        "fts5: {n} titles indexed in {secs:.1} s ({:.0} titles/s), {bytes} bytes \
+         ({:.0} per title), {}",
         n as f64 / secs,
         bytes as f64 / n.max(1) as f64,
         peak_memory::peak_text()
     );
-    Hybrid {
-        sqlite: SqliteStore::open(sqlite_dir).expect("index"),
-        reader: index.reader().expect("reader"),
-        words,
-        work,
-        title,
+    Fts5 {
+        sqlite: SqliteStore::open(index).expect("index"),
+        file,
+        index: index.to_path_buf(),
+        pool: Mutex::new(vec![conn]),
     }
 }
 
@@ -254,13 +281,16 @@ fn main() {
             .ok()
         })
         .collect();
-    let tantivy_dir = args.index.with_extension("tantivy");
+    println!(
+        "tantivy title index (built by `citeproof index build`): {} bytes",
+        folder_bytes(&args.index.join(citeproof::index::title_engine::FOLDER))
+    );
     peak_memory::reset_peak();
-    let hybrid = build_tantivy(&args.index, &tantivy_dir);
+    let fts5 = build_fts5(&args.index);
     measure(
-        "sqlite fts5",
+        "tantivy",
         Arc::new(SqliteStore::open(&args.index).expect("index")),
         &titles,
     );
-    measure("tantivy", Arc::new(hybrid), &titles);
+    measure("sqlite fts5", Arc::new(fts5), &titles);
 }

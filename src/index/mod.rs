@@ -23,6 +23,7 @@ pub mod openalex;
 pub mod sqlite;
 pub mod stats;
 pub mod store;
+pub mod title_engine;
 pub mod titles;
 
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@
 //! - `ids`: (scheme, value) → work, a compact B-tree without row ids;
 //! - `title_keys`: a 64-bit hash of title + year + first author → work (merging);
 //! - `notices`: DOIs that retraction / concern notices name;
-//! - `titles`: an FTS5 index of the records' folded title words (contentless, no
-//!   positions: terms and documents only), and `titles_vocab` for document counts;
+//! - titles are searched in a tantivy index beside the file (`titles/`,
+//!   [`crate::index::title_engine`]), keyed by the records' row ids;
 //! - `imports`, `meta`: what was imported when.
 
 mod read;
@@ -26,7 +26,7 @@ use crate::index::codec::now_utc;
 pub const FILE_NAME: &str = "index.sqlite3";
 
 /// Bumped when the schema changes incompatibly.
-pub const SCHEMA_VERSION: &str = "1";
+pub const SCHEMA_VERSION: &str = "2";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -61,9 +61,6 @@ CREATE TABLE IF NOT EXISTS notices(doi TEXT NOT NULL, kind INTEGER NOT NULL,
 CREATE TABLE IF NOT EXISTS imports(path TEXT PRIMARY KEY, size INTEGER NOT NULL,
     modified INTEGER NOT NULL, source TEXT NOT NULL, records INTEGER NOT NULL,
     at TEXT NOT NULL) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS titles USING fts5(
-    words, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 0');
-CREATE VIRTUAL TABLE IF NOT EXISTS titles_vocab USING fts5vocab(titles, 'row');
 ";
 
 pub(crate) fn db_path(dir: &Path) -> PathBuf {

@@ -13,6 +13,7 @@ use crate::index::codec::{
 };
 use crate::index::merge::scheme_code;
 use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore};
+use crate::index::title_engine::TitleSearch;
 use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
 
@@ -20,13 +21,10 @@ use crate::model::{IdScheme, Work};
 /// memory a resolution run uses, whatever the number of works.
 const READ_CACHE_KIB: i64 = 16 * 1024;
 
-/// Words of a query sent to the engine: the rarest ones (a title that shares none of
-/// a cited title's rarest words cannot come close to it).
-const QUERY_WORDS: usize = 6;
-
 pub struct SqliteStore {
     dir: PathBuf,
     pool: Mutex<Vec<Connection>>,
+    titles: TitleSearch,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -55,6 +53,7 @@ impl SqliteStore {
         let store = SqliteStore {
             dir: dir.to_path_buf(),
             pool: Mutex::new(Vec::new()),
+            titles: TitleSearch::open(dir)?,
         };
         let conn = store.connect()?;
         store.give_back(conn);
@@ -128,26 +127,6 @@ fn share(conn: &Connection, works: &mut [Work]) -> Result<(), IndexError> {
     })
 }
 
-/// An FTS5 query: the words quoted, joined by OR.
-pub(crate) fn match_query(words: &[&str]) -> String {
-    words
-        .iter()
-        .map(|w| format!("\"{}\"", w.replace('"', "")))
-        .collect::<Vec<_>>()
-        .join(" OR ")
-}
-
-/// Documents containing each word (0 for words no title has).
-fn document_counts(conn: &Connection, words: &[String]) -> Result<Vec<i64>, IndexError> {
-    let mut stmt = conn.prepare_cached("SELECT doc FROM titles_vocab WHERE term = ?1")?;
-    let mut out = Vec::with_capacity(words.len());
-    for w in words {
-        let n: Option<i64> = stmt.query_row([w], |r| r.get(0)).optional()?;
-        out.push(n.unwrap_or(0));
-    }
-    Ok(out)
-}
-
 impl WorkStore for SqliteStore {
     fn work_with_id(&self, scheme: IdScheme, value: &str) -> Result<Option<WorkId>, IndexError> {
         let Some(code) = scheme_code(scheme) else {
@@ -177,32 +156,22 @@ impl WorkStore for SqliteStore {
     }
 
     fn title_hits(&self, words: &[String], limit: usize) -> Result<Vec<TitleHit>, IndexError> {
+        let found = self.titles.hits(words, limit)?;
+        if found.is_empty() {
+            return Ok(Vec::new());
+        }
         self.with(|conn| {
-            let counts = document_counts(conn, words)?;
-            let mut ranked: Vec<(i64, &str)> = counts
-                .into_iter()
-                .zip(words)
-                .filter(|(n, _)| *n > 0)
-                .map(|(n, w)| (n, w.as_str()))
-                .collect();
-            ranked.sort_unstable();
-            let chosen: Vec<&str> = ranked.iter().take(QUERY_WORDS).map(|(_, w)| *w).collect();
-            if chosen.is_empty() {
-                return Ok(Vec::new());
+            let mut stmt = conn.prepare_cached("SELECT title FROM records WHERE id = ?1")?;
+            let mut hits = Vec::with_capacity(found.len());
+            for hit in found {
+                // A title whose record a concurrent build just replaced is skipped.
+                if let Some(title) = stmt.query_row([hit.record], |r| r.get(0)).optional()? {
+                    hits.push(TitleHit {
+                        work: hit.work,
+                        title,
+                    });
+                }
             }
-            let mut stmt = conn.prepare_cached(
-                "SELECT r.work, r.title FROM records r JOIN \
-                 (SELECT rowid AS id, rank FROM titles WHERE titles MATCH ?1 \
-                  ORDER BY rank LIMIT ?2) t ON r.id = t.id ORDER BY t.rank",
-            )?;
-            let hits = stmt
-                .query_map(params![match_query(&chosen), limit as i64], |r| {
-                    Ok(TitleHit {
-                        work: r.get(0)?,
-                        title: r.get(1)?,
-                    })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
             Ok(hits)
         })
     }
@@ -240,7 +209,7 @@ impl WorkStore for SqliteStore {
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(IndexStats {
                 location: self.dir.clone(),
-                engine: format!("sqlite {} (FTS5 titles)", rusqlite::version()),
+                engine: format!("sqlite {} with tantivy titles", rusqlite::version()),
                 works: number("works")?,
                 records,
                 notices: number("notices")?,
@@ -253,16 +222,18 @@ impl WorkStore for SqliteStore {
     }
 }
 
-/// Bytes of the files in the index folder (the database and its journal).
+/// Bytes of the files in the index folder (the database, its journal and the title
+/// index).
 pub(crate) fn folder_bytes(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter_map(|e| e.metadata().ok())
-                .filter(|m| m.is_file())
-                .map(|m| m.len())
-                .sum()
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => folder_bytes(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
         })
-        .unwrap_or(0)
+        .sum()
 }

@@ -1,7 +1,7 @@
 //! Building an SQLite index: records are merged into works as they arrive (identifier
 //! tables first, then the title key), a newer version of a record replaces the older
 //! one, and every few thousand records are committed, so memory stays bounded by the
-//! page cache and FTS5's pending terms, whatever the size of the dumps.
+//! page cache and the title writer's budget, whatever the size of the dumps.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +14,7 @@ use crate::index::codec::{
 };
 use crate::index::merge::{ids_of, may_join_by_title, scheme_code, title_key};
 use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
+use crate::index::title_engine::TitleWriter;
 use crate::index::{DumpSource, IndexError, Record};
 use crate::model::IdScheme;
 
@@ -23,6 +24,8 @@ const BUILD_CACHE_KIB: i64 = 64 * 1024;
 pub struct SqliteWriter {
     dir: PathBuf,
     conn: Connection,
+    /// `None` after `finish` (which waits for the title index's merges).
+    titles: Option<TitleWriter>,
     next_work: WorkId,
     in_transaction: bool,
 }
@@ -39,6 +42,7 @@ impl SqliteWriter {
         ))
         .map_err(|e| open_error(dir, e))?;
         prepare(&conn, dir, true)?;
+        let titles = TitleWriter::open(dir)?;
         let next_work: WorkId = conn
             .query_row("SELECT COALESCE(MAX(work), 0) + 1 FROM records", [], |r| {
                 r.get(0)
@@ -47,6 +51,7 @@ impl SqliteWriter {
         Ok(SqliteWriter {
             dir: dir.to_path_buf(),
             conn,
+            titles: Some(titles),
             next_work,
             in_transaction: false,
         })
@@ -102,8 +107,7 @@ impl SqliteWriter {
         let old = self.record_ids(id)?;
         self.conn
             .execute("DELETE FROM records WHERE id = ?1", [id])?;
-        self.conn
-            .execute("DELETE FROM titles WHERE rowid = ?1", [id])?;
+        self.titles()?.remove(id);
         let mut others: Vec<(IdScheme, String)> = Vec::new();
         let mut stmt = self
             .conn
@@ -192,9 +196,7 @@ impl SqliteWriter {
         }
         let words = indexed_words(&w.title);
         if !words.is_empty() {
-            self.conn
-                .prepare_cached("INSERT INTO titles(rowid, words) VALUES (?1, ?2)")?
-                .execute(params![id, words])?;
+            self.titles()?.put(id, work, &words)?;
         }
         self.put_notices(record)?;
         Ok(id)
@@ -208,6 +210,14 @@ impl SqliteWriter {
             put.execute(params![notice.target_doi, notice_code(notice.kind)])?;
         }
         Ok(())
+    }
+
+    /// The title writer, opened again when a finished build is continued.
+    fn titles(&mut self) -> Result<&mut TitleWriter, IndexError> {
+        if self.titles.is_none() {
+            self.titles = Some(TitleWriter::open(&self.dir)?);
+        }
+        Ok(self.titles.as_mut().expect("opened above"))
     }
 
     fn set_meta(&self, key: &str, value: &str) -> Result<(), IndexError> {
@@ -285,6 +295,10 @@ impl StoreWriter for SqliteWriter {
 
     fn commit(&mut self) -> Result<(), IndexError> {
         if self.in_transaction {
+            // Titles first: see `TitleWriter::commit`.
+            if let Some(titles) = self.titles.as_mut() {
+                titles.commit()?;
+            }
             self.conn.execute_batch("COMMIT")?;
             self.in_transaction = false;
         }
@@ -311,6 +325,9 @@ impl StoreWriter for SqliteWriter {
         self.set_meta("notices", &notices.to_string())?;
         self.set_meta("built", &now_utc())?;
         self.commit()?;
+        if let Some(titles) = self.titles.take() {
+            titles.finish()?;
+        }
         self.conn
             .execute_batch("PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE);")?;
         Ok(())
