@@ -35,6 +35,17 @@ pub trait WorkStore: Send + Sync {
     /// `limit`. The resolver re-scores them with the title gate.
     fn title_hits(&self, words: &[String], limit: usize) -> Result<Vec<TitleHit>, IndexError>;
 
+    /// Titles containing all of the rarest few of `words` (an engine that can answer
+    /// a conjunctive search cheaply; the default answers nothing, and the caller then
+    /// asks [`WorkStore::title_hits`]).
+    fn title_hits_with_all(
+        &self,
+        _words: &[String],
+        _limit: usize,
+    ) -> Result<Vec<TitleHit>, IndexError> {
+        Ok(Vec::new())
+    }
+
     /// Counts, size and build information.
     fn stats(&self) -> Result<IndexStats, IndexError>;
 

@@ -9,11 +9,12 @@
 use std::path::{Path, PathBuf};
 
 use tantivy::collector::TopDocs;
+use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 use super::IndexError;
 use super::store::WorkId;
@@ -27,6 +28,10 @@ const WRITER_BUDGET: usize = 48 * 1024 * 1024;
 /// Words of a query sent to the engine: the rarest ones (a title that shares none of
 /// a cited title's rarest words cannot come close to it).
 const QUERY_WORDS: usize = 6;
+
+/// Words a title must all contain in a conjunctive search: the rarest ones, few
+/// enough that a title with one word changed elsewhere is still found.
+const ALL_WORDS: usize = 3;
 
 const WORDS: &str = "words";
 const RECORD: &str = "record";
@@ -143,9 +148,13 @@ pub struct RecordHit {
     pub work: WorkId,
 }
 
-/// Searches the title index of an index folder.
+/// Searches the title index of an index folder. The index does not change while it
+/// is read (builds are separate runs), so the searcher and each segment's id columns
+/// are opened once.
 pub struct TitleSearch {
-    reader: IndexReader,
+    searcher: Searcher,
+    /// Per segment (by ordinal): the record and work columns.
+    columns: Vec<(Column<u64>, Column<i64>)>,
     words: Field,
     dir: PathBuf,
 }
@@ -161,21 +170,52 @@ impl std::fmt::Debug for TitleSearch {
 impl TitleSearch {
     pub fn open(dir: &Path) -> Result<TitleSearch, IndexError> {
         let index = Index::open_in_dir(folder(dir)).map_err(fail(dir))?;
-        let reader = index
+        let reader: IndexReader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .map_err(fail(dir))?;
+        let searcher = reader.searcher();
+        let columns = searcher
+            .segment_readers()
+            .iter()
+            .map(|segment| {
+                let fast = segment.fast_fields();
+                Ok((fast.u64(RECORD)?, fast.i64(WORK)?))
+            })
+            .collect::<tantivy::Result<Vec<_>>>()
+            .map_err(fail(dir))?;
         Ok(TitleSearch {
             words: field(&index, WORDS),
-            reader,
+            searcher,
+            columns,
             dir: dir.to_path_buf(),
         })
     }
 
     /// Records whose titles share the most of the rarest of `words`, best first.
     pub fn hits(&self, words: &[String], limit: usize) -> Result<Vec<RecordHit>, IndexError> {
-        let searcher = self.reader.searcher();
+        self.search(words, limit, Occur::Should, QUERY_WORDS)
+    }
+
+    /// Records whose titles contain all of the three rarest of `words` (the indexed
+    /// ones), best first: a search that reads only the postings of rare words.
+    pub fn hits_with_all(
+        &self,
+        words: &[String],
+        limit: usize,
+    ) -> Result<Vec<RecordHit>, IndexError> {
+        self.search(words, limit, Occur::Must, ALL_WORDS)
+    }
+
+    fn search(
+        &self,
+        words: &[String],
+        limit: usize,
+        occur: Occur,
+        take: usize,
+    ) -> Result<Vec<RecordHit>, IndexError> {
+        let searcher = &self.searcher;
         let fail = |e: tantivy::TantivyError| IndexError::Store(e.to_string());
         let mut ranked: Vec<(u64, &String)> = Vec::with_capacity(words.len());
         for w in words {
@@ -189,12 +229,12 @@ impl TitleSearch {
         ranked.sort_unstable();
         let clauses: Vec<(Occur, Box<dyn Query>)> = ranked
             .iter()
-            .take(QUERY_WORDS)
+            .take(take)
             .map(|(_, w)| {
                 let term = Term::from_field_text(self.words, w);
                 let query: Box<dyn Query> =
                     Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
-                (Occur::Should, query)
+                (occur, query)
             })
             .collect();
         if clauses.is_empty() {
@@ -208,9 +248,11 @@ impl TitleSearch {
             .map_err(fail)?;
         let mut hits = Vec::with_capacity(top.len());
         for (_, address) in top {
-            let fast = searcher.segment_reader(address.segment_ord).fast_fields();
-            let record = fast.u64(RECORD).map_err(fail)?.first(address.doc_id);
-            let work = fast.i64(WORK).map_err(fail)?.first(address.doc_id);
+            let Some((records, works)) = self.columns.get(address.segment_ord as usize) else {
+                continue;
+            };
+            let record = records.first(address.doc_id);
+            let work = works.first(address.doc_id);
             if let (Some(record), Some(work)) = (record, work) {
                 hits.push(RecordHit {
                     record: record as i64,

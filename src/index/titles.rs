@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use super::IndexError;
-use super::store::{WorkId, WorkStore};
+use super::store::{TitleHit, WorkId, WorkStore};
 use crate::model::Work;
 use crate::resolve::gate::{PreparedTitle, prepared_score};
 use crate::resolve::normalize::{content_words, strip_retraction_prefix};
@@ -17,6 +17,11 @@ pub const ENGINE_HITS: usize = 64;
 /// Words of a raw reference string that a record's title may lack and still be
 /// "contained" in it (as the local corpus allows).
 const RAW_MAX_MISSING: usize = 2;
+
+/// A title this close to the cited one settles the search: the cheap conjunctive
+/// search is enough, and the raw string need not be searched (it is searched for
+/// references whose parsed title is wrong).
+const SETTLED_SCORE: f64 = 0.9;
 
 /// Distinct folded content words of a title.
 pub fn title_words(title: &str) -> Vec<String> {
@@ -35,10 +40,17 @@ pub fn title_candidates(
     k: usize,
 ) -> Result<Vec<Work>, IndexError> {
     let mut chosen: Vec<WorkId> = Vec::new();
+    let mut settled = false;
     if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
-        chosen.extend(closest(store, title, k)?);
+        let (works, best) = closest(store, title, k)?;
+        settled = best >= SETTLED_SCORE;
+        chosen.extend(works);
     }
-    let raw_words = title_words(raw);
+    let raw_words = if settled {
+        Vec::new()
+    } else {
+        title_words(raw)
+    };
     if raw_words.len() >= 2 {
         let present: HashSet<&str> = raw_words.iter().map(String::as_str).collect();
         let mut contained = Vec::new();
@@ -66,23 +78,42 @@ pub fn title_candidates(
     Ok(works)
 }
 
-/// The `k` works with the most similar titles, best first.
-fn closest(store: &dyn WorkStore, title: &str, k: usize) -> Result<Vec<WorkId>, IndexError> {
+/// The `k` works with the most similar titles, best first, and the best score: from
+/// the titles containing the cited title's rarest words when one of them settles it,
+/// else from those sharing any of its rarer words.
+fn closest(store: &dyn WorkStore, title: &str, k: usize) -> Result<(Vec<WorkId>, f64), IndexError> {
     let words = title_words(title);
     if words.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0.0));
     }
     let prepared = PreparedTitle::new(title);
-    let mut scored: Vec<(WorkId, f64)> = store
-        .title_hits(&words, ENGINE_HITS)?
+    let narrow = best_scored(
+        &prepared,
+        store.title_hits_with_all(&words, ENGINE_HITS)?,
+        k,
+    );
+    if narrow.1 >= SETTLED_SCORE {
+        return Ok(narrow);
+    }
+    Ok(best_scored(
+        &prepared,
+        store.title_hits(&words, ENGINE_HITS)?,
+        k,
+    ))
+}
+
+/// Hits re-scored with the title gate: the `k` best works and the best score.
+fn best_scored(prepared: &PreparedTitle, hits: Vec<TitleHit>, k: usize) -> (Vec<WorkId>, f64) {
+    let mut scored: Vec<(WorkId, f64)> = hits
         .into_iter()
         .map(|hit| {
-            let score = prepared_score(&prepared, &PreparedTitle::new(&hit.title)).0;
+            let score = prepared_score(prepared, &PreparedTitle::new(&hit.title)).0;
             (hit.work, score)
         })
         .filter(|(_, score)| *score > 0.0)
         .collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let best = scored.first().map_or(0.0, |(_, s)| *s);
     let mut out: Vec<WorkId> = Vec::new();
     for (work, _) in scored {
         if !out.contains(&work) {
@@ -92,5 +123,5 @@ fn closest(store: &dyn WorkStore, title: &str, k: usize) -> Result<Vec<WorkId>, 
             break;
         }
     }
-    Ok(out)
+    (out, best)
 }

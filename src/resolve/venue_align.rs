@@ -4,6 +4,7 @@
 //! (`BMJ`, `FAccT`), function words and publisher/meeting words that one rendering
 //! drops, and the known acronyms of `venue_table`.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use crate::resolve::normalize::{fold, spelling_variant};
@@ -234,18 +235,58 @@ fn is_ordinal(w: &str) -> bool {
         && matches!(suffix, "st" | "nd" | "rd" | "th")
 }
 
-/// The table's full names as key words, computed once.
-static KNOWN_NAME_KEYS: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| {
-    KNOWN_VENUES
-        .iter()
-        .map(|v| {
-            v.names
-                .iter()
-                .map(|n| key_words(n).join(" "))
-                .filter(|k| !k.is_empty())
-                .collect()
-        })
-        .collect()
+/// Phrases (as word lists) of the venue table, keyed by their first word, so a form
+/// is matched against the table in one pass over its words.
+#[derive(Default)]
+struct PhraseIndex {
+    by_first: HashMap<String, Vec<(usize, Vec<String>)>>,
+}
+
+impl PhraseIndex {
+    fn add(&mut self, id: usize, phrase: &str) {
+        let words: Vec<String> = phrase.split(' ').map(str::to_string).collect();
+        self.by_first
+            .entry(words[0].clone())
+            .or_default()
+            .push((id, words));
+    }
+
+    /// Mark `found[id]` for every venue with a phrase contained in `words`.
+    fn mark(&self, words: &[&str], found: &mut [bool]) {
+        for (i, w) in words.iter().enumerate() {
+            for (id, phrase) in self.by_first.get(*w).into_iter().flatten() {
+                let rest = &words[i..];
+                if rest.len() >= phrase.len() && phrase.iter().zip(rest).all(|(p, w)| p == w) {
+                    found[*id] = true;
+                }
+            }
+        }
+    }
+}
+
+/// The table's full names as key words, and its acronyms, indexed once.
+struct KnownIndex {
+    names: PhraseIndex,
+    acronyms: PhraseIndex,
+}
+
+static KNOWN_INDEX: LazyLock<KnownIndex> = LazyLock::new(|| {
+    let mut index = KnownIndex {
+        names: PhraseIndex::default(),
+        acronyms: PhraseIndex::default(),
+    };
+    for (id, venue) in KNOWN_VENUES.iter().enumerate() {
+        for name in &venue.names {
+            let key = key_words(name).join(" ");
+            if !key.is_empty() {
+                index.names.add(id, &key);
+            }
+        }
+        for acronym in &venue.acronyms {
+            index.acronyms.add(id, acronym);
+        }
+    }
+    index
 });
 
 /// A known venue a form names, and whether by its acronym alone.
@@ -259,29 +300,34 @@ pub(crate) struct KnownId {
 /// short form (`CVPR`, `Proc. NeurIPS`, `ICLR 2026 Poster`, a parenthetical) — long
 /// names are not searched for acronyms, which are often ordinary words.
 pub(crate) fn known_ids(form: &[String]) -> Vec<KnownId> {
+    let index = &*KNOWN_INDEX;
     let refs: Vec<&str> = form.iter().map(String::as_str).collect();
     let distinctive: Vec<&str> = refs.iter().copied().filter(|w| !skippable(w)).collect();
-    let short = distinctive.len() <= 2;
-    let mut ids = Vec::new();
-    for (id, venue) in KNOWN_VENUES.iter().enumerate() {
-        let by_name = KNOWN_NAME_KEYS[id]
+    let mut by_name = vec![false; KNOWN_VENUES.len()];
+    index.names.mark(&refs, &mut by_name);
+    let mut by_acronym = vec![false; KNOWN_VENUES.len()];
+    if distinctive.len() <= 2 {
+        index.acronyms.mark(&distinctive, &mut by_acronym);
+        // `ICLR2026`: an acronym with a year run on.
+        let trimmed: Vec<&str> = distinctive
             .iter()
-            .any(|phrase| contains_phrase(&refs, phrase));
-        let by_acronym = short
-            && venue.acronyms.iter().any(|a| {
-                contains_phrase(&distinctive, a)
-                    || distinctive
-                        .iter()
-                        .any(|w| w.trim_end_matches(|c: char| c.is_ascii_digit()) == a)
-            });
-        if by_name || by_acronym {
-            ids.push(KnownId {
-                id,
-                by_acronym: !by_name,
-            });
+            .map(|w| w.trim_end_matches(|c: char| c.is_ascii_digit()))
+            .collect();
+        for w in trimmed {
+            for (id, phrase) in index.acronyms.by_first.get(w).into_iter().flatten() {
+                if phrase.len() == 1 {
+                    by_acronym[*id] = true;
+                }
+            }
         }
     }
-    ids
+    (0..KNOWN_VENUES.len())
+        .filter(|&id| by_name[id] || by_acronym[id])
+        .map(|id| KnownId {
+            id,
+            by_acronym: !by_name[id],
+        })
+        .collect()
 }
 
 /// One word abbreviates another the ISO 4 way: equal, or same first letter and the

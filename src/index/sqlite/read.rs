@@ -13,13 +13,17 @@ use crate::index::codec::{
 };
 use crate::index::merge::scheme_code;
 use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore};
-use crate::index::title_engine::TitleSearch;
+use crate::index::title_engine::{RecordHit, TitleSearch};
 use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
 
 /// Page cache per reading connection (KiB); with the pool's size this bounds the
 /// memory a resolution run uses, whatever the number of works.
 const READ_CACHE_KIB: i64 = 16 * 1024;
+
+/// The part of the database file read through a memory mapping (page cache of the
+/// system, shared by the connections and reclaimable, not the process's own).
+const MMAP_BYTES: i64 = 1 << 40;
 
 pub struct SqliteStore {
     dir: PathBuf,
@@ -66,6 +70,10 @@ impl SqliteStore {
             .map_err(|e| open_error(&self.dir, e))?;
         conn.pragma_update(None, "cache_size", -READ_CACHE_KIB)
             .map_err(|e| open_error(&self.dir, e))?;
+        // Pages read through a shared mapping instead of copied by a system call each
+        // (SQLite caps the size at its compile-time maximum, 2 GiB by default).
+        conn.pragma_update(None, "mmap_size", MMAP_BYTES)
+            .map_err(|e| open_error(&self.dir, e))?;
         prepare(&conn, &self.dir, false)?;
         Ok(conn)
     }
@@ -89,6 +97,29 @@ impl SqliteStore {
         let result = f(&conn);
         self.give_back(conn);
         result
+    }
+}
+
+impl SqliteStore {
+    /// The titles of the records the title index proposed, read from the records.
+    fn with_titles(&self, found: Vec<RecordHit>) -> Result<Vec<TitleHit>, IndexError> {
+        if found.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.with(|conn| {
+            let mut stmt = conn.prepare_cached("SELECT title FROM records WHERE id = ?1")?;
+            let mut hits = Vec::with_capacity(found.len());
+            for hit in found {
+                // A title whose record a concurrent build just replaced is skipped.
+                if let Some(title) = stmt.query_row([hit.record], |r| r.get(0)).optional()? {
+                    hits.push(TitleHit {
+                        work: hit.work,
+                        title,
+                    });
+                }
+            }
+            Ok(hits)
+        })
     }
 }
 
@@ -157,23 +188,16 @@ impl WorkStore for SqliteStore {
 
     fn title_hits(&self, words: &[String], limit: usize) -> Result<Vec<TitleHit>, IndexError> {
         let found = self.titles.hits(words, limit)?;
-        if found.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.with(|conn| {
-            let mut stmt = conn.prepare_cached("SELECT title FROM records WHERE id = ?1")?;
-            let mut hits = Vec::with_capacity(found.len());
-            for hit in found {
-                // A title whose record a concurrent build just replaced is skipped.
-                if let Some(title) = stmt.query_row([hit.record], |r| r.get(0)).optional()? {
-                    hits.push(TitleHit {
-                        work: hit.work,
-                        title,
-                    });
-                }
-            }
-            Ok(hits)
-        })
+        self.with_titles(found)
+    }
+
+    fn title_hits_with_all(
+        &self,
+        words: &[String],
+        limit: usize,
+    ) -> Result<Vec<TitleHit>, IndexError> {
+        let found = self.titles.hits_with_all(words, limit)?;
+        self.with_titles(found)
     }
 
     fn stats(&self) -> Result<IndexStats, IndexError> {
