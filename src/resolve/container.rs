@@ -4,6 +4,8 @@
 //! the AAAI Conference on Artificial Intelligence" must not be verified against the
 //! record of that volume, which a search for the reference's words finds.
 
+use std::cell::RefCell;
+
 use crate::model::{RefFields, Work};
 use crate::resolve::gate::{GateMethod, title_similarity};
 use crate::resolve::normalize::{compact, fold};
@@ -62,9 +64,29 @@ fn same_name(a: &str, b: &str) -> bool {
 fn container_of(fields: &RefFields) -> Option<&str> {
     let venue = fields.venue.as_deref().filter(|v| !fold(v).is_empty())?;
     match fields.title.as_deref() {
-        Some(title) if same_name(title, venue) => None,
+        Some(title) if same_name_remembered(title, venue) => None,
         _ => Some(venue),
     }
+}
+
+thread_local! {
+    /// The last title and venue compared, and the answer: every candidate of one
+    /// reference asks the same question, one after the other on one thread.
+    static LAST_SAME_NAME: RefCell<Option<(String, String, bool)>> = const { RefCell::new(None) };
+}
+
+fn same_name_remembered(title: &str, venue: &str) -> bool {
+    LAST_SAME_NAME.with(|last| {
+        if let Some((t, v, same)) = &*last.borrow()
+            && t == title
+            && v == venue
+        {
+            return *same;
+        }
+        let same = same_name(title, venue);
+        *last.borrow_mut() = Some((title.to_string(), venue.to_string(), same));
+        same
+    })
 }
 
 /// A record title that reads as a venue: `Proceedings of …`, a book series or a
