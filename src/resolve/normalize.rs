@@ -3,6 +3,8 @@
 //! hyphens and dashes (Unicode included) made uniform, so that two renderings of the
 //! same title, name or venue fold to the same words.
 
+use std::borrow::Cow;
+
 use strsim::damerau_levenshtein;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
@@ -114,7 +116,14 @@ pub fn compact(s: &str) -> String {
 /// A word with British spellings mapped to American ones (`optimisation` →
 /// `optimization`, `colour` → `color`, `modelling` → `modeling`, `centre` →
 /// `center`, `anaemia` → `anemia`), so that both spellings compare equal.
-fn american(word: &str) -> String {
+fn american(word: &str) -> Cow<'_, str> {
+    // Most words hold none of the patterns: no copy then (and nothing replaced can
+    // create a pattern in a word that held none).
+    const INNER: [&str; 6] = ["isation", "yse", "ae", "oe", "our", "ll"];
+    const ENDINGS: [&str; 6] = ["ise", "ised", "ises", "ising", "tre", "tres"];
+    if !ENDINGS.iter().any(|e| word.ends_with(e)) && !INNER.iter().any(|p| word.contains(p)) {
+        return Cow::Borrowed(word);
+    }
     let mut w = word
         .replace("isation", "ization")
         .replace("yse", "yze")
@@ -135,7 +144,7 @@ fn american(word: &str) -> String {
             break;
         }
     }
-    w.replace("our", "or").replace("ll", "l")
+    Cow::Owned(w.replace("our", "or").replace("ll", "l"))
 }
 
 /// Two folded words that are one spelling apart: equal, British and American
@@ -153,7 +162,9 @@ pub fn spelling_variant(a: &str, b: &str) -> bool {
         return false;
     }
     let (a, b) = (american(a), american(b));
-    a == b || damerau_levenshtein(&a, &b) <= 1
+    // One edit changes the length by at most one character.
+    a == b
+        || (a.chars().count().abs_diff(b.chars().count()) <= 1 && damerau_levenshtein(&a, &b) <= 1)
 }
 
 /// English function words that carry no identity in a title (DeepSciVerify filters
