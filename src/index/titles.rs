@@ -11,8 +11,10 @@ use crate::model::Work;
 use crate::resolve::gate::{PreparedTitle, prepared_score};
 use crate::resolve::normalize::{content_words, strip_retraction_prefix};
 
-/// Titles asked of the engine per query before re-scoring.
-pub const ENGINE_HITS: usize = 64;
+/// Titles asked of the engine per query before re-scoring (the engine ranks by the
+/// rarest shared words, so the closest titles come first; 32 and 64 gave the same
+/// development-set results on a 1 M-work index, 32 at 1.5× the speed).
+pub const ENGINE_HITS: usize = 32;
 
 /// Words of a raw reference string that a record's title may lack and still be
 /// "contained" in it (as the local corpus allows).

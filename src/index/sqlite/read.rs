@@ -20,10 +20,8 @@ use crate::model::{IdScheme, Work};
 /// Page cache per reading connection (KiB); with the pool's size this bounds the
 /// memory a resolution run uses, whatever the number of works.
 const READ_CACHE_KIB: i64 = 16 * 1024;
-
-/// The part of the database file read through a memory mapping (page cache of the
-/// system, shared by the connections and reclaimable, not the process's own).
-const MMAP_BYTES: i64 = 1 << 40;
+// No memory mapping of the file: measured 8 % faster on the 1 M-work index, but the
+// mapped pages count as the process's memory and grow with the index.
 
 pub struct SqliteStore {
     dir: PathBuf,
@@ -69,10 +67,6 @@ impl SqliteStore {
         let conn = Connection::open_with_flags(db_path(&self.dir), flags)
             .map_err(|e| open_error(&self.dir, e))?;
         conn.pragma_update(None, "cache_size", -READ_CACHE_KIB)
-            .map_err(|e| open_error(&self.dir, e))?;
-        // Pages read through a shared mapping instead of copied by a system call each
-        // (SQLite caps the size at its compile-time maximum, 2 GiB by default).
-        conn.pragma_update(None, "mmap_size", MMAP_BYTES)
             .map_err(|e| open_error(&self.dir, e))?;
         prepare(&conn, &self.dir, false)?;
         Ok(conn)
