@@ -103,3 +103,82 @@ fn names_run_on_to_the_year_after_a_punctuation_slip() {
     let fam: Vec<&str> = f.authors.iter().map(|a| a.family.as_str()).collect();
     assert_eq!(fam, ["Hilton", "Hunt", "Bedford", "Petticrew"]);
 }
+
+#[test]
+fn comma_style_title_ends_before_a_journal_with_its_volume() {
+    for raw in [
+        "Turing, Alan, Computing Machinery and Intelligence, Mind 59: 433-460, 1950.",
+        "A. Turing, Computing Machinery and Intelligence, Mind 59, 433-460, 1950.",
+        "Turing, Alan, Computing Machinery and Intelligence, Mind 59, pp 433–460 (1950)",
+    ] {
+        let f = parse(raw);
+        assert_eq!(
+            f.title.as_deref(),
+            Some("Computing Machinery and Intelligence"),
+            "{raw}"
+        );
+        assert_eq!(f.venue.as_deref(), Some("Mind"), "{raw}");
+        assert_eq!(f.year, Some(1950), "{raw}");
+    }
+    // The journal between commas before `No.`.
+    assert_eq!(
+        title("Adam Mornement, The second coming, World architecture, No. 83, 2000, 34-37").as_deref(),
+        Some("The second coming")
+    );
+    // A place and a number are no journal and its volume; a month and day neither.
+    assert_eq!(
+        title("Jin-yi Cai (1990), A Note on the Determinant and Permanent Problem, Information and Computation, 84, No. 1, 119-127.").as_deref(),
+        Some("A Note on the Determinant and Permanent Problem")
+    );
+}
+
+#[test]
+fn question_title_goes_on_with_its_subtitle() {
+    for (raw, want) in [
+        (
+            "Smith, J. (2001). Why do birds sing? : A study of song learning. Journal of Birds, 3, 1-10.",
+            "Why do birds sing? : A study of song learning",
+        ),
+        (
+            "Smith J. Why do birds sing?: a study of song. J Birds. 2001;3:1-10.",
+            "Why do birds sing?: a study of song",
+        ),
+        (
+            "Gulanick M. Is phase 2 cardiac rehabilitation necessary for early recovery? A randomized, controlled study. Heart Lung 1991; 20:9-15.",
+            "Is phase 2 cardiac rehabilitation necessary for early recovery? A randomized, controlled study",
+        ),
+    ] {
+        assert_eq!(title(raw).as_deref(), Some(want), "{raw}");
+    }
+    // A journal after the question stays the journal.
+    let f = parse("Kissane, K. (1998). Who is the victim? The Age: Extra, p. 6.");
+    assert_eq!(f.title.as_deref(), Some("Who is the victim?"));
+    let f = parse("Ward, A. (2004). Why do rivers flood? Water Review, 3(2), 55-58.");
+    assert_eq!(f.title.as_deref(), Some("Why do rivers flood?"));
+    assert_eq!(f.venue.as_deref(), Some("Water Review"));
+}
+
+#[test]
+fn quoted_words_inside_a_title() {
+    // A quoted phrase opening the title, its words going on after the quote.
+    let f = parse("Smith, J. (2001). \"Invisible hand\" theory revisited. Journal of Economics, 3, 1-10.");
+    assert_eq!(f.title.as_deref(), Some("\"Invisible hand\" theory revisited"));
+    assert_eq!(f.venue.as_deref(), Some("Journal of Economics"));
+    // Straight quotes nested in a quoted title.
+    let f = parse("J. Smith, \"The \"invisible hand\" revisited,\" Journal of Economics, vol. 3, pp. 1-10, 2001.");
+    assert_eq!(f.title.as_deref(), Some("The \"invisible hand\" revisited"));
+    assert_eq!(f.venue.as_deref(), Some("Journal of Economics"));
+    // Single quotes nested in single quotes.
+    assert_eq!(
+        title("Malik Mufti, ‘Democratizing Potential of the ‘Arab Spring’: Some Early Observations’, Government and Opposition, 50: 3 (2015), 394-419.").as_deref(),
+        Some("Democratizing Potential of the ‘Arab Spring’: Some Early Observations")
+    );
+    // A quoted word at the end keeps both its quotes.
+    assert_eq!(
+        title("D. Wender, The Last Scene of the “Odyssey”, Leiden 1978.").as_deref(),
+        Some("The Last Scene of the “Odyssey”")
+    );
+    // A quoted title followed by the journal without punctuation stays the title.
+    let f = parse("Crowe JH, Crowe LM. \"Preservation of mammalian cells\" Nat Biotechnol 2000; 18: 145-146.");
+    assert_eq!(f.title.as_deref(), Some("Preservation of mammalian cells"));
+}

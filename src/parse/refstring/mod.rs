@@ -259,31 +259,78 @@ fn quoted(s: &str) -> Option<(&str, usize)> {
         _ => return None,
     };
     let body = &s[open.len_utf8()..];
-    let mut search = 0;
-    // A single quote also serves as an apostrophe: the closing one is followed by
-    // punctuation or a space, not a letter.
-    loop {
-        let i = search + body[search..].find(closers)?;
-        let c = body[i..].chars().next()?;
+    // Quotes inside the quoted title (`"The "invisible hand" revisited,"`): an opening
+    // quote after a space and before a letter nests; the closing one that matches it
+    // does not end the title.
+    let mut depth = 0usize;
+    for (i, c) in body.char_indices() {
         let after = &body[i + c.len_utf8()..];
-        let apostrophe = matches!(c, '\'' | '’') && after.starts_with(char::is_alphabetic);
-        if !apostrophe {
-            let title = &body[..i];
-            if title.trim().is_empty() {
-                return None;
-            }
-            return Some((title, open.len_utf8() + i + c.len_utf8()));
+        let opens_inner = c == open
+            && i > 0
+            && body[..i].ends_with(char::is_whitespace)
+            && after.starts_with(char::is_alphanumeric);
+        if opens_inner {
+            depth += 1;
+            continue;
         }
-        search = i + c.len_utf8();
+        if !closers.contains(&c) {
+            continue;
+        }
+        // A single quote also serves as an apostrophe: the closing one is followed by
+        // punctuation or a space, not a letter.
+        if matches!(c, '\'' | '’') && after.starts_with(char::is_alphabetic) {
+            continue;
+        }
+        if depth > 0 {
+            depth -= 1;
+            continue;
+        }
+        let title = &body[..i];
+        if title.trim().is_empty() || quote_opens_title(title, after) {
+            return None;
+        }
+        return Some((title, open.len_utf8() + i + c.len_utf8()));
     }
+    None
+}
+
+/// `"Invisible hand" theory revisited.`: a quoted phrase at the start of a title
+/// whose words go on after the closing quote. The quoted text closes with no
+/// punctuation of its own and a lowercase word follows (not `in`, `by`, which open
+/// the container or a credit); a capitalised word there is more often the journal
+/// (`"Galactic Astronomy" Princeton University Press`).
+fn quote_opens_title(quoted: &str, after: &str) -> bool {
+    let closed = quoted
+        .trim_end()
+        .ends_with(['.', ',', ';', ':', '?', '!', '…']);
+    let Some(rest) = after.strip_prefix(' ') else {
+        return false;
+    };
+    let word = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    !closed
+        && word.starts_with(char::is_lowercase)
+        && !matches!(
+            word,
+            "in" | "by" | "en" | "dans" | "im" | "och" | "und" | "and"
+        )
 }
 
 fn tidy_title(t: &str) -> Option<String> {
-    let t = t
-        .trim()
-        .trim_matches(['"', '“', '”', '«', '»', '„', '‘', '’'])
-        .trim_end_matches([',', '.', ';', ':', ' ', '/'])
-        .trim();
+    const QUOTES: [char; 8] = ['"', '“', '”', '«', '»', '„', '‘', '’'];
+    const ENDS: [char; 6] = [',', '.', ';', ':', ' ', '/'];
+    let t = t.trim().trim_end_matches(ENDS);
+    // Quotes around the whole title go; a quoted word at either end stays
+    // (`"Invisible hand" theory`, `The meaning of "nature"`).
+    let whole = t.starts_with(QUOTES) && t.ends_with(QUOTES);
+    let t = if whole || t.matches(QUOTES).count() == 1 {
+        t.trim_matches(QUOTES)
+    } else {
+        t
+    };
+    let t = t.trim_end_matches(ENDS).trim();
     // A medium or genre in brackets after the title: `[Motion picture]`, `[DVD]`.
     let t = match t.rfind('[') {
         Some(i) if t.ends_with(']') && i > 0 && t.len() - i < 40 => t[..i].trim_end(),

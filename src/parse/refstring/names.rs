@@ -8,7 +8,7 @@ mod chunk;
 mod lookahead;
 mod loose;
 
-use super::lexicon::{is_given_name, is_suffix};
+use super::lexicon::{is_given_name, is_particle, is_suffix};
 use super::markers::{editor_marker, et_al, initials_in_parens, role_marker};
 use super::persons::{direct, pair, single, vancouver};
 use super::tokens::{Kind, Tokenized};
@@ -251,7 +251,9 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
         };
         let accepted = if let Some(fam) = pending.take() {
             // `Hayles, N. Katherine.`: an initial and a given name written out.
-            let initial_and_given = shape == Shape::InitialsWords && terminal;
+            // `Hunter, J. Paul, and …`: the same before a separator.
+            let initial_and_given = shape == Shape::InitialsWords
+                && (terminal || (to - i == 2 && toks[i].is_initial() && known_given(&toks[i + 1])));
             if given_like(shape) || initial_and_given {
                 list.persons.push(pair(s, &toks, &fam, &chunk));
                 if style == Style::Unknown {
@@ -287,7 +289,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                 Shape::Words(1)
                     if style == Style::Direct && to - i >= 2 && toks[i].capitalised() =>
                 {
-                    list.persons.push(direct(s, &toks, &chunk));
+                    list.persons.push(direct(s, &toks, &chunk, false));
                     true
                 }
                 Shape::Words(1) => false,
@@ -315,7 +317,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                         if !list.persons.is_empty() && !after_and {
                             last_loose = Some((list.persons.len(), list.end));
                         }
-                        list.persons.push(direct(s, &toks, &chunk));
+                        list.persons.push(direct(s, &toks, &chunk, false));
                         if style == Style::Unknown {
                             style = Style::Direct;
                         }
@@ -325,8 +327,19 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                     }
                     true
                 }
+                // `de S. Soares, E. F.`: a particle opens no given name, so a chunk
+                // that starts with one and is followed by initials is a family name.
+                Shape::InitialsWords
+                    if style != Style::Direct
+                        && particle_first(&toks[i])
+                        && next_is_initials(&toks, to, terminal) =>
+                {
+                    pending_loose = false;
+                    pending = Some(chunk);
+                    true
+                }
                 Shape::InitialsWords => {
-                    list.persons.push(direct(s, &toks, &chunk));
+                    list.persons.push(direct(s, &toks, &chunk, list.editors));
                     if style == Style::Unknown {
                         style = Style::Direct;
                     }
@@ -421,4 +434,9 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
         list.end = t.end;
     }
     list
+}
+
+/// A lowercase particle (`de`, `van`) as the first word of a chunk.
+fn particle_first(t: &super::tokens::Tok) -> bool {
+    t.kind == Kind::Word && !t.capitalised() && is_particle(&t.lower())
 }

@@ -145,10 +145,16 @@ pub fn continued_title<'a>(
         return None;
     }
     let after = s_trim[n..].trim_start();
-    let question = title.trim_end().ends_with('?') && sentence.ends_with('?');
+    let after_question = title.trim_end().ends_with('?');
+    let question = after_question && sentence.ends_with('?');
+    // `Does therapy help? A randomized clinical trial. Clin J Pain.`: a subtitle in
+    // sentence case after a question, closed by its period (a journal's name after
+    // the question is written in title case or closed by its numbers).
+    let subtitle =
+        after_question && s_trim[e..].starts_with('.') && words >= 3 && sentence_case(sentence);
     let before_container =
         ["In ", "In: ", "In:"].iter().any(|p| after.starts_with(p)) && s_trim[e..].starts_with('.');
-    (question || before_container).then_some((offset + e, offset + n))
+    (question || subtitle || before_container).then_some((offset + e, offset + n))
 }
 
 /// `II`, `III`, `IV`: a part number in Roman numerals (a lone `I` too, but not the
@@ -240,4 +246,16 @@ pub fn comma_book_subtitle(s: &str) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// Some word after the first, of four letters or more and not a stopword, begins in
+/// lowercase: a sentence, not a name in title case (`The Age: Extra, p. 6`).
+fn sentence_case(sentence: &str) -> bool {
+    sentence.split_whitespace().skip(1).any(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        w.starts_with(char::is_lowercase)
+            && w.chars().count() >= 4
+            && w.chars().all(char::is_alphabetic)
+            && !is_stopword(&Lower::of(w))
+    })
 }

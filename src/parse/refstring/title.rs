@@ -49,8 +49,10 @@ fn title_end_at(
                     }
                     ")" | "]" => *depth -= 1,
                     "?" | "!" if *depth <= 0 && k > 0 => {
+                        // `Why X? : A study`, `Why X?: a study`: the subtitle's colon.
                         let goes_on = next.is_some_and(|n| {
                             n.is(')')
+                                || n.is(':')
                                 || n.is('"')
                                 || n.is('”')
                                 || (n.kind == Kind::Word && !n.capitalised())
@@ -66,6 +68,28 @@ fn title_end_at(
                             || (toks[k - 1].end < t.start
                                 && next.is_some_and(|n| n.capitalised()))) =>
                     {
+                        return Some((t.start, t.end));
+                    }
+                    // `Centre Pompidou, Deutsche Bauzeitung, No. 134`: a journal's
+                    // name between commas, then its numbering.
+                    "," if comma_style
+                        && *depth <= 0
+                        && k > 0
+                        && numbering_word(toks, k + 1)
+                        && let Some(&pk) = commas.last()
+                        && journal_name(&toks[pk + 1..k]) =>
+                    {
+                        *first_comma = None;
+                        return Some((toks[pk].start, toks[pk].end));
+                    }
+                    // `Computing Machinery and Intelligence, Mind 59: 433-460`: a
+                    // journal's name with its volume after the comma.
+                    "," if comma_style
+                        && *depth <= 0
+                        && k > 0
+                        && journal_with_volume(toks, k + 1) =>
+                    {
+                        *first_comma = None;
                         return Some((t.start, t.end));
                     }
                     "," if *depth <= 0 && k > 0 && venue_starts(s, toks, k + 1) => {
@@ -487,4 +511,57 @@ fn ends_with_number(seg: &str) -> bool {
         [.., d, l] => d.is_ascii_digit() && l.is_ascii_lowercase(),
         _ => false,
     }
+}
+
+/// `No.`, `Vol.`, `pp.` at token `k`: a word that opens a journal's numbering.
+fn numbering_word(toks: &[Tok], k: usize) -> bool {
+    toks.get(k).is_some_and(|t| {
+        t.kind == Kind::Word
+            && t.dot
+            && matches!(t.lower().as_str(), "vol" | "no" | "nr" | "pp" | "bd" | "jg")
+    })
+}
+
+/// `Mind 59: 433`, `SPFFBU B 18, 1971`: from token `k`, a journal's name (one to six
+/// words, the first capitalised) and a volume number that is no year, closed by a
+/// comma, a colon, a parenthesis or the end.
+fn journal_with_volume(toks: &[Tok], k: usize) -> bool {
+    let Some(len) = toks[k.min(toks.len())..]
+        .iter()
+        .position(|t| t.kind == Kind::Num)
+    else {
+        return false;
+    };
+    let num = k + len;
+    let closed = toks
+        .get(num + 1)
+        .is_none_or(|n| n.is(',') || n.is(':') || n.is('('));
+    // The pages or the year after the volume: `59: 433`, `59 (1950)`, `59, 433-460`,
+    // `18, 1971` (not `Aix-Marseille 1, 761 p.`).
+    let closed = closed
+        && match toks.get(num + 1) {
+            Some(n) if n.is(',') => {
+                is_year(toks, num + 2)
+                    || toks.get(num + 3).is_some_and(|d| d.is('-') || d.is('–'))
+                    || toks
+                        .get(num + 2)
+                        .is_some_and(|w| matches!(w.text, "pp" | "p" | "S" | "pages"))
+            }
+            _ => true,
+        };
+    len > 0
+        && closed
+        && !numbering_starts(toks, k)
+        && !toks[k..num].iter().any(|t| {
+            lexicon::is_month(&t.lower())
+                || matches!(
+                    t.lower().as_str(),
+                    "part" | "issue" | "heft" | "band" | "suppl"
+                )
+        })
+        && toks[num].text.len() <= 4
+        && toks[num].text.bytes().all(|b| b.is_ascii_digit())
+        && !is_year(toks, num)
+        && journal_name(&toks[k..num])
+        && !toks[k..num].iter().any(|t| t.is_initial() && t.dot)
 }

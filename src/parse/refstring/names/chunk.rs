@@ -76,11 +76,12 @@ pub(super) fn read_chunk(
                 && toks.get(k + 2).is_none_or(|a| {
                     next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.kind == Kind::Num
                 });
-            // `Hayles, N. Katherine. Title`: an initial, then the given name written out.
+            // `Hayles, N. Katherine. Title`, `Hunter, J. Paul, and …`, `Mason, R. Hal and
+            // …`: an initial, then the given name written out, closing the name.
             let given_follows = given_part
                 && next.is_some_and(|n| {
                     n.kind == Kind::Word
-                        && n.dot
+                        && (n.dot || name_closes(toks, k + 2))
                         && n.capitalised()
                         && !n.is_initial()
                         && is_given_name(&n.lower())
@@ -167,4 +168,16 @@ pub(super) fn given_like(shape: Shape) -> bool {
         shape,
         Shape::Initials | Shape::WordsInitials | Shape::Words(1..=3)
     )
+}
+
+/// After a given name written out: a separator that closes the name (`, and`, `and`),
+/// not a comma before initials (`Puduru, V.R. Xian, W.`: `Xian` is a family name).
+fn name_closes(toks: &[Tok], k: usize) -> bool {
+    toks.get(k).is_some_and(|a| {
+        is_sep_word(a)
+            || (a.is(',')
+                && toks
+                    .get(k + 1)
+                    .is_none_or(|n| !(n.is_initial() || n.is_caps_initials())))
+    })
 }
