@@ -95,12 +95,23 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
         f.title = tidy_title(&s[..list.end]);
         title_done = true;
         pos = list.end;
+    } else if !title_done && title_before_imprint(s, &list) {
+        // `CIA World Factbook. Washington, DC: Central Intelligence Agency, 2009.`
+        f.title = tidy_title(&s[..list.end]);
+        title_done = true;
+        pos = list.end;
     } else if !list.persons.is_empty() && !title_in_author_place(s, &list) {
         pos = list.end;
         comma_style = list.stop == names::Stop::Comma;
         take_names(f, list);
     } else if let Some((org, end)) = persons::organisation(&tokens, s) {
-        f.authors.push(org);
+        if !title_done && subtitle::starts_with_imprint(&s[end..]) {
+            // `CIA World Factbook. Washington, DC: …`: the title before the imprint.
+            f.title = tidy_title(&s[..end]);
+            title_done = true;
+        } else {
+            f.authors.push(org);
+        }
         pos = end;
     } else if !title_done {
         // Title first, then the names (`Title. Smith J, Lee K. Venue …`).
@@ -178,7 +189,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
 fn title_in_author_place(s: &str, list: &names::NameList) -> bool {
     s[..list.end].trim_end().ends_with('.')
         && !list.truncated
-        && !s[..list.end].contains([',', ';'])
+        && !s[..list.end].contains([',', ';', '('])
         && list.persons.iter().all(|p| {
             p.given
                 .as_deref()
@@ -209,6 +220,22 @@ fn title_before_credit(s: &str, list: &names::NameList) -> bool {
         && CREDITS
             .iter()
             .any(|c| s[list.end..].trim_start().starts_with(c))
+}
+
+/// A "name list" of one name without initials or commas, closed by a period and
+/// followed straight away by the place and publisher (`CIA World Factbook.
+/// Washington, DC: Central Intelligence Agency, 2009.`): a title without an author,
+/// since a reference names its title before its imprint.
+fn title_before_imprint(s: &str, list: &names::NameList) -> bool {
+    list.persons.len() == 1
+        && list.stop == names::Stop::Period
+        && !list.truncated
+        && !s[..list.end].contains([',', ';', '&', '('])
+        && list.persons[0]
+            .given
+            .as_deref()
+            .is_none_or(|g| !g.contains('.'))
+        && subtitle::starts_with_imprint(&s[list.end..])
 }
 
 /// Where the parenthesised year begins when everything from `from` up to it reads as
@@ -303,6 +330,18 @@ fn quote_opens_title(quoted: &str, after: &str) -> bool {
     let closed = quoted
         .trim_end()
         .ends_with(['.', ',', ';', ':', '?', '!', '…']);
+    // `'What's the story'? Working with …`: the title's question mark after the quote.
+    if !closed && after.starts_with(['?', '!']) {
+        return true;
+    }
+    // `"Je voudrais …" - Carnet de route …`: a dash before the rest of the title.
+    let rest = ["- ", "– ", "— "]
+        .iter()
+        .find_map(|d| after.trim_start().strip_prefix(d))
+        .filter(|r| after.starts_with(' ') && r.starts_with(char::is_alphabetic));
+    if !closed && rest.is_some() {
+        return true;
+    }
     let Some(rest) = after.strip_prefix(' ') else {
         return false;
     };

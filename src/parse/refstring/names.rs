@@ -19,7 +19,7 @@ use lookahead::{
     colon_after_full_name, follower_ok, given_name_follows, initialled_name_follows,
     next_is_initials, saw_comma_before,
 };
-use loose::{LooseNames, known_given, runs_on};
+use loose::{LooseNames, known_given, runs_on, title_follows};
 
 /// What ended the list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +88,8 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
     let mut before_pending = 0;
     // A full name after a comma (not after `and`): (index of the person, list end before it).
     let mut last_loose: Option<(usize, usize)> = None;
+    // The first such name, and the list end before it.
+    let mut first_loose: Option<(usize, usize)> = None;
     loop {
         // Separators between names.
         let (mut comma, mut joined) = (false, false);
@@ -210,6 +212,13 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             break;
         }
         if mononym && let Some(fam) = pending.take() {
+            // `Austen, Jane, Pride and Prejudice (London: …)`: a loose word too.
+            loose.added(
+                pending_loose,
+                false,
+                (list.persons.len(), before_pending),
+                known_given(&toks[fam.from]),
+            );
             list.persons.push(single(s, &toks, &fam));
         }
         if let (Shape::Words(_), Some((g_from, g_to, after))) =
@@ -226,6 +235,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             list.end = toks[after - 1].end;
             i = after;
             last_loose = None;
+            first_loose = None;
             continue;
         }
         let chunk = Chunk { from: i, to };
@@ -316,6 +326,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                     {
                         if !list.persons.is_empty() && !after_and {
                             last_loose = Some((list.persons.len(), list.end));
+                            first_loose.get_or_insert((list.persons.len(), list.end));
                         }
                         list.persons.push(direct(s, &toks, &chunk, false));
                         if style == Style::Unknown {
@@ -421,7 +432,19 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             list.stop = Stop::Comma;
         }
     }
-    if let Some((k, end)) = loose.title_taken(runs_on(&toks, s, list.end)) {
+    // `Mathilde von Bulow, West Germany, Cold War Europe and the Algerian War
+    // (Cambridge, UK: …)`: full names after a comma, then an `and` that joins no
+    // name or the book's place and publisher: from the first of them on, the title.
+    let title_after = title_follows(&toks, s, list.end);
+    if let Some((k, end)) = first_loose
+        && title_after
+        && !list.truncated
+    {
+        list.persons.truncate(k);
+        list.end = end;
+        list.stop = Stop::Comma;
+    }
+    if let Some((k, end)) = loose.title_taken(runs_on(&toks, s, list.end), title_after) {
         list.persons.truncate(k);
         list.end = end;
         list.stop = Stop::Comma;

@@ -17,7 +17,10 @@ pub fn title_end<'a>(tokens: &Tokenized<'a>, s: &'a str, comma_style: bool) -> (
         // the place, publisher and year closes the title, commas and all.
         // `… impact structure, Ontario, Canada. Geology`: places named in the title.
         (Some(c), Some(f))
-            if c.0 < f.0 && !publication_paren(&s[f.0..]) && !places_only(&s[c.1..f.0]) =>
+            if c.0 < f.0
+                && !publication_paren(&s[f.0..])
+                && !places_only(&s[c.1..f.0])
+                && !subtitle_colon(&s[c.1..f.0]) =>
         {
             c
         }
@@ -140,6 +143,12 @@ fn title_end_at(
                 if *depth <= 0 && k >= 3 && bare_year_between(toks, k) {
                     return Some((t.start, t.start));
                 }
+                if *depth <= 0
+                    && k >= 3
+                    && let Some(m) = bare_month_year(toks, k)
+                {
+                    return Some((m, m));
+                }
             }
             Kind::Word => {
                 if t.dot && *depth <= 0 && period_ends_title(toks, k) {
@@ -185,9 +194,36 @@ fn bare_year_between(toks: &[Tok], k: usize) -> bool {
                 | "autumn"
         )
         && !lexicon::is_month(&prev.lower())
-        && toks
-            .get(k + 1)
-            .is_none_or(|n| (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num)
+        && toks.get(k + 1).is_none_or(|n| {
+            (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num || n.is(',')
+        })
+}
+
+/// `… Execution Time Analyser June 1992, York …`: a month and year between the title
+/// and what follows, without punctuation. Returns where the month starts.
+fn bare_month_year(toks: &[Tok], k: usize) -> Option<usize> {
+    let t = &toks[k];
+    let month = &toks[k - 1];
+    let before = &toks[k - 2];
+    (t.text.len() == 4
+        && YEAR.is_match(t.text)
+        && month.kind == Kind::Word
+        && lexicon::is_month(&month.lower())
+        && !month.dot
+        && before.kind == Kind::Word
+        && !before.dot
+        && !lexicon::is_stopword(&before.lower())
+        && toks.get(k + 1).is_some_and(|n| n.is(',')))
+    .then_some(month.start)
+}
+
+/// `White Plague, Black Labour: Tuberculosis and the political economy of health`:
+/// after the comma, a colon that opens a subtitle of several words — the comma was
+/// inside the title.
+fn subtitle_colon(s: &str) -> bool {
+    s.split_once(':').is_some_and(|(before, after)| {
+        !before.contains(',') && after.split_whitespace().count() >= 3
+    })
 }
 
 /// Two or more short capitalised names between commas (`Ontario, Canada`,
@@ -211,7 +247,7 @@ fn places_only(s: &str) -> bool {
 }
 
 /// `(New York: Judson Press, 1994)`: the place, publisher and year of a book.
-fn publication_paren(s: &str) -> bool {
+pub(super) fn publication_paren(s: &str) -> bool {
     let Some(body) = s.strip_prefix('(') else {
         return false;
     };
@@ -242,6 +278,10 @@ fn paren_ends_title(s: &str) -> bool {
         || [
             "eds",
             "ed.",
+            "éd.",
+            "working paper",
+            "discussion paper",
+            "paper no",
             "edn",
             "edition",
             "trans",
@@ -291,7 +331,10 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
                 n.is('(')
                     || n.is(':')
                     || (n.kind == Kind::Word
-                        && matches!(n.text, "nd" | "rd" | "th" | "st" | "ed" | "edn" | "Aufl"))
+                        && matches!(
+                            n.text,
+                            "nd" | "rd" | "th" | "st" | "ed" | "edn" | "Aufl" | "vols" | "Bde"
+                        ))
             });
     }
     if t.kind != Kind::Word {
@@ -353,6 +396,7 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
             | "vol"
             | "pp"
             | "pages"
+            | "page"
             | "chapter"
             | "ch"
             | "eds"
@@ -368,7 +412,7 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
         // `to appear`, `in press`: notes, but still the end of the title.
         return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
     }
-    if place_colon_publisher(toks, k) {
+    if place_colon_publisher(toks, k) || event_segment(toks, k) {
         return true;
     }
     // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
@@ -383,6 +427,31 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
             .iter()
             .any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised())
         && !s.is_empty()
+}
+
+/// `, INTERACT 90 Proceedings,`, `, Professional Engineers in Mining Seminar,`: a
+/// short segment up to the next comma that names a meeting or its proceedings.
+fn event_segment(toks: &[Tok], k: usize) -> bool {
+    let seg = toks[k..]
+        .iter()
+        .take_while(|t| !t.is(',') && !t.is('.') && !t.dot)
+        .collect::<Vec<_>>();
+    seg.len() <= 8
+        && toks.get(k + seg.len()).is_some_and(|t| t.is(','))
+        && seg.iter().any(|t| {
+            t.kind == Kind::Word
+                && matches!(
+                    t.text,
+                    "Proceedings"
+                        | "Seminar"
+                        | "Symposium"
+                        | "Conference"
+                        | "Congress"
+                        | "Workshop"
+                        | "Meeting"
+                        | "Colloquium"
+                )
+        })
 }
 
 /// `, Berrien Springs: Andrews University Press, 2014`: a place of one to three

@@ -2,6 +2,7 @@
 //! names, or the title that follows the author?
 
 use super::super::lexicon::is_given_name;
+use super::super::title::publication_paren;
 use super::super::tokens::{Kind, Tok};
 use super::super::year::leading_year;
 
@@ -39,10 +40,11 @@ impl LooseNames {
     }
 
     /// Where to cut the list back to, if the loose names were no names: the list
-    /// ran on (`runs_on`) instead of ending as an author list ends.
-    pub(super) fn title_taken(&self, runs_on: bool) -> Option<(usize, usize)> {
+    /// ran on (`runs_on`) instead of ending as an author list ends, or a title's end
+    /// follows it (`title_after`, see [`title_follows`]), whatever the given names.
+    pub(super) fn title_taken(&self, runs_on: bool, title_after: bool) -> Option<(usize, usize)> {
         self.first
-            .filter(|_| runs_on && !self.joined && !self.known)
+            .filter(|_| !self.joined && ((runs_on && !self.known) || title_after))
     }
 }
 
@@ -65,4 +67,16 @@ pub(super) fn known_given(t: &Tok) -> bool {
     let lower = t.lower();
     let first = lower.split(['-', '‐']).next().unwrap_or("");
     is_given_name(&lower) || is_given_name(first)
+}
+
+/// Whether what follows a name list at `end` shows the last names were a title: an
+/// `and` that joined no name (`Maurice Maeterlinck and the Making of Modern
+/// Theatre`), or the place, publisher and year of a book in parentheses
+/// (`William Kentridge (Brussels: Société des Expositions, 1998)`).
+pub(in crate::parse::refstring) fn title_follows(toks: &[Tok], s: &str, end: usize) -> bool {
+    let Some(next) = toks.iter().find(|t| t.start >= end) else {
+        return false;
+    };
+    let dangling_and = next.kind == Kind::Word && matches!(next.text, "and" | "&") || next.is('&');
+    dangling_and || (next.is('(') && publication_paren(&s[next.start..]))
 }
