@@ -537,7 +537,9 @@ fn citation_key_and_glued_number_labels() {
         f.title.as_deref(),
         Some("Thermodynamic density of states of GaAs systems")
     );
-    let f = parse("26-Vellin J-F, Achim V, Sinardet D, et al. Leptomeningeal carcinomatosis after skull base surgery: a case report. Auris Nasus Larynx. 2007; 34(4): 565-567.");
+    let f = parse(
+        "26-Vellin J-F, Achim V, Sinardet D, et al. Leptomeningeal carcinomatosis after skull base surgery: a case report. Auris Nasus Larynx. 2007; 34(4): 565-567.",
+    );
     assert_eq!(families(&f), ["Vellin", "Achim", "Sinardet"]);
     assert_eq!(
         f.title.as_deref(),

@@ -222,7 +222,10 @@ fn comma_style_title_ends_before_volumes_pages_meetings_and_bare_dates() {
     }
     // A comma followed by a period-closed sentence is no meeting.
     assert_eq!(
-        title("D Lehmann. Belief revision, revised. In Proceedings IJCAI-95, pages 1534--1540, 1995.").as_deref(),
+        title(
+            "D Lehmann. Belief revision, revised. In Proceedings IJCAI-95, pages 1534--1540, 1995."
+        )
+        .as_deref(),
         Some("Belief revision, revised")
     );
 }
@@ -233,15 +236,27 @@ fn chicago_note_titles_that_read_like_names() {
     let f = parse("David Archard, Sexual Consent (Boulder: Westview Press, 1998), p. 20;");
     assert_eq!(f.title.as_deref(), Some("Sexual Consent"));
     assert_eq!(families_of(&f), ["Archard"]);
-    let f = parse("Christov-Bakargiev, Carolyn, William Kentridge (Brussels: Société des Expositions, 1998).");
+    let f = parse(
+        "Christov-Bakargiev, Carolyn, William Kentridge (Brussels: Société des Expositions, 1998).",
+    );
     assert_eq!(f.title.as_deref(), Some("William Kentridge"));
     assert_eq!(families_of(&f), ["Christov-Bakargiev"]);
     // An `and` that joins no name: the names before it began the title.
-    let f = parse("McGuinness, Patrick, Maurice Maeterlinck and the Making of Modern Theatre (Oxford University Press, 2000).");
-    assert_eq!(f.title.as_deref(), Some("Maurice Maeterlinck and the Making of Modern Theatre"));
+    let f = parse(
+        "McGuinness, Patrick, Maurice Maeterlinck and the Making of Modern Theatre (Oxford University Press, 2000).",
+    );
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Maurice Maeterlinck and the Making of Modern Theatre")
+    );
     assert_eq!(families_of(&f), ["McGuinness"]);
-    let f = parse("Mathilde von Bulow, West Germany, Cold War Europe and the Algerian War (Cambridge, UK: Cambridge University Press, 2016)");
-    assert_eq!(f.title.as_deref(), Some("West Germany, Cold War Europe and the Algerian War"));
+    let f = parse(
+        "Mathilde von Bulow, West Germany, Cold War Europe and the Algerian War (Cambridge, UK: Cambridge University Press, 2016)",
+    );
+    assert_eq!(
+        f.title.as_deref(),
+        Some("West Germany, Cold War Europe and the Algerian War")
+    );
     assert_eq!(families_of(&f), ["von Bulow"]);
     // A subtitle's colon after the first comma: the comma is inside the title.
     assert_eq!(
@@ -252,7 +267,9 @@ fn chicago_note_titles_that_read_like_names() {
     assert_eq!(f.title.as_deref(), Some("Pride and Prejudice"));
     assert_eq!(families_of(&f), ["Austen"]);
     // Real co-authors joined by `and` stay authors.
-    let f = parse("Lakoff, George, and Mark Johnson. Metaphors We Live By. Chicago: University of Chicago Press, 1980.");
+    let f = parse(
+        "Lakoff, George, and Mark Johnson. Metaphors We Live By. Chicago: University of Chicago Press, 1980.",
+    );
     assert_eq!(families_of(&f), ["Lakoff", "Johnson"]);
 }
 
@@ -266,11 +283,17 @@ fn titles_without_authors_and_notes_after_titles() {
     let f = parse("World Health Organization. Mental health atlas. Geneva: WHO Press, 2011.");
     assert_eq!(f.title.as_deref(), Some("Mental health atlas"));
     // A producer credited by role is not a title in the author's place.
-    let f = parse("FITNE (Producer). (2005). Nurse theorists: Florence Nightingale life and work [DVD]. United States: Producer.");
-    assert_eq!(f.title.as_deref(), Some("Nurse theorists: Florence Nightingale life and work"));
+    let f = parse(
+        "FITNE (Producer). (2005). Nurse theorists: Florence Nightingale life and work [DVD]. United States: Producer.",
+    );
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Nurse theorists: Florence Nightingale life and work")
+    );
     // An edition or a paper number in parentheses after an APA title.
     assert_eq!(
-        title("Derrida, J. (1967). L’écriture et la différence (1 éd.). Paris: Éditions du Seuil.").as_deref(),
+        title("Derrida, J. (1967). L’écriture et la différence (1 éd.). Paris: Éditions du Seuil.")
+            .as_deref(),
         Some("L’écriture et la différence")
     );
     assert_eq!(
@@ -290,4 +313,46 @@ fn titles_without_authors_and_notes_after_titles() {
 
 fn families_of(f: &citeproof::model::RefFields) -> Vec<&str> {
     f.authors.iter().map(|a| a.family.as_str()).collect()
+}
+
+#[test]
+fn editors_translators_and_series_after_a_title() {
+    for (raw, want) in [
+        (
+            "Wordsworth, William, The Prelude, Jonathan Wordsworth, M. H. Abrams, and Stephen Gill (eds.) (New York, NY: Norton, 1979).",
+            "The Prelude",
+        ),
+        (
+            "Basevi, Abramo, Studio sulle opere di Giuseppe Verdi, Ugo Piovano (ed.) (Milan: Rugginente, 2001).",
+            "Studio sulle opere di Giuseppe Verdi",
+        ),
+        (
+            "Habermas, Juergen (1995), Between Facts and Norms, tr. W. Rehg (Cambridge, Mass.: MIT Press).",
+            "Between Facts and Norms",
+        ),
+        (
+            "Liu, W.F., 2002, Savings and portfolio decision: Observable implications of uncertainty, working paper, University of Washington.",
+            "Savings and portfolio decision: Observable implications of uncertainty",
+        ),
+        (
+            "Chopra, A. K. (2011). Dynamics of structures: theory and applications, volume 4th. Prentice Hall, Upper Saddle River, NJ.",
+            "Dynamics of structures: theory and applications",
+        ),
+        (
+            "Mullin, C. M. (2012). Why access matters: The community college student body (Policy Brief 2012-01PBL). Washington, DC: AACC.",
+            "Why access matters: The community college student body",
+        ),
+    ] {
+        assert_eq!(title(raw).as_deref(), Some(want), "{raw}");
+    }
+    // A chapter's reference cut down to its container: `In Editors (Eds.), Title`.
+    let f = parse("In Bouma, H., & Elsendoorn, A. G. (Eds.), Working Models of Human Perception, pp. 391-410. Academic Press, London, England.");
+    assert_eq!(f.title.as_deref(), Some("Working Models of Human Perception"));
+    assert_eq!(f.editors.len(), 2);
+    assert!(f.authors.is_empty());
+    // A title that begins with `In` stays whole.
+    assert_eq!(
+        title("In Search of Excellence. New York: Harper, 1982.").as_deref(),
+        Some("In Search of Excellence")
+    );
 }

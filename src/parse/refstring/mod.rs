@@ -83,7 +83,19 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
     } else {
         names::scan(&tokens, s)
     };
-    if no_names {
+    // `In Bouma, H., & Elsendoorn, A. G. (Eds.), Working Models …`: a chapter's
+    // reference cut down to its container, the editors first.
+    let in_editors = ["In: ", "In "]
+        .iter()
+        .find_map(|p| s.strip_prefix(p))
+        .filter(|_| !no_names)
+        .map(|r| (s.len() - r.len(), names::scan(&tokens, r)))
+        .filter(|(_, l)| l.editors && !l.persons.is_empty());
+    if let Some((offset, editors)) = in_editors {
+        pos = offset + editors.end;
+        comma_style = editors.stop == names::Stop::Comma;
+        take_names(f, editors);
+    } else if no_names {
         // The year may follow the dashes (`———. 1836. Title`); the title comes next.
     } else if let Some((title, after)) = quoted(s).filter(|_| !title_done) {
         // No names, the title in quotes first (`"Charles R. Van Hise." In Wikipedia`).

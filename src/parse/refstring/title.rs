@@ -2,6 +2,7 @@
 //! question marks, a comma before a venue, a year, a parenthesised note.
 
 use super::lexicon::{self, is_abbreviation, is_publisher_word};
+use super::markers;
 use super::tokens::{Kind, Tok, Tokenized, tokenize};
 use super::year::{YEAR, leading_year};
 
@@ -282,6 +283,8 @@ fn paren_ends_title(s: &str) -> bool {
             "working paper",
             "discussion paper",
             "paper no",
+            "policy brief",
+            "series,",
             "edn",
             "edition",
             "trans",
@@ -407,12 +410,17 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
             | "european"
             | "international"
             | "national"
+            | "volume"
     );
+    // `, working paper,`; `, tr. W. Rehg`: a translator after the title.
+    let starts = starts
+        || (l == "working" && toks.get(k + 1).is_some_and(|n| n.text == "paper"))
+        || (matches!(l, "tr" | "transl") && t.dot);
     if starts {
         // `to appear`, `in press`: notes, but still the end of the title.
         return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
     }
-    if place_colon_publisher(toks, k) || event_segment(toks, k) {
+    if place_colon_publisher(toks, k) || event_segment(toks, k) || editors_follow(toks, k) {
         return true;
     }
     // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
@@ -427,6 +435,27 @@ fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
             .iter()
             .any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised())
         && !s.is_empty()
+}
+
+/// `, Jonathan Wordsworth, M. H. Abrams, and Stephen Gill (eds.)`, `, Ugo Piovano
+/// (ed.)`: from token `k`, names (capitalised words, initials, commas, `and`) closed
+/// by an editor marker — the editors of the edition, after its title.
+fn editors_follow(toks: &[Tok], k: usize) -> bool {
+    for (n, t) in toks[k..].iter().enumerate().take(16) {
+        let name_like = (t.kind == Kind::Word
+            && (t.capitalised() || matches!(t.text, "and" | "&")))
+            || t.is(',')
+            || t.is('&')
+            || t.is('.');
+        let joiner = matches!(t.text, "and" | "&");
+        if t.is('(') || (t.kind == Kind::Word && !t.capitalised() && !joiner) {
+            return n > 0 && markers::editor_marker(toks, k + n).is_some();
+        }
+        if !name_like {
+            return false;
+        }
+    }
+    false
 }
 
 /// `, INTERACT 90 Proceedings,`, `, Professional Engineers in Mining Seminar,`: a
