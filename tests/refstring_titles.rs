@@ -346,8 +346,13 @@ fn editors_translators_and_series_after_a_title() {
         assert_eq!(title(raw).as_deref(), Some(want), "{raw}");
     }
     // A chapter's reference cut down to its container: `In Editors (Eds.), Title`.
-    let f = parse("In Bouma, H., & Elsendoorn, A. G. (Eds.), Working Models of Human Perception, pp. 391-410. Academic Press, London, England.");
-    assert_eq!(f.title.as_deref(), Some("Working Models of Human Perception"));
+    let f = parse(
+        "In Bouma, H., & Elsendoorn, A. G. (Eds.), Working Models of Human Perception, pp. 391-410. Academic Press, London, England.",
+    );
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Working Models of Human Perception")
+    );
     assert_eq!(f.editors.len(), 2);
     assert!(f.authors.is_empty());
     // A title that begins with `In` stays whole.
