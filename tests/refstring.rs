@@ -482,3 +482,70 @@ fn two_sentence_book_title_before_place_and_publisher() {
     assert_eq!(f.title.as_deref(), Some("The quiet river"));
     assert_eq!(f.venue.as_deref(), Some("Journal of Rivers"));
 }
+
+#[test]
+fn editor_with_initial_and_given_name_written_out() {
+    // MLA's `Eds. J. Paul Hunter and Ann Smith`: `Paul` is a given name, not part of
+    // the family name.
+    let f = parse(
+        "Fielding, Henry. The History of Tom Jones. Eds. J. Paul Hunter and Ann Smith. New York: Norton, 1995.",
+    );
+    assert_eq!(f.authors, vec![p("Henry", "Fielding")]);
+    assert_eq!(f.editors, vec![p("J. Paul", "Hunter"), p("Ann", "Smith")]);
+    assert_eq!(f.title.as_deref(), Some("The History of Tom Jones"));
+    // Chicago's inverted editor list, closed by `eds.`: `Family, I. Given, and …`.
+    let f =
+        parse("Hunter, J. Paul, and Ann Smith, eds. The Norton Anthology. New York: Norton, 1995.");
+    assert_eq!(f.editors, vec![p("J. Paul", "Hunter"), p("Ann", "Smith")]);
+    assert!(f.authors.is_empty());
+    assert_eq!(f.title.as_deref(), Some("The Norton Anthology"));
+    // `Puduru, V.R. Xian, W.`: a word after the initials followed by initials is the
+    // next family name, not a given name.
+    let f = parse(
+        "Chiu, C., Puduru, V.R., Xian, W. Prey capture in bats. J. Exp. Biol., 2010, 213: 3348-3356.",
+    );
+    assert_eq!(families(&f), ["Chiu", "Puduru", "Xian"]);
+}
+
+#[test]
+fn particle_and_initial_before_the_family_name() {
+    // `de S. Soares, E. F.`: the family name is `de S. Soares`; the list goes on.
+    let f = parse(
+        "de S. Soares, E. F., & Campos, C. A. V. (2024). Privacy-Preserving Training of Monocular Depth Estimators via Self-Supervised Federated Learning. In 2024 IEEE 100th Vehicular Technology Conference (VTC2024-Fall).",
+    );
+    assert_eq!(
+        f.authors,
+        vec![p("E. F.", "de S. Soares"), p("C. A. V.", "Campos")]
+    );
+    assert_eq!(f.year, Some(2024));
+    let f = parse(
+        "van der A. Berg, J., & Lee, K. (2019). Title of the paper. Journal of Things, 3, 1-10.",
+    );
+    assert_eq!(f.authors, vec![p("J.", "van der A. Berg"), p("K.", "Lee")]);
+    // A given name first is still read in order (`Marco De Nadai`).
+    let f = parse("J. Smith and Marco De Nadai. Cities. Nature, 3, 1-10, 2019.");
+    assert_eq!(families(&f), ["Smith", "De Nadai"]);
+}
+
+#[test]
+fn citation_key_and_glued_number_labels() {
+    let f = parse(
+        "[Allison2006-MIT] G. Allison, E.A. Galaktionov, A.K. Savchenko, Thermodynamic density of states of GaAs systems, Phys. Rev. Lett. 96, 216407 (2006).",
+    );
+    assert_eq!(families(&f), ["Allison", "Galaktionov", "Savchenko"]);
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Thermodynamic density of states of GaAs systems")
+    );
+    let f = parse(
+        "26-Vellin J-F, Achim V, Sinardet D, et al. Leptomeningeal carcinomatosis after skull base surgery: a case report. Auris Nasus Larynx. 2007; 34(4): 565-567.",
+    );
+    assert_eq!(families(&f), ["Vellin", "Achim", "Sinardet"]);
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Leptomeningeal carcinomatosis after skull base surgery: a case report")
+    );
+    // A title that starts with a number and a hyphen keeps it.
+    let f = parse("3-D printing in medicine. Lancet. 2015;385:1-2.");
+    assert_eq!(f.title.as_deref(), Some("3-D printing in medicine"));
+}

@@ -61,7 +61,7 @@ fn tuning_figures_stay_above_their_floors() {
     let rs = shared.join("data/reference_strings");
     let mut failures = Vec::new();
     let files: &[Floors] = &[
-        ("anystyle/core.xml", 0.87, 0.95, 0.98, Some(0.95)),
+        ("anystyle/core.xml", 0.89, 0.95, 0.98, Some(0.95)),
         ("grobid/citations.xml", 0.88, 0.97, 0.98, None),
         (
             "grobid/evaluation-citation-arXive.org.tei.xml",
@@ -86,7 +86,7 @@ fn tuning_figures_stay_above_their_floors() {
         ),
         (
             "grobid/raw_ref_corrected.training.references.tei.xml",
-            0.64,
+            0.67,
             0.87,
             0.95,
             None,

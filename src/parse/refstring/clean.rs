@@ -37,8 +37,13 @@ static ARXIV_SPACES: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// `[12]`, `12.`, `(12)`, `12)`, `[Smi99]`, bullets.
 static LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:\[[^\]\s]{1,12}\]|\(\d{1,4}\)|\d{1,4}[.)]|[•·*\-–—]\s)\s*")
+    Regex::new(r"^(?:\[[^\]\s]{1,24}\]|\(\d{1,4}\)|\d{1,4}[.)]|[•·*\-–—]\s)\s*")
         .expect("label regex")
+});
+
+/// A Vancouver name at the start: a capitalised family name and one or two capitals.
+static GLUED_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\p{Lu}\p{Ll}+ \p{Lu}{1,2}(?:-\p{Lu})?,").expect("glued name regex")
 });
 
 /// Normalise the characters and spacing of a reference string (most are clean
@@ -382,6 +387,13 @@ pub fn strip_label(s: &str) -> &str {
     if (1..=3).contains(&digits)
         && s[digits..].starts_with(' ')
         && s[digits + 1..].starts_with(char::is_uppercase)
+    {
+        return &s[digits + 1..];
+    }
+    // `26-Vellin J-F, …`: a number glued to a Vancouver name by a hyphen.
+    if (1..=3).contains(&digits)
+        && s[digits..].starts_with('-')
+        && GLUED_NAME.is_match(&s[digits + 1..])
     {
         return &s[digits + 1..];
     }

@@ -83,7 +83,19 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
     } else {
         names::scan(&tokens, s)
     };
-    if no_names {
+    // `In Bouma, H., & Elsendoorn, A. G. (Eds.), Working Models …`: a chapter's
+    // reference cut down to its container, the editors first.
+    let in_editors = ["In: ", "In "]
+        .iter()
+        .find_map(|p| s.strip_prefix(p))
+        .filter(|_| !no_names)
+        .map(|r| (s.len() - r.len(), names::scan(&tokens, r)))
+        .filter(|(_, l)| l.editors && !l.persons.is_empty());
+    if let Some((offset, editors)) = in_editors {
+        pos = offset + editors.end;
+        comma_style = editors.stop == names::Stop::Comma;
+        take_names(f, editors);
+    } else if no_names {
         // The year may follow the dashes (`———. 1836. Title`); the title comes next.
     } else if let Some((title, after)) = quoted(s).filter(|_| !title_done) {
         // No names, the title in quotes first (`"Charles R. Van Hise." In Wikipedia`).
@@ -95,12 +107,23 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
         f.title = tidy_title(&s[..list.end]);
         title_done = true;
         pos = list.end;
+    } else if !title_done && title_before_imprint(s, &list) {
+        // `CIA World Factbook. Washington, DC: Central Intelligence Agency, 2009.`
+        f.title = tidy_title(&s[..list.end]);
+        title_done = true;
+        pos = list.end;
     } else if !list.persons.is_empty() && !title_in_author_place(s, &list) {
         pos = list.end;
         comma_style = list.stop == names::Stop::Comma;
         take_names(f, list);
     } else if let Some((org, end)) = persons::organisation(&tokens, s) {
-        f.authors.push(org);
+        if !title_done && subtitle::starts_with_imprint(&s[end..]) {
+            // `CIA World Factbook. Washington, DC: …`: the title before the imprint.
+            f.title = tidy_title(&s[..end]);
+            title_done = true;
+        } else {
+            f.authors.push(org);
+        }
         pos = end;
     } else if !title_done {
         // Title first, then the names (`Title. Smith J, Lee K. Venue …`).
@@ -178,7 +201,7 @@ fn read_fields(s: &str, forced_title: Option<String>, no_names: bool, f: &mut Re
 fn title_in_author_place(s: &str, list: &names::NameList) -> bool {
     s[..list.end].trim_end().ends_with('.')
         && !list.truncated
-        && !s[..list.end].contains([',', ';'])
+        && !s[..list.end].contains([',', ';', '('])
         && list.persons.iter().all(|p| {
             p.given
                 .as_deref()
@@ -209,6 +232,22 @@ fn title_before_credit(s: &str, list: &names::NameList) -> bool {
         && CREDITS
             .iter()
             .any(|c| s[list.end..].trim_start().starts_with(c))
+}
+
+/// A "name list" of one name without initials or commas, closed by a period and
+/// followed straight away by the place and publisher (`CIA World Factbook.
+/// Washington, DC: Central Intelligence Agency, 2009.`): a title without an author,
+/// since a reference names its title before its imprint.
+fn title_before_imprint(s: &str, list: &names::NameList) -> bool {
+    list.persons.len() == 1
+        && list.stop == names::Stop::Period
+        && !list.truncated
+        && !s[..list.end].contains([',', ';', '&', '('])
+        && list.persons[0]
+            .given
+            .as_deref()
+            .is_none_or(|g| !g.contains('.'))
+        && subtitle::starts_with_imprint(&s[list.end..])
 }
 
 /// Where the parenthesised year begins when everything from `from` up to it reads as
@@ -259,31 +298,90 @@ fn quoted(s: &str) -> Option<(&str, usize)> {
         _ => return None,
     };
     let body = &s[open.len_utf8()..];
-    let mut search = 0;
-    // A single quote also serves as an apostrophe: the closing one is followed by
-    // punctuation or a space, not a letter.
-    loop {
-        let i = search + body[search..].find(closers)?;
-        let c = body[i..].chars().next()?;
+    // Quotes inside the quoted title (`"The "invisible hand" revisited,"`): an opening
+    // quote after a space and before a letter nests; the closing one that matches it
+    // does not end the title.
+    let mut depth = 0usize;
+    for (i, c) in body.char_indices() {
         let after = &body[i + c.len_utf8()..];
-        let apostrophe = matches!(c, '\'' | '’') && after.starts_with(char::is_alphabetic);
-        if !apostrophe {
-            let title = &body[..i];
-            if title.trim().is_empty() {
-                return None;
-            }
-            return Some((title, open.len_utf8() + i + c.len_utf8()));
+        let opens_inner = c == open
+            && i > 0
+            && body[..i].ends_with(char::is_whitespace)
+            && after.starts_with(char::is_alphanumeric);
+        if opens_inner {
+            depth += 1;
+            continue;
         }
-        search = i + c.len_utf8();
+        if !closers.contains(&c) {
+            continue;
+        }
+        // A single quote also serves as an apostrophe: the closing one is followed by
+        // punctuation or a space, not a letter.
+        if matches!(c, '\'' | '’') && after.starts_with(char::is_alphabetic) {
+            continue;
+        }
+        if depth > 0 {
+            depth -= 1;
+            continue;
+        }
+        let title = &body[..i];
+        if title.trim().is_empty() || quote_opens_title(title, after) {
+            return None;
+        }
+        return Some((title, open.len_utf8() + i + c.len_utf8()));
     }
+    None
+}
+
+/// `"Invisible hand" theory revisited.`: a quoted phrase at the start of a title
+/// whose words go on after the closing quote. The quoted text closes with no
+/// punctuation of its own and a lowercase word follows (not `in`, `by`, which open
+/// the container or a credit); a capitalised word there is more often the journal
+/// (`"Galactic Astronomy" Princeton University Press`).
+fn quote_opens_title(quoted: &str, after: &str) -> bool {
+    let closed = quoted
+        .trim_end()
+        .ends_with(['.', ',', ';', ':', '?', '!', '…']);
+    // `'What's the story'? Working with …`: the title's question mark after the quote.
+    if !closed && after.starts_with(['?', '!']) {
+        return true;
+    }
+    // `"Je voudrais …" - Carnet de route …`: a dash before the rest of the title.
+    let rest = ["- ", "– ", "— "]
+        .iter()
+        .find_map(|d| after.trim_start().strip_prefix(d))
+        .filter(|r| after.starts_with(' ') && r.starts_with(char::is_alphabetic));
+    if !closed && rest.is_some() {
+        return true;
+    }
+    let Some(rest) = after.strip_prefix(' ') else {
+        return false;
+    };
+    let word = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    !closed
+        && word.starts_with(char::is_lowercase)
+        && !matches!(
+            word,
+            "in" | "by" | "en" | "dans" | "im" | "och" | "und" | "and"
+        )
 }
 
 fn tidy_title(t: &str) -> Option<String> {
-    let t = t
-        .trim()
-        .trim_matches(['"', '“', '”', '«', '»', '„', '‘', '’'])
-        .trim_end_matches([',', '.', ';', ':', ' ', '/'])
-        .trim();
+    const QUOTES: [char; 8] = ['"', '“', '”', '«', '»', '„', '‘', '’'];
+    const ENDS: [char; 6] = [',', '.', ';', ':', ' ', '/'];
+    let t = t.trim().trim_end_matches(ENDS);
+    // Quotes around the whole title go; a quoted word at either end stays
+    // (`"Invisible hand" theory`, `The meaning of "nature"`).
+    let whole = t.starts_with(QUOTES) && t.ends_with(QUOTES);
+    let t = if whole || t.matches(QUOTES).count() == 1 {
+        t.trim_matches(QUOTES)
+    } else {
+        t
+    };
+    let t = t.trim_end_matches(ENDS).trim();
     // A medium or genre in brackets after the title: `[Motion picture]`, `[DVD]`.
     let t = match t.rfind('[') {
         Some(i) if t.ends_with(']') && i > 0 && t.len() - i < 40 => t[..i].trim_end(),

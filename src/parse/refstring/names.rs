@@ -4,12 +4,22 @@
 //! `Family, Given, and Given Family` (Chicago, MLA), full names, organisations,
 //! particles (`van der`, `De Nadai`), suffixes and `et al.`.
 
-use super::lexicon::{is_given_name, is_org_word, is_particle, is_stopword, is_suffix};
-use super::markers::{editor_marker, et_al, initials_in_parens, is_roman_suffix, role_marker};
+mod chunk;
+mod lookahead;
+mod loose;
+
+use super::lexicon::{is_given_name, is_particle, is_suffix};
+use super::markers::{editor_marker, et_al, initials_in_parens, role_marker};
 use super::persons::{direct, pair, single, vancouver};
-use super::tokens::{Kind, Tok, Tokenized};
-use super::year::leading_year;
+use super::tokens::{Kind, Tokenized};
 use crate::model::Person;
+pub(super) use chunk::Chunk;
+use chunk::{Shape, given_like, is_sep, is_sep_word, read_chunk, shape_of};
+use lookahead::{
+    colon_after_full_name, follower_ok, given_name_follows, initialled_name_follows,
+    next_is_initials, saw_comma_before,
+};
+use loose::{LooseNames, known_given, runs_on, title_follows};
 
 /// What ended the list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,18 +44,6 @@ pub struct NameList {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    /// `J. R.`, `JJ` after a family chunk.
-    Initials,
-    /// `D. Georgakopoulos`, `Robin C. Williamson`: given names first.
-    InitialsWords,
-    /// `Peters OA`, `Heidegger M.`, `James C.H.`.
-    WordsInitials,
-    /// Only words; the count of non-particle words.
-    Words(usize),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Style {
     Unknown,
     /// `Family, Given` first (APA, Chicago, MLA).
@@ -54,20 +52,6 @@ enum Style {
     Direct,
     /// `Family INITIALS` (Vancouver).
     Vancouver,
-}
-
-/// A token index range that holds (part of) one name.
-pub(super) struct Chunk {
-    pub(super) from: usize,
-    pub(super) to: usize,
-}
-
-fn is_sep_word(t: &Tok) -> bool {
-    t.kind == Kind::Word && matches!(t.text, "and" | "And" | "AND" | "und" | "et" | "y" | "e")
-}
-
-fn is_sep(t: &Tok) -> bool {
-    (t.kind == Kind::Punct && matches!(t.text, "," | ";" | "&" | "–" | "—" | "…")) || is_sep_word(t)
 }
 
 impl NameList {
@@ -104,6 +88,8 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
     let mut before_pending = 0;
     // A full name after a comma (not after `and`): (index of the person, list end before it).
     let mut last_loose: Option<(usize, usize)> = None;
+    // The first such name, and the list end before it.
+    let mut first_loose: Option<(usize, usize)> = None;
     loop {
         // Separators between names.
         let (mut comma, mut joined) = (false, false);
@@ -226,6 +212,13 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             break;
         }
         if mononym && let Some(fam) = pending.take() {
+            // `Austen, Jane, Pride and Prejudice (London: …)`: a loose word too.
+            loose.added(
+                pending_loose,
+                false,
+                (list.persons.len(), before_pending),
+                known_given(&toks[fam.from]),
+            );
             list.persons.push(single(s, &toks, &fam));
         }
         if let (Shape::Words(_), Some((g_from, g_to, after))) =
@@ -242,6 +235,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             list.end = toks[after - 1].end;
             i = after;
             last_loose = None;
+            first_loose = None;
             continue;
         }
         let chunk = Chunk { from: i, to };
@@ -267,7 +261,9 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
         };
         let accepted = if let Some(fam) = pending.take() {
             // `Hayles, N. Katherine.`: an initial and a given name written out.
-            let initial_and_given = shape == Shape::InitialsWords && terminal;
+            // `Hunter, J. Paul, and …`: the same before a separator.
+            let initial_and_given = shape == Shape::InitialsWords
+                && (terminal || (to - i == 2 && toks[i].is_initial() && known_given(&toks[i + 1])));
             if given_like(shape) || initial_and_given {
                 list.persons.push(pair(s, &toks, &fam, &chunk));
                 if style == Style::Unknown {
@@ -303,7 +299,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                 Shape::Words(1)
                     if style == Style::Direct && to - i >= 2 && toks[i].capitalised() =>
                 {
-                    list.persons.push(direct(s, &toks, &chunk));
+                    list.persons.push(direct(s, &toks, &chunk, false));
                     true
                 }
                 Shape::Words(1) => false,
@@ -330,8 +326,9 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                     {
                         if !list.persons.is_empty() && !after_and {
                             last_loose = Some((list.persons.len(), list.end));
+                            first_loose.get_or_insert((list.persons.len(), list.end));
                         }
-                        list.persons.push(direct(s, &toks, &chunk));
+                        list.persons.push(direct(s, &toks, &chunk, false));
                         if style == Style::Unknown {
                             style = Style::Direct;
                         }
@@ -341,8 +338,19 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                     }
                     true
                 }
+                // `de S. Soares, E. F.`: a particle opens no given name, so a chunk
+                // that starts with one and is followed by initials is a family name.
+                Shape::InitialsWords
+                    if style != Style::Direct
+                        && particle_first(&toks[i])
+                        && next_is_initials(&toks, to, terminal) =>
+                {
+                    pending_loose = false;
+                    pending = Some(chunk);
+                    true
+                }
                 Shape::InitialsWords => {
-                    list.persons.push(direct(s, &toks, &chunk));
+                    list.persons.push(direct(s, &toks, &chunk, list.editors));
                     if style == Style::Unknown {
                         style = Style::Direct;
                     }
@@ -424,7 +432,19 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
             list.stop = Stop::Comma;
         }
     }
-    if let Some((k, end)) = loose.title_taken(runs_on(&toks, s, list.end)) {
+    // `Mathilde von Bulow, West Germany, Cold War Europe and the Algerian War
+    // (Cambridge, UK: …)`: full names after a comma, then an `and` that joins no
+    // name or the book's place and publisher: from the first of them on, the title.
+    let title_after = title_follows(&toks, s, list.end);
+    if let Some((k, end)) = first_loose
+        && title_after
+        && !list.truncated
+    {
+        list.persons.truncate(k);
+        list.end = end;
+        list.stop = Stop::Comma;
+    }
+    if let Some((k, end)) = loose.title_taken(runs_on(&toks, s, list.end), title_after) {
         list.persons.truncate(k);
         list.end = end;
         list.stop = Stop::Comma;
@@ -439,264 +459,7 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
     list
 }
 
-/// Chicago and MLA write the first author `Family, Given` and join the others with
-/// `and` (`Lakoff, George, and Mark Johnson.`, `Child, Julia, Louisette Bertholle,
-/// and Simone Beck.`), and close the list with a period. Names set off by a comma
-/// alone after that first author, in a list that neither reaches an `and` nor ends
-/// (with a period or a year), none with a given name we know, were the title and what
-/// follows it (`Narboux, Jean-Philippe, L’illusion, Paris, Éditions Flammarion, 2000`).
-#[derive(Default)]
-struct LooseNames {
-    /// The first loose name's index and the list's end before it.
-    first: Option<(usize, usize)>,
-    joined: bool,
-    known: bool,
-}
-
-impl LooseNames {
-    fn added(&mut self, loose: bool, joined_full: bool, before: (usize, usize), known: bool) {
-        if loose {
-            // Only the first: `Homo Academicus, Peter Collier (trans.)` ran on.
-            if self.first.is_none() {
-                self.known = known;
-            }
-            self.first.get_or_insert(before);
-        } else if joined_full && self.first.is_some() {
-            self.joined = true;
-        }
-    }
-
-    /// Where to cut the list back to, if the loose names were no names: the list
-    /// ran on (`runs_on`) instead of ending as an author list ends.
-    fn title_taken(&self, runs_on: bool) -> Option<(usize, usize)> {
-        self.first
-            .filter(|_| runs_on && !self.joined && !self.known)
-    }
-}
-
-/// Whether the text after a name list at `end` goes on as no author list ends: a
-/// comma, a parenthesis that opens no year (`Pelléas et Mélisande (New York: Dover,
-/// 1985)`), or a number that is no year (`Computing Machinery and Intelligence, Mind
-/// 59`) — not a period, `et al.` or the year.
-fn runs_on(toks: &[Tok], s: &str, end: usize) -> bool {
-    let Some(next) = toks.iter().find(|t| t.start >= end) else {
-        return false;
-    };
-    let rest = s[next.start..].trim_start();
-    next.is(',')
-        || (next.is('(') && leading_year(rest).is_none())
-        || (next.kind == Kind::Num && leading_year(rest).is_none())
-}
-
-/// A word we know as a given name (`Jean-Philippe` by its first part).
-fn known_given(t: &Tok) -> bool {
-    let lower = t.lower();
-    let first = lower.split(['-', '‐']).next().unwrap_or("");
-    is_given_name(&lower) || is_given_name(first)
-}
-
-/// `Buarque de Holanda, Sergio. Title`: after a first chunk of several words, a comma
-/// and one given name that closes the list — the chunk was the family name.
-fn given_name_follows(toks: &[Tok], to: usize, terminal: bool) -> bool {
-    if terminal || !toks.get(to).is_some_and(|t| t.is(',')) {
-        return false;
-    }
-    let k = to + 1;
-    let Some(first) = toks.get(k).filter(|t| t.kind == Kind::Word) else {
-        return false;
-    };
-    let (end, closed) = read_chunk(toks, k, true, false);
-    closed && shape_of(&toks[k..end]) == Some(Shape::Words(1)) && is_given_name(&first.lower())
-}
-
-/// `Wolfgang Jantzen: Behinderung`: a full name whose first word is a given name,
-/// set off from the title by a colon.
-fn colon_after_full_name(toks: &[Tok], i: usize, to: usize, shape: Shape) -> bool {
-    matches!(shape, Shape::Words(2..=3))
-        && toks.get(to).is_some_and(|t| t.is(':'))
-        && is_given_name(&toks[i].lower())
-}
-
-/// Whether separators and then a name written with initials follow from `i`
-/// (`, Jones, K.`, `and K. Jones`).
-fn initialled_name_follows(toks: &[Tok], i: usize) -> bool {
-    let mut k = i;
-    while toks.get(k).is_some_and(is_sep) {
-        k += 1;
-    }
-    match next_chunk_shape(toks, k) {
-        Some(Shape::InitialsWords | Shape::WordsInitials) => true,
-        Some(Shape::Words(1)) => {
-            let (to, _) = read_chunk(toks, k, false, false);
-            toks.get(to).is_some_and(|t| t.is(','))
-                && next_chunk_shape(toks, to + 1) == Some(Shape::Initials)
-        }
-        _ => false,
-    }
-}
-
-fn next_is_initials(toks: &[Tok], to: usize, terminal: bool) -> bool {
-    !terminal
-        && toks.get(to).is_some_and(|t| t.is(',') || t.is(';'))
-        && next_chunk_shape(toks, to + 1) == Some(Shape::Initials)
-}
-
-/// What may follow a name: a separator, the closing period, the year, a quote, the
-/// end; a colon only after initials (`Janik J.: Title`).
-fn follower_ok(toks: &[Tok], to: usize, shape: Shape, given_part: bool) -> bool {
-    let Some(t) = toks.get(to) else {
-        return true;
-    };
-    match t.kind {
-        Kind::Num => true,
-        Kind::Word => is_sep_word(t) || et_al(toks, to).is_some(),
-        Kind::Punct => match t.text {
-            "," | ";" | "&" | "." | "(" | "[" | "–" | "—" | "\"" | "“" | "«" | "„" | "‘" | "'"
-            | "`" => true,
-            ":" => !matches!(shape, Shape::Words(_)) || given_part,
-            _ => false,
-        },
-    }
-}
-
-fn saw_comma_before(toks: &[Tok], i: usize) -> bool {
-    i > 0
-        && toks[..i]
-            .iter()
-            .rev()
-            .take_while(|t| is_sep(t))
-            .any(|t| t.is(','))
-}
-
-/// Read one name chunk from `i`: up to a separator, a terminator or a period that
-/// closes a complete name. Returns (end token index, closed by a period).
-fn read_chunk(toks: &[Tok], i: usize, given_part: bool, vancouver: bool) -> (usize, bool) {
-    let mut k = i;
-    let mut saw_word = false;
-    while k < toks.len() {
-        let t = &toks[k];
-        if t.kind != Kind::Word || (k > i && is_sep_word(t)) || (k > i && et_al(toks, k).is_some())
-        {
-            return (k, false);
-        }
-        let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
-        let suffix = is_suffix(&t.lower());
-        // `Gerrar, N. K. A Survey`: a bare capital after dotted initials opens the title.
-        if given_part && initial && !t.dot && k > i && toks[k - 1].dot && toks[k - 1].is_initial() {
-            return (k, true);
-        }
-        if t.dot {
-            let next = toks.get(k + 1);
-            let next_continues = next.is_some_and(|n| is_sep(n) || n.is('('));
-            if suffix {
-                return (k + 1, !next_continues);
-            }
-            if !initial {
-                // A whole word with a period closes the name and the list.
-                return (k + 1, !next_continues || next.is_some_and(|n| n.is('.')));
-            }
-            // Vancouver initials carry no periods: `Baldassarre G. A 1D CNN …` closes.
-            if vancouver && saw_word && !next.is_some_and(|n| is_sep(n)) {
-                return (k + 1, true);
-            }
-            let next_initial = next.is_some_and(|n| n.is_initial() || n.is_caps_initials());
-            // `Larry D. Wittie,`: a word after the initial that closes the name.
-            let family_follows = saw_word
-                && !given_part
-                && !vancouver
-                && next.is_some_and(|n| n.kind == Kind::Word && n.capitalised() && !is_sep_word(n))
-                && toks.get(k + 2).is_none_or(|a| {
-                    next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.kind == Kind::Num
-                });
-            // `Hayles, N. Katherine. Title`: an initial, then the given name written out.
-            let given_follows = given_part
-                && next.is_some_and(|n| {
-                    n.kind == Kind::Word
-                        && n.dot
-                        && n.capitalised()
-                        && !n.is_initial()
-                        && is_given_name(&n.lower())
-                });
-            if (saw_word || given_part)
-                && !next_initial
-                && !next_continues
-                && !family_follows
-                && !given_follows
-            {
-                return (k + 1, true);
-            }
-        }
-        saw_word |= !initial;
-        k += 1;
-    }
-    (k, false)
-}
-
-/// The shape of a chunk, or `None` when it cannot be (part of) a person's name.
-fn shape_of(toks: &[Tok]) -> Option<Shape> {
-    if toks.is_empty() || toks.len() > 7 {
-        return None;
-    }
-    let mut words = 0;
-    let mut initials = 0;
-    let mut first_initial = None;
-    let mut last_is_initial = false;
-    let mut saw_word = false;
-    for (k, t) in toks.iter().enumerate() {
-        let lower = t.lower();
-        let l = lower.as_str();
-        let initial = !is_roman_suffix(t) && (t.is_initial() || (saw_word && t.is_caps_initials()));
-        if initial {
-            initials += 1;
-            first_initial.get_or_insert(k);
-            last_is_initial = true;
-            continue;
-        }
-        if is_suffix(l) && k > 0 {
-            continue;
-        }
-        if is_particle(l) {
-            last_is_initial = false;
-            continue;
-        }
-        if is_stopword(l) || is_org_word(l) || !t.capitalised() || t.text.chars().count() < 2 {
-            return None;
-        }
-        words += 1;
-        saw_word = true;
-        last_is_initial = false;
-    }
-    if words == 0 {
-        // `Du, C. K.`, `Le, T.`: a particle standing alone is the family name.
-        words = toks
-            .iter()
-            .filter(|t| is_particle(&t.lower()) && t.capitalised())
-            .count();
-    }
-    match (words, initials) {
-        (0, 0) => None,
-        (0, _) => Some(Shape::Initials),
-        (w, 0) if w <= 4 => Some(Shape::Words(w)),
-        (_, 0) => None,
-        (w, _) if w > 3 => None,
-        _ if last_is_initial => Some(Shape::WordsInitials),
-        _ => Some(Shape::InitialsWords),
-    }
-}
-
-/// The shape of the chunk at `i` read as a name of its own (`D. Huang` is a name, not
-/// the initials of the name before it).
-fn next_chunk_shape(toks: &[Tok], i: usize) -> Option<Shape> {
-    if i >= toks.len() || toks[i].kind != Kind::Word {
-        return None;
-    }
-    let (to, _) = read_chunk(toks, i, false, false);
-    shape_of(&toks[i..to])
-}
-
-fn given_like(shape: Shape) -> bool {
-    matches!(
-        shape,
-        Shape::Initials | Shape::WordsInitials | Shape::Words(1..=3)
-    )
+/// A lowercase particle (`de`, `van`) as the first word of a chunk.
+fn particle_first(t: &super::tokens::Tok) -> bool {
+    t.kind == Kind::Word && !t.capitalised() && is_particle(&t.lower())
 }

@@ -1,7 +1,7 @@
 //! Building a person from the tokens of a name chunk, in each written order, and
 //! organisations as authors.
 
-use super::lexicon::{is_org_word, is_particle, is_suffix};
+use super::lexicon::{is_given_name, is_org_word, is_particle, is_suffix};
 use super::names::Chunk;
 use super::tokens::{Kind, Tok, Tokenized};
 use crate::model::Person;
@@ -49,8 +49,11 @@ pub(super) fn vancouver(s: &str, toks: &[Tok], c: &Chunk) -> Person {
 }
 
 /// Given names first: the family is what follows the last initial, or the last word
-/// with the particles before it.
-pub(super) fn direct(s: &str, toks: &[Tok], c: &Chunk) -> Person {
+/// with the particles before it. `editor`: the name follows an editor marker (MLA's
+/// `Eds. J. Paul Hunter`), where a given name we know after the initial is a given
+/// name. In author lists the annotated corpora read everything after the last
+/// initial as the family name (`W. Bruce Croft`), and so do we there.
+pub(super) fn direct(s: &str, toks: &[Tok], c: &Chunk, editor: bool) -> Person {
     // `DELISLE Léopold`, `CASSARD Jean-Christophe`: a family name in capitals first.
     let caps = |t: &Tok| {
         !t.is_initial()
@@ -69,11 +72,17 @@ pub(super) fn direct(s: &str, toks: &[Tok], c: &Chunk) -> Person {
         end -= 1;
     }
     let last_initial = (c.from..end).rposition_from(toks, |t| t.is_initial());
+    // `J. Paul Hunter`: a given name we know written out after the initial belongs
+    // to the given names; the family is the last word.
+    let given_after_initial = editor
+        && last_initial.is_some_and(|k| {
+            k + 2 < end && toks[k + 1].capitalised() && is_given_name(&toks[k + 1].lower())
+        });
     let mut start = match last_initial {
-        Some(k) if k + 1 < end => k + 1,
+        Some(k) if k + 1 < end && !given_after_initial => k + 1,
         _ => end - 1,
     };
-    if last_initial.is_none_or(|k| k + 1 >= end) {
+    if given_after_initial || last_initial.is_none_or(|k| k + 1 >= end) {
         while start > c.from + 1 && is_particle(&toks[start - 1].lower()) {
             start -= 1;
         }

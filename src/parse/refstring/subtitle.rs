@@ -47,10 +47,6 @@ pub fn settle<'a>(
 /// love. New York: Wiley.`): a second sentence that is neither a venue, an edition nor
 /// a note, followed by `Place: Publisher`. Returns (end, next) of the second sentence.
 pub fn book_subtitle<'a>(tokens: &Tokenized<'a>, s: &'a str) -> Option<(usize, usize)> {
-    static PLACE_PUBLISHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"^\s*\p{Lu}[\p{L} .,'-]{1,40}:\s*\p{Lu}")
-            .expect("place: publisher regex")
-    });
     let s_trim = s.trim_start();
     let offset = s.len() - s_trim.len();
     if starts_field(s_trim) || !s_trim.starts_with(char::is_uppercase) {
@@ -66,9 +62,29 @@ pub fn book_subtitle<'a>(tokens: &Tokenized<'a>, s: &'a str) -> Option<(usize, u
     {
         return None;
     }
-    PLACE_PUBLISHER
-        .is_match(&s_trim[n..])
-        .then_some((offset + e, offset + n))
+    starts_with_place_publisher(&s_trim[n..]).then_some((offset + e, offset + n))
+}
+
+/// Does `s` open with a book's whole imprint: a place of one to three words (and a
+/// state), a colon, the publisher and the year (`Washington, DC: Central
+/// Intelligence Agency, 2009`)?
+pub fn starts_with_imprint(s: &str) -> bool {
+    static IMPRINT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"^\s*\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*){0,2}(?:, \p{Lu}[\p{L}.]{1,5})?\s*:\s*\p{Lu}[^.:;]{0,60}?(?:,\s*|\s*\()\d{4}\b",
+        )
+        .expect("imprint regex")
+    });
+    IMPRINT.is_match(s)
+}
+
+/// Does `s` open with a place and a publisher (`New York: Wiley`)?
+fn starts_with_place_publisher(s: &str) -> bool {
+    static PLACE_PUBLISHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^\s*\p{Lu}[\p{L} .,'-]{1,40}:\s*\p{Lu}")
+            .expect("place: publisher regex")
+    });
+    PLACE_PUBLISHER.is_match(s)
 }
 
 /// Does `s` open with a word that starts a field rather than a sentence of a title
@@ -145,10 +161,16 @@ pub fn continued_title<'a>(
         return None;
     }
     let after = s_trim[n..].trim_start();
-    let question = title.trim_end().ends_with('?') && sentence.ends_with('?');
+    let after_question = title.trim_end().ends_with('?');
+    let question = after_question && sentence.ends_with('?');
+    // `Does therapy help? A randomized clinical trial. Clin J Pain.`: a subtitle in
+    // sentence case after a question, closed by its period (a journal's name after
+    // the question is written in title case or closed by its numbers).
+    let subtitle =
+        after_question && s_trim[e..].starts_with('.') && words >= 3 && sentence_case(sentence);
     let before_container =
         ["In ", "In: ", "In:"].iter().any(|p| after.starts_with(p)) && s_trim[e..].starts_with('.');
-    (question || before_container).then_some((offset + e, offset + n))
+    (question || subtitle || before_container).then_some((offset + e, offset + n))
 }
 
 /// `II`, `III`, `IV`: a part number in Roman numerals (a lone `I` too, but not the
@@ -240,4 +262,16 @@ pub fn comma_book_subtitle(s: &str) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// Some word after the first, of four letters or more and not a stopword, begins in
+/// lowercase: a sentence, not a name in title case (`The Age: Extra, p. 6`).
+fn sentence_case(sentence: &str) -> bool {
+    sentence.split_whitespace().skip(1).any(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        w.starts_with(char::is_lowercase)
+            && w.chars().count() >= 4
+            && w.chars().all(char::is_alphabetic)
+            && !is_stopword(&Lower::of(w))
+    })
 }

@@ -1,9 +1,15 @@
 //! Where a title ends: sentence periods that are not abbreviations or initials,
 //! question marks, a comma before a venue, a year, a parenthesised note.
 
-use super::lexicon::{self, is_abbreviation, is_publisher_word};
+mod comma;
+
+use super::lexicon::{self, is_abbreviation};
 use super::tokens::{Kind, Tok, Tokenized, tokenize};
 use super::year::{YEAR, leading_year};
+use comma::{
+    continues_title, is_year, journal_name, journal_with_volume, numbering_starts, numbering_word,
+    place_or_publisher, venue_starts,
+};
 
 /// Where the title that starts `s` ends: (end of the title, start of what follows).
 /// `comma_style`: the name list ended with a comma, so a comma may end the title.
@@ -17,7 +23,10 @@ pub fn title_end<'a>(tokens: &Tokenized<'a>, s: &'a str, comma_style: bool) -> (
         // the place, publisher and year closes the title, commas and all.
         // `… impact structure, Ontario, Canada. Geology`: places named in the title.
         (Some(c), Some(f))
-            if c.0 < f.0 && !publication_paren(&s[f.0..]) && !places_only(&s[c.1..f.0]) =>
+            if c.0 < f.0
+                && !publication_paren(&s[f.0..])
+                && !places_only(&s[c.1..f.0])
+                && !subtitle_colon(&s[c.1..f.0]) =>
         {
             c
         }
@@ -49,8 +58,10 @@ fn title_end_at(
                     }
                     ")" | "]" => *depth -= 1,
                     "?" | "!" if *depth <= 0 && k > 0 => {
+                        // `Why X? : A study`, `Why X?: a study`: the subtitle's colon.
                         let goes_on = next.is_some_and(|n| {
                             n.is(')')
+                                || n.is(':')
                                 || n.is('"')
                                 || n.is('”')
                                 || (n.kind == Kind::Word && !n.capitalised())
@@ -66,6 +77,28 @@ fn title_end_at(
                             || (toks[k - 1].end < t.start
                                 && next.is_some_and(|n| n.capitalised()))) =>
                     {
+                        return Some((t.start, t.end));
+                    }
+                    // `Centre Pompidou, Deutsche Bauzeitung, No. 134`: a journal's
+                    // name between commas, then its numbering.
+                    "," if comma_style
+                        && *depth <= 0
+                        && k > 0
+                        && numbering_word(toks, k + 1)
+                        && let Some(&pk) = commas.last()
+                        && journal_name(&toks[pk + 1..k]) =>
+                    {
+                        *first_comma = None;
+                        return Some((toks[pk].start, toks[pk].end));
+                    }
+                    // `Computing Machinery and Intelligence, Mind 59: 433-460`: a
+                    // journal's name with its volume after the comma.
+                    "," if comma_style
+                        && *depth <= 0
+                        && k > 0
+                        && journal_with_volume(toks, k + 1) =>
+                    {
+                        *first_comma = None;
                         return Some((t.start, t.end));
                     }
                     "," if *depth <= 0 && k > 0 && venue_starts(s, toks, k + 1) => {
@@ -116,6 +149,12 @@ fn title_end_at(
                 if *depth <= 0 && k >= 3 && bare_year_between(toks, k) {
                     return Some((t.start, t.start));
                 }
+                if *depth <= 0
+                    && k >= 3
+                    && let Some(m) = bare_month_year(toks, k)
+                {
+                    return Some((m, m));
+                }
             }
             Kind::Word => {
                 if t.dot && *depth <= 0 && period_ends_title(toks, k) {
@@ -161,9 +200,36 @@ fn bare_year_between(toks: &[Tok], k: usize) -> bool {
                 | "autumn"
         )
         && !lexicon::is_month(&prev.lower())
-        && toks
-            .get(k + 1)
-            .is_none_or(|n| (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num)
+        && toks.get(k + 1).is_none_or(|n| {
+            (n.kind == Kind::Word && n.capitalised()) || n.kind == Kind::Num || n.is(',')
+        })
+}
+
+/// `… Execution Time Analyser June 1992, York …`: a month and year between the title
+/// and what follows, without punctuation. Returns where the month starts.
+fn bare_month_year(toks: &[Tok], k: usize) -> Option<usize> {
+    let t = &toks[k];
+    let month = &toks[k - 1];
+    let before = &toks[k - 2];
+    (t.text.len() == 4
+        && YEAR.is_match(t.text)
+        && month.kind == Kind::Word
+        && lexicon::is_month(&month.lower())
+        && !month.dot
+        && before.kind == Kind::Word
+        && !before.dot
+        && !lexicon::is_stopword(&before.lower())
+        && toks.get(k + 1).is_some_and(|n| n.is(',')))
+    .then_some(month.start)
+}
+
+/// `White Plague, Black Labour: Tuberculosis and the political economy of health`:
+/// after the comma, a colon that opens a subtitle of several words — the comma was
+/// inside the title.
+fn subtitle_colon(s: &str) -> bool {
+    s.split_once(':').is_some_and(|(before, after)| {
+        !before.contains(',') && after.split_whitespace().count() >= 3
+    })
 }
 
 /// Two or more short capitalised names between commas (`Ontario, Canada`,
@@ -187,7 +253,7 @@ fn places_only(s: &str) -> bool {
 }
 
 /// `(New York: Judson Press, 1994)`: the place, publisher and year of a book.
-fn publication_paren(s: &str) -> bool {
+pub(super) fn publication_paren(s: &str) -> bool {
     let Some(body) = s.strip_prefix('(') else {
         return false;
     };
@@ -218,6 +284,12 @@ fn paren_ends_title(s: &str) -> bool {
         || [
             "eds",
             "ed.",
+            "éd.",
+            "working paper",
+            "discussion paper",
+            "paper no",
+            "policy brief",
+            "series,",
             "edn",
             "edition",
             "trans",
@@ -243,191 +315,6 @@ fn paren_ends_title(s: &str) -> bool {
         ]
         .iter()
         .any(|k| l.contains(k))
-}
-
-/// Does a venue, a report or a publisher start at token `k` (after a comma)?
-fn venue_starts(s: &str, toks: &[Tok], k: usize) -> bool {
-    let Some(t) = toks.get(k) else {
-        return false;
-    };
-    if t.kind == Kind::Num {
-        let next = toks.get(k + 1);
-        // `, 37(7)`, `, 12:3`: a volume right after the title; `, 2nd ed.`: an edition;
-        // `, 1997.`: the year.
-        let year = t.text.len() == 4
-            && YEAR.is_match(t.text)
-            && next.is_none_or(|n| n.is('.') || n.is(','));
-        // `, 66, 1991`: a volume followed by the year or the pages.
-        let volume = t.text.len() <= 4
-            && next.is_some_and(|n| n.is(','))
-            && toks.get(k + 2).is_some_and(|n| n.kind == Kind::Num);
-        return year
-            || volume
-            || next.is_some_and(|n| {
-                n.is('(')
-                    || n.is(':')
-                    || (n.kind == Kind::Word
-                        && matches!(n.text, "nd" | "rd" | "th" | "st" | "ed" | "edn" | "Aufl"))
-            });
-    }
-    if t.kind != Kind::Word {
-        return false;
-    }
-    let lower = t.lower();
-    let l = lower.as_str();
-    let starts = matches!(
-        l,
-        "proc"
-            | "proceedings"
-            | "journal"
-            | "j"
-            | "trans"
-            | "transactions"
-            | "ieee"
-            | "acm"
-            | "in"
-            | "comm"
-            | "communications"
-            | "lecture"
-            | "technical"
-            | "tech"
-            | "ph.d"
-            | "phd"
-            | "masters"
-            | "master's"
-            | "thesis"
-            | "dissertation"
-            | "report"
-            | "conference"
-            | "conf"
-            | "symposium"
-            | "symp"
-            | "workshop"
-            | "int"
-            | "annals"
-            | "ann"
-            | "bulletin"
-            | "bull"
-            | "letters"
-            | "lett"
-            | "advances"
-            | "adv"
-            | "lncs"
-            | "phys"
-            | "rev"
-            | "nature"
-            | "science"
-            | "unpublished"
-            | "manuscript"
-            | "preprint"
-            | "arxiv"
-            | "doctoral"
-            | "to"
-            | "submitted"
-            | "paper"
-            | "presented"
-            | "vol"
-            | "pp"
-            | "pages"
-            | "chapter"
-            | "ch"
-            | "eds"
-            | "ed"
-            | "editors"
-            | "american"
-            | "british"
-            | "european"
-            | "international"
-            | "national"
-    );
-    if starts {
-        // `to appear`, `in press`: notes, but still the end of the title.
-        return l != "to" || toks.get(k + 1).is_some_and(|n| n.text == "appear");
-    }
-    if place_colon_publisher(toks, k) {
-        return true;
-    }
-    // A segment naming a publisher (`MIT Press`, `Springer-Verlag`).
-    // A word's own period ends the segment too (`and Computation. Addison-Wesley`).
-    let seg_end = toks[k..]
-        .iter()
-        .position(|x| x.is(',') || x.is('.') || (x.dot && !x.is_initial()))
-        .map_or(toks.len(), |p| k + p + usize::from(toks[k + p].dot));
-    let seg = &toks[k..seg_end];
-    seg.len() <= 5
-        && seg
-            .iter()
-            .any(|x| x.kind == Kind::Word && is_publisher_word(&x.lower()) && x.capitalised())
-        && !s.is_empty()
-}
-
-/// `, Berrien Springs: Andrews University Press, 2014`: a place of one to three
-/// capitalised words, a colon and a publisher.
-fn place_colon_publisher(toks: &[Tok], k: usize) -> bool {
-    let Some(colon) = toks[k..].iter().position(|t| t.is(':')).map(|p| k + p) else {
-        return false;
-    };
-    let publisher = toks[colon + 1..]
-        .iter()
-        .take_while(|t| !t.is(',') && !t.is('.'))
-        .take(6)
-        .any(|t| t.kind == Kind::Word && t.capitalised() && is_publisher_word(&t.lower()));
-    place_or_publisher(&toks[k..colon]) && publisher
-}
-
-/// Volume, issue or page numbering at token `k`: `66,`, `60 (1992)`, `Vol. 15`, `pp.`.
-fn numbering_starts(toks: &[Tok], k: usize) -> bool {
-    let Some(t) = toks.get(k) else {
-        return false;
-    };
-    if t.kind == Kind::Num {
-        return !(t.text.len() == 4 && YEAR.is_match(t.text));
-    }
-    t.kind == Kind::Word
-        && matches!(
-            t.lower().as_str(),
-            "vol" | "volume" | "pp" | "pages" | "no" | "nr" | "n" | "number" | "issue" | "p"
-        )
-}
-
-fn is_year(toks: &[Tok], k: usize) -> bool {
-    toks.get(k)
-        .is_some_and(|t| t.kind == Kind::Num && t.text.len() == 4 && YEAR.is_match(t.text))
-}
-
-/// A place or a publisher between two commas: one to three capitalised words
-/// (`Paris`, `Rio Grande`, `Edilig`).
-fn place_or_publisher(seg: &[Tok]) -> bool {
-    (1..=3).contains(&seg.len())
-        && seg
-            .iter()
-            .all(|t| t.kind == Kind::Word && t.capitalised() && !t.dot)
-}
-
-/// A journal's name between two commas: one to six words, the first capitalised, no
-/// numbers, no colon (`Computer Communications`, `Architectural review`).
-fn journal_name(seg: &[Tok]) -> bool {
-    let words = seg.iter().filter(|t| t.kind == Kind::Word).count();
-    (1..=6).contains(&words)
-        && seg
-            .first()
-            .is_some_and(|t| t.kind == Kind::Word && t.capitalised())
-        && seg
-            .iter()
-            .all(|t| t.kind == Kind::Word || t.is('&') || t.is('-') || t.is('.'))
-}
-
-/// After a comma in a comma-separated reference: does the title go on (`…, and
-/// implicit theories`)?
-fn continues_title(toks: &[Tok], k: usize) -> bool {
-    toks.get(k).is_some_and(|t| {
-        t.kind == Kind::Word
-            && t.text.chars().next().is_some_and(char::is_lowercase)
-            && !matches!(
-                t.text,
-                "in" | "vol" | "pp" | "no" | "pages" | "p" | "eds" | "ed" | "editors" | "v"
-            )
-    })
 }
 
 fn period_ends_title(toks: &[Tok], k: usize) -> bool {
