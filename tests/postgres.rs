@@ -146,7 +146,10 @@ fn index_in_postgres_resolves_as_the_embedded_engine() {
     for key in ["works", "records", "notices"] {
         assert_eq!(pg[key], embedded[key], "{key}");
     }
-    assert!(pg["engine"].as_str().unwrap().contains("pg_trgm"), "{pg}");
+    assert!(
+        pg["engine"].as_str().unwrap().contains("title-word"),
+        "{pg}"
+    );
     assert!(!pg["location"].as_str().unwrap().is_empty());
 
     let refs = dir.path().join("refs.txt");
@@ -167,6 +170,131 @@ fn index_in_postgres_resolves_as_the_embedded_engine() {
         "{from_pg:?}"
     );
     assert_eq!(from_pg, resolve(&refs, sqlite.to_str().unwrap()));
+    assert_same_tables(&sqlite, &url);
+
+    // A database of schema version 1 (trigram titles) is migrated when opened: the
+    // word counts are rebuilt from the records and titles are found as before.
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    client
+        .batch_execute(
+            "DROP TABLE citeproof_index_words;
+             DROP INDEX citeproof_index_records_title_words;
+             CREATE INDEX citeproof_index_records_words
+                 ON citeproof_index_records USING gin (words gin_trgm_ops);
+             DELETE FROM citeproof_migrations WHERE component = 'index' AND version = 2",
+        )
+        .unwrap();
+    assert_eq!(resolve(&refs, &url), from_pg);
+    assert_same_tables(&sqlite, &url);
+}
+
+/// Rows of a table as text, sorted (work ids included: both engines number works in
+/// the order they are created).
+fn sqlite_rows(db: &rusqlite::Connection, sql: &str) -> Vec<String> {
+    let mut stmt = db.prepare(sql).unwrap();
+    let columns = stmt.column_count();
+    let mut rows: Vec<String> = stmt
+        .query_map([], |r| {
+            Ok((0..columns)
+                .map(|i| format!("{:?}", r.get::<_, Option<String>>(i).unwrap()))
+                .collect::<Vec<_>>()
+                .join("|"))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    rows.sort();
+    rows
+}
+
+fn pg_rows(client: &mut postgres::Client, sql: &str) -> Vec<String> {
+    let mut rows: Vec<String> = client
+        .query(sql, &[])
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (0..r.len())
+                .map(|i| {
+                    let value: Option<String> = r.get(i);
+                    format!("{value:?}")
+                })
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The PostgreSQL index holds the same records, works, identifiers, title keys and
+/// notices as the SQLite one, and its title-word counts match its records.
+fn assert_same_tables(sqlite: &Path, url: &str) {
+    let db = rusqlite::Connection::open(sqlite.join("index.sqlite3")).unwrap();
+    let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    for (table, columns) in [
+        (
+            "records",
+            "source, key, work, updated, title, doi, arxiv, pmid, pmcid, flags",
+        ),
+        ("ids", "scheme, value, work"),
+        ("title_keys", "key, work, doi"),
+        ("notices", "doi, kind"),
+    ] {
+        let text_columns: Vec<String> = columns
+            .split(", ")
+            .map(|c| format!("CAST({c} AS TEXT)"))
+            .collect();
+        let select = |table: &str| format!("SELECT {} FROM {table}", text_columns.join(", "));
+        let from_sqlite = sqlite_rows(&db, &select(table));
+        let from_pg = pg_rows(&mut client, &select(&format!("citeproof_index_{table}")));
+        assert_eq!(from_pg, from_sqlite, "{table}");
+    }
+    let counted = "SELECT word, CAST(COUNT(DISTINCT id) AS TEXT) FROM citeproof_index_records, \
+         unnest(string_to_array(words, ' ')) AS word WHERE word <> '' GROUP BY word";
+    let kept = "SELECT word, CAST(records AS TEXT) FROM citeproof_index_words WHERE records <> 0";
+    let expected = pg_rows(&mut client, counted);
+    assert!(!expected.is_empty());
+    assert_eq!(pg_rows(&mut client, kept), expected);
+}
+
+/// One dump file in which a record is replaced by a newer version, then met again in
+/// its older version, and records join works created earlier in the same file: the
+/// batched writer applies the rules record after record, as SQLite does.
+#[test]
+fn a_batch_merges_and_replaces_within_itself_as_the_embedded_engine() {
+    let Some(server) = PgServer::start() else {
+        return;
+    };
+    let url = server.database("batch_test");
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("dumps");
+    let old = std::fs::read_to_string(fixture("openalex_2024-01.jsonl")).unwrap();
+    let new = std::fs::read_to_string(fixture("openalex_2024-06.jsonl")).unwrap();
+    gzip(
+        &dumps.join("openalex/data/works/updated_date=2024-06-01/part_000.gz"),
+        &format!(
+            "{}\n{}\n{}\n",
+            old.trim_end(),
+            new.trim_end(),
+            old.trim_end()
+        ),
+    );
+    let sqlite = dir.path().join("index");
+    let embedded = build(sqlite.to_str().unwrap(), &dumps);
+    let from_pg = build(&url, &dumps);
+    let counts = |stderr: &str| {
+        stderr
+            .lines()
+            .find(|l| l.contains("replaced"))
+            .and_then(|l| l.find(" kept").map(|end| l[..end].to_string()))
+            .unwrap_or_default()
+    };
+    assert!(
+        counts(&from_pg).contains(" replaced, ") && !counts(&from_pg).contains(" 0 replaced"),
+        "{from_pg}"
+    );
+    assert_eq!(counts(&from_pg), counts(&embedded));
+    assert_same_tables(&sqlite, &url);
 }
 
 #[test]

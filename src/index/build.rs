@@ -170,8 +170,8 @@ pub fn build(
     for message in rx {
         match message {
             Message::Records(records) => {
-                for record in &records {
-                    match writer.put(record)? {
+                for outcome in writer.put_batch(&records)? {
+                    match outcome {
                         PutOutcome::Added => report.added += 1,
                         PutOutcome::Replaced => report.replaced += 1,
                         PutOutcome::Kept => report.kept += 1,

@@ -82,6 +82,12 @@ pub enum PutOutcome {
 pub trait StoreWriter {
     fn already_imported(&mut self, file: &FileStamp) -> Result<bool, IndexError>;
     fn put(&mut self, record: &Record) -> Result<PutOutcome, IndexError>;
+    /// Put records in order (a record may replace or join one put before it in the
+    /// same call); what became of each. An engine that writes faster in batches
+    /// (PostgreSQL) overrides it.
+    fn put_batch(&mut self, records: &[Record]) -> Result<Vec<PutOutcome>, IndexError> {
+        records.iter().map(|record| self.put(record)).collect()
+    }
     fn mark_imported(
         &mut self,
         file: &FileStamp,

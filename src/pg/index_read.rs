@@ -1,7 +1,8 @@
 //! The offline index in PostgreSQL, read through the same [`WorkStore`] trait as the
-//! SQLite engine: identifiers from a B-tree table, titles from a trigram (`pg_trgm`)
-//! GIN index over the records' folded title words. The resolver re-scores the titles
-//! proposed with the title gate, as for every engine.
+//! SQLite engine: identifiers from a B-tree table, titles from a GIN index over each
+//! record's folded title words, searched by the query's rarest words (as the SQLite
+//! engine does). The resolver re-scores the titles proposed with the title gate, as
+//! for every engine.
 
 use postgres::Row;
 
@@ -15,47 +16,113 @@ use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId,
 use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
 
-/// The index's tables; `pg_trgm` is a trusted extension (PostgreSQL 13+), so the
-/// database's owner may create it.
-pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm;
-          CREATE TABLE citeproof_index_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-          CREATE TABLE citeproof_index_records(
-              id BIGSERIAL PRIMARY KEY,
-              work BIGINT NOT NULL,
-              source SMALLINT NOT NULL,
-              key TEXT NOT NULL,
-              updated TEXT,
-              title TEXT NOT NULL,
-              words TEXT NOT NULL,
-              authors TEXT NOT NULL,
-              year INTEGER,
-              venue TEXT,
-              type TEXT,
-              doi TEXT,
-              arxiv TEXT,
-              pmid TEXT,
-              pmcid TEXT,
-              url TEXT,
-              oa_url TEXT,
-              abstract BYTEA,
-              flags SMALLINT NOT NULL,
-              UNIQUE (source, key));
-          CREATE INDEX citeproof_index_records_work ON citeproof_index_records(work);
-          CREATE INDEX citeproof_index_records_words
-              ON citeproof_index_records USING gin (words gin_trgm_ops);
-          CREATE TABLE citeproof_index_ids(
-              scheme SMALLINT NOT NULL, value TEXT NOT NULL, work BIGINT NOT NULL,
-              PRIMARY KEY (scheme, value));
-          CREATE TABLE citeproof_index_title_keys(
-              key BIGINT PRIMARY KEY, work BIGINT NOT NULL, doi TEXT);
-          CREATE TABLE citeproof_index_notices(
-              doi TEXT NOT NULL, kind SMALLINT NOT NULL, PRIMARY KEY (doi, kind));
-          CREATE TABLE citeproof_index_imports(
-              path TEXT PRIMARY KEY, size BIGINT NOT NULL, modified BIGINT NOT NULL,
-              source TEXT NOT NULL, records BIGINT NOT NULL, at TEXT NOT NULL);",
-}];
+/// The index's tables. Version 1 searched titles by trigrams (`pg_trgm`, a trusted
+/// extension since PostgreSQL 13, so the database's owner may create it); version 2
+/// replaces that by word postings: a GIN index over each record's title words and the
+/// number of records carrying each word (to pick a query's rarest words).
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm;
+              CREATE TABLE citeproof_index_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+              CREATE TABLE citeproof_index_records(
+                  id BIGSERIAL PRIMARY KEY,
+                  work BIGINT NOT NULL,
+                  source SMALLINT NOT NULL,
+                  key TEXT NOT NULL,
+                  updated TEXT,
+                  title TEXT NOT NULL,
+                  words TEXT NOT NULL,
+                  authors TEXT NOT NULL,
+                  year INTEGER,
+                  venue TEXT,
+                  type TEXT,
+                  doi TEXT,
+                  arxiv TEXT,
+                  pmid TEXT,
+                  pmcid TEXT,
+                  url TEXT,
+                  oa_url TEXT,
+                  abstract BYTEA,
+                  flags SMALLINT NOT NULL,
+                  UNIQUE (source, key));
+              CREATE INDEX citeproof_index_records_work ON citeproof_index_records(work);
+              CREATE INDEX citeproof_index_records_words
+                  ON citeproof_index_records USING gin (words gin_trgm_ops);
+              CREATE TABLE citeproof_index_ids(
+                  scheme SMALLINT NOT NULL, value TEXT NOT NULL, work BIGINT NOT NULL,
+                  PRIMARY KEY (scheme, value));
+              CREATE TABLE citeproof_index_title_keys(
+                  key BIGINT PRIMARY KEY, work BIGINT NOT NULL, doi TEXT);
+              CREATE TABLE citeproof_index_notices(
+                  doi TEXT NOT NULL, kind SMALLINT NOT NULL, PRIMARY KEY (doi, kind));
+              CREATE TABLE citeproof_index_imports(
+                  path TEXT PRIMARY KEY, size BIGINT NOT NULL, modified BIGINT NOT NULL,
+                  source TEXT NOT NULL, records BIGINT NOT NULL, at TEXT NOT NULL);",
+    },
+    Migration {
+        version: 2,
+        sql: "DROP INDEX IF EXISTS citeproof_index_records_words;
+              CREATE INDEX citeproof_index_records_title_words
+                  ON citeproof_index_records USING gin (string_to_array(words, ' '));
+              CREATE TABLE citeproof_index_words(
+                  word TEXT PRIMARY KEY, records BIGINT NOT NULL);
+              INSERT INTO citeproof_index_words(word, records)
+                  SELECT word, COUNT(DISTINCT id)
+                  FROM citeproof_index_records, unnest(string_to_array(words, ' ')) AS word
+                  WHERE word <> '' GROUP BY word;",
+    },
+];
+
+/// Words of a query searched: its rarest ones (a title that shares none of a cited
+/// title's rarest words cannot come close to it), as the SQLite engine does.
+const QUERY_WORDS: usize = 6;
+
+/// Postings a query reads, about: after the rarest word, rarer-to-commoner words are
+/// added while the titles carrying them stay under this many. A common word adds
+/// thousands of titles that share nothing else with the query, which the title gate
+/// rejects anyway, and they cost a heap visit each.
+const POSTINGS_BUDGET: i64 = 5_000;
+
+/// The titles carrying any of `$1` (or, with `$4`, all of them), ranked by the summed
+/// rarity (`ln(1 + records / records with the word)`, `$2` the word's counts) of the
+/// words they share, then shorter titles first, then the older record.
+const TITLE_HITS_SQL: &str = "\
+    WITH chosen AS (
+        SELECT word, ln(1 + GREATEST(reltuples, 1)::float8 / records) AS weight
+        FROM unnest($1::text[], $2::int8[]) AS q(word, records), pg_class
+        WHERE pg_class.oid = 'citeproof_index_records'::regclass)
+    SELECT r.work, r.title FROM citeproof_index_records r
+    WHERE CASE WHEN $4 THEN string_to_array(r.words, ' ') @> $1::text[]
+               ELSE string_to_array(r.words, ' ') && $1::text[] END
+    ORDER BY (SELECT SUM(c.weight) FROM chosen c
+              WHERE c.word = ANY(string_to_array(r.words, ' '))) DESC,
+             cardinality(string_to_array(r.words, ' ')), r.id
+    LIMIT $3";
+
+/// The words a title query searches by, from the query's words with their record
+/// counts, rarest first: the rarest, then more while their postings stay within the
+/// budget; and whether titles must carry all of them (when even the rarest word is
+/// too common, its two rarest words together narrow the search instead).
+fn query_words(mut counted: Vec<(String, i64)>) -> (Vec<(String, i64)>, bool) {
+    counted.retain(|(_, n)| *n > 0);
+    counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    counted.truncate(QUERY_WORDS);
+    if counted.first().is_some_and(|(_, n)| *n > POSTINGS_BUDGET) && counted.len() >= 2 {
+        counted.truncate(2);
+        return (counted, true);
+    }
+    let mut postings = 0;
+    let mut chosen = Vec::new();
+    for (word, n) in counted {
+        if postings > 0 && postings + n > POSTINGS_BUDGET {
+            break;
+        }
+        postings += n;
+        chosen.push((word, n));
+    }
+    (chosen, false)
+}
 
 const RECORD_COLUMNS: &str = "source, title, authors, year, venue, type, doi, arxiv, pmid, \
      pmcid, url, oa_url, abstract, flags";
@@ -167,16 +234,23 @@ impl WorkStore for PgStore {
         if words.is_empty() {
             return Ok(Vec::new());
         }
-        let query = words.join(" ");
         let limit = limit as i64;
         self.pool
             .with(|client| {
-                // `%` compares with the session's threshold, set on every connection.
-                let rows = client.query(
-                    "SELECT work, title FROM citeproof_index_records \
-                     WHERE words % $1 ORDER BY similarity(words, $1) DESC, id LIMIT $2",
-                    &[&query, &limit],
-                )?;
+                let counted = client
+                    .query(
+                        "SELECT word, records FROM citeproof_index_words WHERE word = ANY($1)",
+                        &[&words],
+                    )?
+                    .iter()
+                    .map(|r| (r.get(0), r.get(1)))
+                    .collect();
+                let (chosen, all) = query_words(counted);
+                if chosen.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let (chosen, counts): (Vec<String>, Vec<i64>) = chosen.into_iter().unzip();
+                let rows = client.query(TITLE_HITS_SQL, &[&chosen, &counts, &limit, &all])?;
                 Ok(rows
                     .iter()
                     .map(|r| TitleHit {
@@ -222,7 +296,7 @@ impl WorkStore for PgStore {
                 let version: String = client.query_one("SHOW server_version", &[])?.get(0);
                 Ok(IndexStats {
                     location: self.url.clone().into(),
-                    engine: format!("postgresql {version} (pg_trgm titles)"),
+                    engine: format!("postgresql {version} (GIN title-word postings)"),
                     works: number("works"),
                     records: DumpSource::ALL
                         .iter()
@@ -239,5 +313,41 @@ impl WorkStore for PgStore {
                 })
             })
             .map_err(store_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counted(words: &[(&str, i64)]) -> Vec<(String, i64)> {
+        words.iter().map(|(w, n)| (w.to_string(), *n)).collect()
+    }
+
+    #[test]
+    fn a_query_searches_its_rarest_words_within_the_postings_budget() {
+        let (chosen, all) = query_words(counted(&[
+            ("learning", 24_000),
+            ("residual", 40),
+            ("unknown", 0),
+            ("deep", 3_000),
+            ("image", 2_500),
+        ]));
+        assert!(!all);
+        assert_eq!(chosen, counted(&[("residual", 40), ("image", 2_500)]));
+    }
+
+    #[test]
+    fn a_query_of_common_words_asks_for_titles_with_its_two_rarest() {
+        let (chosen, all) = query_words(counted(&[
+            ("learning", 24_000),
+            ("language", 18_000),
+            ("models", 18_500),
+        ]));
+        assert!(all);
+        assert_eq!(chosen, counted(&[("language", 18_000), ("models", 18_500)]));
+        let (chosen, all) = query_words(counted(&[("learning", 24_000)]));
+        assert!(!all);
+        assert_eq!(chosen, counted(&[("learning", 24_000)]));
     }
 }

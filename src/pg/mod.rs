@@ -1,6 +1,6 @@
 //! PostgreSQL as a shared store, for a fleet of CI runners, language servers and
 //! `serve` instances: the resolution cache (`cache`) and the offline index
-//! (`index_read`, `index_write`, title search with `pg_trgm`), each selected by a
+//! (`index_read`, `index_write`, `index_batch`; titles searched by word postings), each selected by a
 //! `postgres://…` URL where a folder is otherwise given (`--cache-dir`, `--index`).
 //!
 //! The schema is created and migrated by citeproof itself (`migrate`): versioned
@@ -12,6 +12,7 @@
 //! through [`off_runtime`].
 
 pub mod cache;
+mod index_batch;
 pub mod index_read;
 pub mod index_write;
 mod migrate;
@@ -32,22 +33,6 @@ pub type Client = r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
 const POOL_SIZE: u32 = 8;
 /// How long a caller waits for a connection (or for the server at start).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Trigram similarity below which `pg_trgm` proposes no title (`%`). Low, because a
-/// raw reference string holds far more than the title; the title gate decides after.
-const TITLE_SIMILARITY_FLOOR: &str = "0.2";
-
-/// Session settings of every connection.
-#[derive(Debug)]
-struct SessionSettings;
-
-impl r2d2::CustomizeConnection<postgres::Client, postgres::Error> for SessionSettings {
-    fn on_acquire(&self, client: &mut postgres::Client) -> Result<(), postgres::Error> {
-        client.batch_execute(&format!(
-            "SET pg_trgm.similarity_threshold = {TITLE_SIMILARITY_FLOOR}"
-        ))
-    }
-}
 
 /// Whether a location (`--cache-dir`, `--index`, their config keys) names a
 /// PostgreSQL database rather than a folder.
@@ -102,7 +87,6 @@ impl SharedPool {
                 .max_size(POOL_SIZE)
                 .min_idle(Some(1))
                 .connection_timeout(CONNECT_TIMEOUT)
-                .connection_customizer(Box::new(SessionSettings))
                 .build(manager)
         })
         .map_err(|e| format!("{}: cannot connect ({e})", redacted(url)))?;
