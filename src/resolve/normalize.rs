@@ -67,8 +67,19 @@ fn is_apostrophe(c: char) -> bool {
 /// `alzheimers`), every other non-alphanumeric character (hyphens and dashes of every
 /// kind, punctuation, symbols) a single space; trimmed.
 pub fn fold(s: &str) -> String {
+    // Plain ASCII without markup (most titles and names) decodes and decomposes to
+    // itself: the copies and the Unicode passes are skipped.
+    let plain =
+        s.is_ascii() && !s.contains(['\\', '{', '}', '$', '~', '<', '&']) && !s.contains("--");
+    if plain {
+        return fold_chars(s.chars(), s.len());
+    }
     let decoded = strip_markup(&decode_latex(s));
-    let mut out = String::with_capacity(decoded.len());
+    fold_chars(decoded.nfkd(), decoded.len())
+}
+
+fn fold_chars(chars: impl Iterator<Item = char>, len: usize) -> String {
+    let mut out = String::with_capacity(len);
     let mut pending_space = false;
     let push = |out: &mut String, text: &str, pending_space: &mut bool| {
         if *pending_space && !out.is_empty() {
@@ -77,7 +88,7 @@ pub fn fold(s: &str) -> String {
         *pending_space = false;
         out.push_str(text);
     };
-    for c in decoded.nfkd() {
+    for c in chars {
         if is_combining_mark(c) || is_apostrophe(c) {
             continue;
         }
@@ -286,6 +297,16 @@ pub fn split_subtitle(title: &str) -> Option<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The plain-ASCII shortcut folds exactly as the full decoding does.
+        #[test]
+        fn plain_ascii_folds_as_the_full_path(s in "[ -~]{0,40}") {
+            let full = strip_markup(&decode_latex(&s));
+            prop_assert_eq!(fold(&s), fold_chars(full.nfkd(), full.len()));
+        }
+    }
 
     #[test]
     fn fold_unifies_case_accents_greek_dashes_and_apostrophes() {
