@@ -18,10 +18,10 @@ use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
 
 /// Page cache per reading connection (KiB); with the pool's size this bounds the
-/// memory a resolution run uses, whatever the number of works.
+/// memory a resolution run uses, whatever the number of works. (The file is not
+/// memory-mapped: 8 % faster on a 1 M-work index, but the mapped pages count as the
+/// process's memory and grow with the index.)
 const READ_CACHE_KIB: i64 = 16 * 1024;
-// No memory mapping of the file: measured 8 % faster on the 1 M-work index, but the
-// mapped pages count as the process's memory and grow with the index.
 
 pub struct SqliteStore {
     dir: PathBuf,
@@ -92,9 +92,7 @@ impl SqliteStore {
         self.give_back(conn);
         result
     }
-}
 
-impl SqliteStore {
     /// The titles of the records the title index proposed, read from the records.
     fn with_titles(&self, found: Vec<RecordHit>) -> Result<Vec<TitleHit>, IndexError> {
         if found.is_empty() {
