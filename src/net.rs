@@ -219,7 +219,7 @@ static CRYPTO_PROVIDER: Once = Once::new();
 
 /// Install rustls' ring provider as the process default (once; keeps one installed
 /// by the embedding application).
-fn ensure_crypto_provider() {
+pub(crate) fn ensure_crypto_provider() {
     CRYPTO_PROVIDER.call_once(|| {
         if rustls::crypto::CryptoProvider::get_default().is_none() {
             // Losing a race against another installer is fine: a provider is installed.

@@ -34,8 +34,7 @@ impl PgWriter {
             path: redacted(url).into(),
             message,
         };
-        let mut client =
-            Client::connect(url, postgres::NoTls).map_err(|e| open_error(super::error_text(&e)))?;
+        let mut client = super::connect(url).map_err(open_error)?;
         migrate(&mut client, "index", MIGRATIONS).map_err(open_error)?;
         let locked: bool = client
             .query_one("SELECT pg_try_advisory_lock($1)", &[&BUILD_LOCK])

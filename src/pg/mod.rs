@@ -16,18 +16,19 @@ mod index_batch;
 pub mod index_read;
 pub mod index_write;
 mod migrate;
+pub mod tls;
 
 use std::path::Path;
 use std::time::Duration;
 
-use postgres::NoTls;
 use r2d2_postgres::PostgresConnectionManager;
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 pub use migrate::{Migration, migrate};
 
 /// A pool of connections to one database.
-pub type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
-pub type Client = r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
+pub type Pool = r2d2::Pool<PostgresConnectionManager<MakeRustlsConnect>>;
+pub type Client = r2d2::PooledConnection<PostgresConnectionManager<MakeRustlsConnect>>;
 
 /// Connections per pool: enough for the resolver's threads and a few async tasks.
 const POOL_SIZE: u32 = 8;
@@ -69,6 +70,20 @@ pub fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// One connection to `url` (not pooled: an index build owns one), with TLS as its
+/// libpq parameters say ([`tls`]). The error does not repeat the URL: callers name it.
+pub fn connect(url: &str) -> Result<postgres::Client, String> {
+    let (config, tls) = tls::connect_config(url)?;
+    connect_with(&config, tls)
+}
+
+fn connect_with(
+    config: &postgres::Config,
+    tls: MakeRustlsConnect,
+) -> Result<postgres::Client, String> {
+    off_runtime(|| config.connect(tls)).map_err(|e| format!("cannot connect ({})", error_text(&e)))
+}
+
 /// A pool that is closed off any runtime (dropping the client's runtime from inside
 /// an async context would panic).
 pub struct SharedPool {
@@ -76,12 +91,14 @@ pub struct SharedPool {
 }
 
 impl SharedPool {
-    /// Connect to `url` (TLS off: for a database on the same host or a private network).
+    /// Connect to `url`, with TLS as its libpq parameters say ([`tls`]).
+    /// The error does not repeat the URL: callers name it.
     pub fn connect(url: &str) -> Result<SharedPool, String> {
-        let config: postgres::Config = url
-            .parse()
-            .map_err(|e| format!("{}: not a PostgreSQL URL ({e})", redacted(url)))?;
-        let manager = PostgresConnectionManager::new(config, NoTls);
+        let (config, tls) = tls::connect_config(url)?;
+        // One connection first, so that a refusal (TLS, authentication, no server) is
+        // reported at once with its reason rather than after the pool's wait.
+        drop(connect_with(&config, tls.clone())?);
+        let manager = PostgresConnectionManager::new(config, tls);
         let pool = off_runtime(|| {
             r2d2::Pool::builder()
                 .max_size(POOL_SIZE)
@@ -89,7 +106,7 @@ impl SharedPool {
                 .connection_timeout(CONNECT_TIMEOUT)
                 .build(manager)
         })
-        .map_err(|e| format!("{}: cannot connect ({e})", redacted(url)))?;
+        .map_err(|e| format!("cannot connect ({e})"))?;
         Ok(SharedPool { pool: Some(pool) })
     }
 
@@ -116,10 +133,20 @@ impl Drop for SharedPool {
     }
 }
 
-/// A PostgreSQL error with the server's message when there is one.
+/// A PostgreSQL error with the server's message when there is one, else with its
+/// causes (a TLS handshake's reason is the cause of the client's error).
 pub fn error_text(e: &postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => format!("{}: {}", db.severity(), db.message()),
-        None => e.to_string(),
+    if let Some(db) = e.as_db_error() {
+        return format!("{}: {}", db.severity(), db.message());
     }
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(inner) = cause {
+        let inner_text = inner.to_string();
+        if !text.contains(&inner_text) {
+            text = format!("{text}: {inner_text}");
+        }
+        cause = inner.source();
+    }
+    text
 }

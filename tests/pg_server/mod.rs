@@ -3,6 +3,7 @@
 //! binaries are absent — unless `CITEPROOF_POSTGRES_REQUIRED=1` (CI), where that fails.
 //! initdb refuses to run as root: as root, the server runs as the `postgres` user (or
 //! `nobody`) through `runuser`.
+#![allow(dead_code)] // Each test file uses a part.
 
 use std::net::TcpListener;
 use std::os::unix::fs::MetadataExt;
@@ -63,9 +64,27 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
+/// A server that speaks TLS: its certificate and key (PEM), the authority its
+/// client certificates are checked against, and the whole of its pg_hba.conf.
+pub struct ServerTls {
+    pub cert_pem: String,
+    pub key_pem: String,
+    pub client_ca_pem: String,
+    pub hba: String,
+}
+
 impl PgServer {
     /// Start a server, or `None` (with a message) when PostgreSQL is not installed.
     pub fn start() -> Option<PgServer> {
+        PgServer::start_with(None)
+    }
+
+    /// [`PgServer::start`] with TLS on and the given client authentication rules.
+    pub fn start_tls(tls: ServerTls) -> Option<PgServer> {
+        PgServer::start_with(Some(tls))
+    }
+
+    fn start_with(tls: Option<ServerTls>) -> Option<PgServer> {
         let required = std::env::var("CITEPROOF_POSTGRES_REQUIRED").is_ok_and(|v| v == "1");
         let Some(bin) = find_bin() else {
             assert!(
@@ -111,10 +130,19 @@ impl PgServer {
                 "--no-locale",
             ],
         );
-        let options = format!(
+        let mut options = format!(
             "-c listen_addresses=127.0.0.1 -p {} -c unix_socket_directories='' -c fsync=off",
             server.port
         );
+        if let Some(tls) = &tls {
+            server.write_file("server.crt", &tls.cert_pem);
+            server.write_file("server.key", &tls.key_pem);
+            server.write_file("client_ca.crt", &tls.client_ca_pem);
+            server.write_file("pg_hba.conf", &tls.hba);
+            options.push_str(
+                " -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key -c ssl_ca_file=client_ca.crt",
+            );
+        }
         let log = server.dir.path().join("server.log");
         server.run(
             "pg_ctl",
@@ -131,6 +159,23 @@ impl PgServer {
         );
         server.wait_ready(Duration::from_secs(60));
         Some(server)
+    }
+
+    /// A file in the data folder, owned by the server's account and private to it
+    /// (PostgreSQL refuses a key others can read).
+    fn write_file(&self, name: &str, text: &str) {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.data().join(name);
+        std::fs::write(&path, text).expect("write a server file");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        if let Some(user) = &self.user {
+            let status = Command::new("chown")
+                .arg(user)
+                .arg(&path)
+                .status()
+                .expect("chown");
+            assert!(status.success(), "chown {user} {}", path.display());
+        }
     }
 
     fn data(&self) -> PathBuf {
@@ -162,6 +207,13 @@ impl PgServer {
         loop {
             match postgres::Client::connect(&self.url("postgres"), postgres::NoTls) {
                 Ok(_) => return,
+                // Refused by its rules (a server that only takes TLS): it is up.
+                Err(e)
+                    if e.as_db_error().is_some()
+                        && e.code() != Some(&postgres::error::SqlState::CANNOT_CONNECT_NOW) =>
+                {
+                    return;
+                }
                 Err(e) if start.elapsed() > deadline => {
                     let log = std::fs::read_to_string(self.dir.path().join("server.log"));
                     panic!("PostgreSQL did not start: {e}\n{}", log.unwrap_or_default())
