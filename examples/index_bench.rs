@@ -46,6 +46,10 @@ struct Args {
     runs: usize,
     #[arg(long)]
     misses: bool,
+    /// Write each reference's case, status, match and wrong fields here (JSON Lines),
+    /// to compare engines reference by reference.
+    #[arg(long)]
+    statuses: Option<PathBuf>,
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -164,6 +168,22 @@ fn main() {
         let (r, _) = resolve_blocking(options.clone(), &queries).expect("resolver");
         best = best.min(start.elapsed());
         resolutions = r;
+    }
+    if let Some(path) = &args.statuses {
+        let lines: String = cases
+            .iter()
+            .zip(&resolutions)
+            .map(|(case, r)| {
+                let line = serde_json::json!([
+                    case.case,
+                    r.status,
+                    r.work.as_ref().map(|w| (&w.title, w.year)),
+                    r.fields_wrong
+                ]);
+                format!("{line}\n")
+            })
+            .collect();
+        std::fs::write(path, lines).expect("write the statuses");
     }
     let scores = Scores::score(&cases, &resolutions);
     if args.misses {

@@ -171,6 +171,7 @@ fn index_in_postgres_resolves_as_the_embedded_engine() {
     );
     assert_eq!(from_pg, resolve(&refs, sqlite.to_str().unwrap()));
     assert_same_tables(&sqlite, &url);
+    assert_same_conjunctive_titles(&sqlite, &url);
 
     // A database of schema version 1 (trigram titles) is migrated when opened: the
     // word counts are rebuilt from the records and titles are found as before.
@@ -186,6 +187,42 @@ fn index_in_postgres_resolves_as_the_embedded_engine() {
         .unwrap();
     assert_eq!(resolve(&refs, &url), from_pg);
     assert_same_tables(&sqlite, &url);
+}
+
+/// Both engines' conjunctive title search (titles carrying all of the rarest words)
+/// finds the same works for every title of the index, whole and with its last word
+/// dropped, and a title always finds its own work.
+fn assert_same_conjunctive_titles(sqlite: &Path, url: &str) {
+    use citeproof::index::titles::title_words;
+    let embedded = citeproof::index::open(sqlite).unwrap();
+    let pg = citeproof::index::open(Path::new(url)).unwrap();
+    let db = rusqlite::Connection::open(sqlite.join("index.sqlite3")).unwrap();
+    let titles = sqlite_rows(&db, "SELECT title FROM records");
+    assert!(titles.len() >= 8, "{titles:?}");
+    let works = |store: &dyn citeproof::index::store::WorkStore, words: &[String]| {
+        let mut works: Vec<i64> = store
+            .title_hits_with_all(words, 32)
+            .unwrap()
+            .iter()
+            .map(|h| h.work)
+            .collect();
+        works.sort_unstable();
+        works.dedup();
+        works
+    };
+    for title in &titles {
+        let title = title.trim_start_matches("Some(\"").trim_end_matches("\")");
+        let mut words = title_words(title);
+        let whole = works(pg.as_ref(), &words);
+        assert!(!whole.is_empty(), "{title}");
+        assert_eq!(whole, works(embedded.as_ref(), &words), "{title}");
+        words.pop();
+        assert_eq!(
+            works(pg.as_ref(), &words),
+            works(embedded.as_ref(), &words),
+            "{title}"
+        );
+    }
 }
 
 /// Rows of a table as text, sorted (work ids included: both engines number works in

@@ -31,7 +31,7 @@ const QUERY_WORDS: usize = 6;
 
 /// Words a title must all contain in a conjunctive search: the rarest ones, few
 /// enough that a title with one word changed elsewhere is still found.
-const ALL_WORDS: usize = 3;
+pub(crate) const ALL_WORDS: usize = 3;
 
 const WORDS: &str = "words";
 const RECORD: &str = "record";

@@ -13,6 +13,7 @@ use crate::index::codec::{
 };
 use crate::index::merge::scheme_code;
 use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore};
+use crate::index::title_engine::ALL_WORDS;
 use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
 
@@ -99,6 +100,38 @@ const TITLE_HITS_SQL: &str = "\
               WHERE c.word = ANY(string_to_array(r.words, ' '))) DESC,
              cardinality(string_to_array(r.words, ' ')), r.id
     LIMIT $3";
+
+/// The titles carrying all of `$1` (a query's rarest words), shorter titles first
+/// (for the same words, the closer ones), then the older record.
+const TITLES_WITH_ALL_SQL: &str = "\
+    SELECT r.work, r.title FROM citeproof_index_records r
+    WHERE string_to_array(r.words, ' ') @> $1::text[]
+    ORDER BY cardinality(string_to_array(r.words, ' ')), r.id
+    LIMIT $2";
+
+/// The number of records carrying each of `words` (absent words omitted).
+fn word_counts(
+    client: &mut super::Client,
+    words: &[String],
+) -> Result<Vec<(String, i64)>, postgres::Error> {
+    Ok(client
+        .query(
+            "SELECT word, records FROM citeproof_index_words WHERE word = ANY($1)",
+            &[&words],
+        )?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect())
+}
+
+fn title_hits_of(rows: &[Row]) -> Vec<TitleHit> {
+    rows.iter()
+        .map(|r| TitleHit {
+            work: r.get(0),
+            title: r.get(1),
+        })
+        .collect()
+}
 
 /// The words a title query searches by, from the query's words with their record
 /// counts, rarest first: the rarest, then more while their postings stay within the
@@ -237,27 +270,41 @@ impl WorkStore for PgStore {
         let limit = limit as i64;
         self.pool
             .with(|client| {
-                let counted = client
-                    .query(
-                        "SELECT word, records FROM citeproof_index_words WHERE word = ANY($1)",
-                        &[&words],
-                    )?
-                    .iter()
-                    .map(|r| (r.get(0), r.get(1)))
-                    .collect();
-                let (chosen, all) = query_words(counted);
+                let (chosen, all) = query_words(word_counts(client, words)?);
                 if chosen.is_empty() {
                     return Ok(Vec::new());
                 }
                 let (chosen, counts): (Vec<String>, Vec<i64>) = chosen.into_iter().unzip();
                 let rows = client.query(TITLE_HITS_SQL, &[&chosen, &counts, &limit, &all])?;
-                Ok(rows
-                    .iter()
-                    .map(|r| TitleHit {
-                        work: r.get(0),
-                        title: r.get(1),
-                    })
-                    .collect())
+                Ok(title_hits_of(&rows))
+            })
+            .map_err(store_error)
+    }
+
+    fn title_hits_with_all(
+        &self,
+        words: &[String],
+        limit: usize,
+    ) -> Result<Vec<TitleHit>, IndexError> {
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let limit = limit as i64;
+        self.pool
+            .with(|client| {
+                let mut counted = word_counts(client, words)?;
+                counted.retain(|(_, n)| *n > 0);
+                counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+                let rarest: Vec<String> = counted
+                    .into_iter()
+                    .take(ALL_WORDS)
+                    .map(|(word, _)| word)
+                    .collect();
+                if rarest.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let rows = client.query(TITLES_WITH_ALL_SQL, &[&rarest, &limit])?;
+                Ok(title_hits_of(&rows))
             })
             .map_err(store_error)
     }
