@@ -82,24 +82,28 @@ const QUERY_WORDS: usize = 6;
 /// Postings a query reads, about: after the rarest word, rarer-to-commoner words are
 /// added while the titles carrying them stay under this many. A common word adds
 /// thousands of titles that share nothing else with the query, which the title gate
-/// rejects anyway, and they cost a heap visit each.
+/// rejects anyway, and they cost a heap visit each. Titles sharing two of the
+/// commoner words are searched pair by pair, for pairs expected to be this rare.
 const POSTINGS_BUDGET: i64 = 5_000;
 
-/// The titles carrying any of `$1` (or, with `$4`, all of them), ranked by the summed
-/// rarity (`ln(1 + records / records with the word)`, `$2` the word's counts) of the
-/// words they share, then shorter titles first, then the older record.
-const TITLE_HITS_SQL: &str = "\
-    WITH chosen AS (
-        SELECT word, ln(1 + GREATEST(reltuples, 1)::float8 / records) AS weight
-        FROM unnest($1::text[], $2::int8[]) AS q(word, records), pg_class
-        WHERE pg_class.oid = 'citeproof_index_records'::regclass)
-    SELECT r.work, r.title FROM citeproof_index_records r
-    WHERE CASE WHEN $4 THEN string_to_array(r.words, ' ') @> $1::text[]
-               ELSE string_to_array(r.words, ' ') && $1::text[] END
-    ORDER BY (SELECT SUM(c.weight) FROM chosen c
-              WHERE c.word = ANY(string_to_array(r.words, ' '))) DESC,
-             cardinality(string_to_array(r.words, ' ')), r.id
-    LIMIT $3";
+/// The titles matching `$4`…(the plan's conditions), ranked by the summed rarity
+/// (`ln(1 + records / records with the word)`; `$1` the query's words, `$2` their
+/// counts) of the query words they share, then shorter titles first, then the older
+/// record; at most `$3`.
+fn title_hits_sql(conditions: &str) -> String {
+    format!(
+        "WITH chosen AS (
+            SELECT word, ln(1 + GREATEST(reltuples, 1)::float8 / records) AS weight
+            FROM unnest($1::text[], $2::int8[]) AS q(word, records), pg_class
+            WHERE pg_class.oid = 'citeproof_index_records'::regclass)
+        SELECT r.work, r.title FROM citeproof_index_records r
+        WHERE {conditions}
+        ORDER BY (SELECT SUM(c.weight) FROM chosen c
+                  WHERE c.word = ANY(string_to_array(r.words, ' '))) DESC,
+                 cardinality(string_to_array(r.words, ' ')), r.id
+        LIMIT $3"
+    )
+}
 
 /// The titles carrying all of `$1` (a query's rarest words), shorter titles first
 /// (for the same words, the closer ones), then the older record.
@@ -109,19 +113,20 @@ const TITLES_WITH_ALL_SQL: &str = "\
     ORDER BY cardinality(string_to_array(r.words, ' ')), r.id
     LIMIT $2";
 
-/// The number of records carrying each of `words` (absent words omitted).
+/// The number of records carrying each of `words` (absent words omitted), and the
+/// number of records (the planner's estimate).
 fn word_counts(
     client: &mut super::Client,
     words: &[String],
-) -> Result<Vec<(String, i64)>, postgres::Error> {
-    Ok(client
-        .query(
-            "SELECT word, records FROM citeproof_index_words WHERE word = ANY($1)",
-            &[&words],
-        )?
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect())
+) -> Result<(Vec<(String, i64)>, i64), postgres::Error> {
+    let rows = client.query(
+        "SELECT word, records, (SELECT GREATEST(reltuples, 1)::int8 FROM pg_class \
+             WHERE oid = 'citeproof_index_records'::regclass) \
+         FROM citeproof_index_words WHERE word = ANY($1)",
+        &[&words],
+    )?;
+    let total = rows.first().map_or(1, |r| r.get(2));
+    Ok((rows.iter().map(|r| (r.get(0), r.get(1))).collect(), total))
 }
 
 fn title_hits_of(rows: &[Row]) -> Vec<TitleHit> {
@@ -133,28 +138,56 @@ fn title_hits_of(rows: &[Row]) -> Vec<TitleHit> {
         .collect()
 }
 
-/// The words a title query searches by, from the query's words with their record
-/// counts, rarest first: the rarest, then more while their postings stay within the
-/// budget; and whether titles must carry all of them (when even the rarest word is
-/// too common, its two rarest words together narrow the search instead).
-fn query_words(mut counted: Vec<(String, i64)>) -> (Vec<(String, i64)>, bool) {
+/// How a title query searches: the query's rarest words (for ranking), titles carrying
+/// any of `any`, and titles carrying both words of a pair.
+#[derive(Debug, PartialEq)]
+struct QueryPlan {
+    words: Vec<(String, i64)>,
+    any: Vec<String>,
+    pairs: Vec<[String; 2]>,
+}
+
+/// The plan of a query from its words with their record counts (`total` records in
+/// all): its six rarest words; `any`, the rarest, then more while their postings stay
+/// within the budget; pairs of the other words whose titles together are expected
+/// within the budget (so a title sharing several commoner words is still found, as
+/// bm25 over all six words finds it in the SQLite engine); and when nothing else is
+/// rare enough, the two rarest words together.
+fn plan_query(mut counted: Vec<(String, i64)>, total: i64) -> QueryPlan {
     counted.retain(|(_, n)| *n > 0);
     counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
     counted.truncate(QUERY_WORDS);
-    if counted.first().is_some_and(|(_, n)| *n > POSTINGS_BUDGET) && counted.len() >= 2 {
-        counted.truncate(2);
-        return (counted, true);
-    }
     let mut postings = 0;
-    let mut chosen = Vec::new();
-    for (word, n) in counted {
-        if postings > 0 && postings + n > POSTINGS_BUDGET {
+    let mut any = Vec::new();
+    for (word, n) in &counted {
+        if postings + n > POSTINGS_BUDGET {
             break;
         }
         postings += n;
-        chosen.push((word, n));
+        any.push(word.clone());
     }
-    (chosen, false)
+    let rest = &counted[any.len()..];
+    let mut pairs = Vec::new();
+    for (i, (a, na)) in rest.iter().enumerate() {
+        for (b, nb) in &rest[i + 1..] {
+            let expected = (*na as f64) * (*nb as f64) / total.max(1) as f64;
+            if expected <= POSTINGS_BUDGET as f64 {
+                pairs.push([a.clone(), b.clone()]);
+            }
+        }
+    }
+    if any.is_empty() && pairs.is_empty() {
+        match counted.as_slice() {
+            [(a, _), (b, _), ..] => pairs.push([a.clone(), b.clone()]),
+            [(a, _)] => any.push(a.clone()),
+            [] => {}
+        }
+    }
+    QueryPlan {
+        words: counted,
+        any,
+        pairs,
+    }
 }
 
 const RECORD_COLUMNS: &str = "source, title, authors, year, venue, type, doi, arxiv, pmid, \
@@ -270,12 +303,33 @@ impl WorkStore for PgStore {
         let limit = limit as i64;
         self.pool
             .with(|client| {
-                let (chosen, all) = query_words(word_counts(client, words)?);
-                if chosen.is_empty() {
+                let (counted, total) = word_counts(client, words)?;
+                let plan = plan_query(counted, total);
+                if plan.any.is_empty() && plan.pairs.is_empty() {
                     return Ok(Vec::new());
                 }
-                let (chosen, counts): (Vec<String>, Vec<i64>) = chosen.into_iter().unzip();
-                let rows = client.query(TITLE_HITS_SQL, &[&chosen, &counts, &limit, &all])?;
+                let (words, counts): (Vec<String>, Vec<i64>) = plan.words.into_iter().unzip();
+                let mut params: Vec<Box<dyn postgres::types::ToSql + Sync>> =
+                    vec![Box::new(words), Box::new(counts), Box::new(limit)];
+                let mut conditions = Vec::new();
+                if !plan.any.is_empty() {
+                    params.push(Box::new(plan.any));
+                    conditions.push(format!(
+                        "string_to_array(r.words, ' ') && ${}::text[]",
+                        params.len()
+                    ));
+                }
+                for pair in plan.pairs {
+                    params.push(Box::new(pair.to_vec()));
+                    conditions.push(format!(
+                        "string_to_array(r.words, ' ') @> ${}::text[]",
+                        params.len()
+                    ));
+                }
+                let sql = title_hits_sql(&conditions.join(" OR "));
+                let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                    params.iter().map(|p| p.as_ref()).collect();
+                let rows = client.query(&sql, &refs)?;
                 Ok(title_hits_of(&rows))
             })
             .map_err(store_error)
@@ -292,7 +346,7 @@ impl WorkStore for PgStore {
         let limit = limit as i64;
         self.pool
             .with(|client| {
-                let mut counted = word_counts(client, words)?;
+                let (mut counted, _) = word_counts(client, words)?;
                 counted.retain(|(_, n)| *n > 0);
                 counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
                 let rarest: Vec<String> = counted
@@ -371,30 +425,55 @@ mod tests {
         words.iter().map(|(w, n)| (w.to_string(), *n)).collect()
     }
 
+    fn words(plan: &QueryPlan) -> Vec<&str> {
+        plan.words.iter().map(|(w, _)| w.as_str()).collect()
+    }
+
     #[test]
-    fn a_query_searches_its_rarest_words_within_the_postings_budget() {
-        let (chosen, all) = query_words(counted(&[
-            ("learning", 24_000),
-            ("residual", 40),
-            ("unknown", 0),
-            ("deep", 3_000),
-            ("image", 2_500),
-        ]));
-        assert!(!all);
-        assert_eq!(chosen, counted(&[("residual", 40), ("image", 2_500)]));
+    fn a_query_searches_its_rarest_words_within_the_postings_budget_and_pairs_of_the_rest() {
+        let plan = plan_query(
+            counted(&[
+                ("learning", 24_000),
+                ("residual", 40),
+                ("unknown", 0),
+                ("deep", 3_000),
+                ("image", 2_500),
+            ]),
+            1_000_000,
+        );
+        assert_eq!(words(&plan), ["residual", "image", "deep", "learning"]);
+        assert_eq!(plan.any, ["residual", "image"]);
+        // 3,000 × 24,000 / 1 M = 72 titles expected to carry both.
+        assert_eq!(plan.pairs, [["deep".to_string(), "learning".to_string()]]);
+    }
+
+    #[test]
+    fn pairs_expected_to_be_common_are_left_out() {
+        let plan = plan_query(
+            counted(&[("learning", 240_000), ("deep", 30_000), ("survey", 1_000)]),
+            1_000_000,
+        );
+        assert_eq!(plan.any, ["survey"]);
+        // 30,000 × 240,000 / 1 M = 7,200 > 5,000.
+        assert!(plan.pairs.is_empty(), "{plan:?}");
     }
 
     #[test]
     fn a_query_of_common_words_asks_for_titles_with_its_two_rarest() {
-        let (chosen, all) = query_words(counted(&[
-            ("learning", 24_000),
-            ("language", 18_000),
-            ("models", 18_500),
-        ]));
-        assert!(all);
-        assert_eq!(chosen, counted(&[("language", 18_000), ("models", 18_500)]));
-        let (chosen, all) = query_words(counted(&[("learning", 24_000)]));
-        assert!(!all);
-        assert_eq!(chosen, counted(&[("learning", 24_000)]));
+        let plan = plan_query(
+            counted(&[
+                ("learning", 240_000),
+                ("language", 180_000),
+                ("models", 185_000),
+            ]),
+            1_000_000,
+        );
+        assert!(plan.any.is_empty());
+        assert_eq!(plan.pairs, [["language".to_string(), "models".to_string()]]);
+        let plan = plan_query(counted(&[("learning", 240_000)]), 1_000_000);
+        assert_eq!(
+            (plan.any, plan.pairs.len()),
+            (vec!["learning".to_string()], 0)
+        );
     }
 }
