@@ -31,11 +31,15 @@ pub fn consult_all(options: &ResolveOptions, queries: &[&RefQuery], evidence: &m
         }
         return;
     }
-    let chunk = queries.len().div_ceil(threads);
+    // References are handed out one at a time: their costs differ by orders of
+    // magnitude (an identifier lookup against title searches), so fixed shares idle.
+    let next = std::sync::Mutex::new(queries.iter().zip(evidence.iter_mut()));
     std::thread::scope(|scope| {
-        for (qs, evs) in queries.chunks(chunk).zip(evidence.chunks_mut(chunk)) {
-            scope.spawn(move || {
-                for (q, ev) in qs.iter().zip(evs.iter_mut()) {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let item = next.lock().map(|mut it| it.next());
+                    let Ok(Some((q, ev))) = item else { break };
                     consult(store, q, ev, t, complete);
                 }
             });
