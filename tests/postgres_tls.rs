@@ -141,6 +141,9 @@ fn every_sslmode_against_a_server_that_takes_tls_only() {
         let err = encrypted(&url).unwrap_err();
         assert!(err.contains("UnknownIssuer"), "{mode}: {err}");
     }
+    // prefer takes TLS as a bonus and never checks, as in libpq.
+    let url = f.url("127.0.0.1", "citeproof", &format!("sslmode=prefer&{other}"));
+    assert_eq!(encrypted(&url), Ok(true));
 }
 
 #[test]

@@ -5,10 +5,10 @@
 //! from libpq's environment variables (`PGSSLMODE`, `PGSSLROOTCERT`, `PGSSLCERT`,
 //! `PGSSLKEY`) when the URL does not name it.
 //!
-//! As in libpq, `prefer` and `require` encrypt without checking the server's certificate
-//! unless a root certificate is at hand (`sslrootcert`, or `~/.postgresql/root.crt`),
-//! in which case the chain is checked as with `verify-ca`; `verify-full` also checks
-//! that the certificate names the host.
+//! As in libpq, `prefer` encrypts when the server offers it and never checks its
+//! certificate; `require` encrypts and checks the chain only when a root certificate is
+//! at hand (`sslrootcert`, or `~/.postgresql/root.crt`), as `verify-ca` does;
+//! `verify-full` also checks that the certificate names the host.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -174,6 +174,8 @@ fn provider() -> Arc<CryptoProvider> {
 fn client_config(params: &TlsParams) -> Result<ClientConfig, String> {
     let provider = provider();
     let verifier: Arc<dyn ServerCertVerifier> = match &params.roots {
+        // libpq's `prefer` never checks: it takes TLS only as a bonus.
+        _ if params.mode == SslMode::Prefer => Arc::new(EncryptOnly(provider.clone())),
         Roots::None => Arc::new(EncryptOnly(provider.clone())),
         roots => {
             let store = Arc::new(root_store(roots)?);
