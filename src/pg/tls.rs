@@ -173,22 +173,24 @@ fn provider() -> Arc<CryptoProvider> {
 
 fn client_config(params: &TlsParams) -> Result<ClientConfig, String> {
     let provider = provider();
-    let verifier: Arc<dyn ServerCertVerifier> = match &params.roots {
+    let chain = match &params.roots {
         // libpq's `prefer` never checks: it takes TLS only as a bonus.
-        _ if params.mode == SslMode::Prefer => Arc::new(EncryptOnly(provider.clone())),
-        Roots::None => Arc::new(EncryptOnly(provider.clone())),
-        roots => {
-            let store = Arc::new(root_store(roots)?);
-            let webpki = WebPkiServerVerifier::builder_with_provider(store, provider.clone())
-                .build()
-                .map_err(|e| format!("root certificates: {e}"))?;
-            if params.mode == SslMode::VerifyFull {
-                webpki
-            } else {
-                Arc::new(ChainOnly(webpki))
-            }
-        }
+        _ if params.mode == SslMode::Prefer => None,
+        Roots::None => None,
+        roots => Some(
+            WebPkiServerVerifier::builder_with_provider(
+                Arc::new(root_store(roots)?),
+                provider.clone(),
+            )
+            .build()
+            .map_err(|e| format!("root certificates: {e}"))?,
+        ),
     };
+    let verifier = Arc::new(Verifier {
+        provider: provider.clone(),
+        chain,
+        names: params.mode == SslMode::VerifyFull,
+    });
     let builder = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| e.to_string())?
@@ -241,12 +243,18 @@ fn root_store(roots: &Roots) -> Result<RootCertStore, String> {
     Ok(store)
 }
 
-/// libpq's `verify-ca`: the chain must lead to a trusted root, whatever name the
-/// certificate carries.
+/// The server certificate check of a mode: none (`prefer`, or `require` without a
+/// root certificate: the session is encrypted, the handshake's signatures are still
+/// checked, the certificate is not), the chain up to a root (`verify-ca`), or the
+/// chain and the host name (`verify-full`).
 #[derive(Debug)]
-struct ChainOnly(Arc<WebPkiServerVerifier>);
+struct Verifier {
+    provider: Arc<CryptoProvider>,
+    chain: Option<Arc<WebPkiServerVerifier>>,
+    names: bool,
+}
 
-impl ServerCertVerifier for ChainOnly {
+impl ServerCertVerifier for Verifier {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -255,13 +263,13 @@ impl ServerCertVerifier for ChainOnly {
         ocsp: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        match self
-            .0
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-        {
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
             Err(rustls::Error::InvalidCertificate(
                 CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
+            )) if !self.names => Ok(ServerCertVerified::assertion()),
             other => other,
         }
     }
@@ -272,7 +280,8 @@ impl ServerCertVerifier for ChainOnly {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls12_signature(message, cert, dss)
+        let algorithms = &self.provider.signature_verification_algorithms;
+        rustls::crypto::verify_tls12_signature(message, cert, dss, algorithms)
     }
 
     fn verify_tls13_signature(
@@ -281,61 +290,14 @@ impl ServerCertVerifier for ChainOnly {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls13_signature(message, cert, dss)
+        let algorithms = &self.provider.signature_verification_algorithms;
+        rustls::crypto::verify_tls13_signature(message, cert, dss, algorithms)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_verify_schemes()
-    }
-}
-
-/// libpq's `require` without a root certificate: the session is encrypted (the
-/// handshake's signatures are still checked) but the certificate is not.
-#[derive(Debug)]
-struct EncryptOnly(Arc<CryptoProvider>);
-
-impl ServerCertVerifier for EncryptOnly {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
 
