@@ -27,7 +27,7 @@ const WRITER_BUDGET: usize = 48 * 1024 * 1024;
 
 /// Words of a query sent to the engine: the rarest ones (a title that shares none of
 /// a cited title's rarest words cannot come close to it).
-const QUERY_WORDS: usize = 6;
+pub(crate) const QUERY_WORDS: usize = 6;
 
 /// Words a title must all contain in a conjunctive search: the rarest ones, few
 /// enough that a title with one word changed elsewhere is still found.

@@ -13,7 +13,7 @@ use crate::index::codec::{
 };
 use crate::index::merge::scheme_code;
 use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore};
-use crate::index::title_engine::ALL_WORDS;
+use crate::index::title_engine::{ALL_WORDS, QUERY_WORDS};
 use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
 
@@ -75,10 +75,6 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     },
 ];
 
-/// Words of a query searched: its rarest ones (a title that shares none of a cited
-/// title's rarest words cannot come close to it), as the SQLite engine does.
-const QUERY_WORDS: usize = 6;
-
 /// Postings a query reads, about: after the rarest word, rarer-to-commoner words are
 /// added while the titles carrying them stay under this many. A common word adds
 /// thousands of titles that share nothing else with the query, which the title gate
@@ -129,6 +125,14 @@ fn word_counts(
     Ok((rows.iter().map(|r| (r.get(0), r.get(1))).collect(), total))
 }
 
+/// The words some title carries, rarest first (ties by the word, as the SQLite
+/// engine orders them).
+fn rarest_first(mut counted: Vec<(String, i64)>) -> Vec<(String, i64)> {
+    counted.retain(|(_, n)| *n > 0);
+    counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    counted
+}
+
 fn title_hits_of(rows: &[Row]) -> Vec<TitleHit> {
     rows.iter()
         .map(|r| TitleHit {
@@ -153,9 +157,8 @@ struct QueryPlan {
 /// within the budget (so a title sharing several commoner words is still found, as
 /// bm25 over all six words finds it in the SQLite engine); and when nothing else is
 /// rare enough, the two rarest words together.
-fn plan_query(mut counted: Vec<(String, i64)>, total: i64) -> QueryPlan {
-    counted.retain(|(_, n)| *n > 0);
-    counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+fn plan_query(counted: Vec<(String, i64)>, total: i64) -> QueryPlan {
+    let mut counted = rarest_first(counted);
     counted.truncate(QUERY_WORDS);
     let mut postings = 0;
     let mut any = Vec::new();
@@ -346,10 +349,8 @@ impl WorkStore for PgStore {
         let limit = limit as i64;
         self.pool
             .with(|client| {
-                let (mut counted, _) = word_counts(client, words)?;
-                counted.retain(|(_, n)| *n > 0);
-                counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-                let rarest: Vec<String> = counted
+                let (counted, _) = word_counts(client, words)?;
+                let rarest: Vec<String> = rarest_first(counted)
                     .into_iter()
                     .take(ALL_WORDS)
                     .map(|(word, _)| word)
