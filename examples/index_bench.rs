@@ -1,7 +1,9 @@
 //! Benchmark of an offline index (`citeproof index build`): identifier lookup and title
-//! search latency (p50/p99), and the resolution of the labelled development references
+//! search latency (p50/p99), how often a misquoted title still finds its own work, and
+//! the resolution of the labelled development references
 //! (`../shared/bench/refs_dev.jsonl`) offline against the index, scored as
-//! `resolve_bench` scores the online cascade.
+//! `resolve_bench` scores the online cascade, with its peak resident and anonymous
+//! memory.
 //!
 //! ```text
 //! cargo run --release --example index_bench -- --index target/bench-data/idx-1m [--samples 2000]
@@ -65,6 +67,43 @@ fn report(what: &str, mut times: Vec<Duration>) {
         percentile(&times, 0.99),
         times.len()
     );
+}
+
+/// Whether the title search still finds a record's own work when the cited title is
+/// misquoted: its last word dropped, or its longest word (a proxy for its rarest)
+/// replaced by a word no title has. Recall over the sampled titles.
+fn found_again(store: &dyn citeproof::index::WorkStore, titles: &[String]) {
+    let folded = |t: &str| citeproof::resolve::normalize::fold(t);
+    type Misquote = fn(&[&str]) -> String;
+    let misquotes: [(&str, Misquote); 2] = [
+        ("last word dropped", |w| w[..w.len() - 1].join(" ")),
+        ("longest word replaced", |w| {
+            let longest = (0..w.len()).max_by_key(|&i| w[i].len()).unwrap_or(0);
+            let mut out: Vec<&str> = w.to_vec();
+            out[longest] = "qxzvw";
+            out.join(" ")
+        }),
+    ];
+    for (what, misquote) in misquotes {
+        let (mut asked, mut found) = (0, 0);
+        for title in titles {
+            let words: Vec<&str> = title.split_whitespace().collect();
+            if words.len() < 4 {
+                continue;
+            }
+            asked += 1;
+            let cited = misquote(&words);
+            let works = title_candidates(store, Some(&cited), "", 5).unwrap();
+            let own = folded(title);
+            if works.iter().any(|w| folded(&w.title) == own) {
+                found += 1;
+            }
+        }
+        println!(
+            "  title found again, {what:<22} {found}/{asked} = {:.1} %",
+            100.0 * found as f64 / asked.max(1) as f64
+        );
+    }
 }
 
 fn main() {
@@ -147,6 +186,7 @@ fn main() {
         })
         .collect();
     report("title search, last word dropped", near);
+    found_again(store.as_ref(), &titles);
     let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/refs_dev.jsonl");
     if !shared.exists() {
         eprintln!("index_bench: ../shared is absent; no resolution figures");
@@ -163,6 +203,7 @@ fn main() {
     let mut best = Duration::MAX;
     let mut resolutions = Vec::new();
     peak_memory::reset_peak();
+    let anon = peak_memory::AnonPeak::start();
     for _ in 0..args.runs.max(1) {
         let start = Instant::now();
         let (r, _) = resolve_blocking(options.clone(), &queries).expect("resolver");
@@ -199,5 +240,9 @@ fn main() {
         cases.len() as f64 / best.as_secs_f64(),
         args.runs.max(1)
     );
-    println!("  {} while resolving", peak_memory::peak_text());
+    println!(
+        "  {} ({}) while resolving",
+        peak_memory::peak_text(),
+        anon.stop()
+    );
 }
