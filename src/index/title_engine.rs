@@ -26,17 +26,23 @@ use super::store::WorkId;
 /// the rarer ones, so a search reads about this many titles whatever the index size.
 const RARE_POSTINGS: u64 = 50_000;
 
-/// How many of the `ranked` words (rarest first, with their title counts) are rare:
-/// those within `budget` titles together, and always the rarest one.
-fn rare_prefix(ranked: &[(u64, &String)], budget: u64) -> usize {
+/// How many of the first word counts (rarest first) stay within `budget` titles
+/// together: the words a search can afford to read in full (both engines).
+pub(crate) fn within_budget(counts: impl IntoIterator<Item = u64>, budget: u64) -> usize {
     let mut postings = 0;
-    let within = ranked
-        .iter()
-        .take_while(|(n, _)| {
+    counts
+        .into_iter()
+        .take_while(|n| {
             postings += n;
             postings <= budget
         })
-        .count();
+        .count()
+}
+
+/// How many of the `ranked` words (rarest first, with their title counts) are rare:
+/// those within `budget` titles together, and always the rarest one.
+fn rare_prefix(ranked: &[(u64, &String)], budget: u64) -> usize {
+    let within = within_budget(ranked.iter().map(|(n, _)| *n), budget);
     within.max(1).min(ranked.len())
 }
 

@@ -13,7 +13,7 @@ use crate::index::codec::{
 };
 use crate::index::merge::scheme_code;
 use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId, WorkStore};
-use crate::index::title_engine::{ALL_WORDS, QUERY_WORDS};
+use crate::index::title_engine::{ALL_WORDS, QUERY_WORDS, within_budget};
 use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
 
@@ -80,7 +80,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
 /// thousands of titles that share nothing else with the query, which the title gate
 /// rejects anyway, and they cost a heap visit each. Titles sharing two of the
 /// commoner words are searched pair by pair, for pairs expected to be this rare.
-const POSTINGS_BUDGET: i64 = 5_000;
+const POSTINGS_BUDGET: u64 = 5_000;
 
 /// The titles matching `$4`…(the plan's conditions), ranked by the summed rarity
 /// (`ln(1 + records / records with the word)`; `$1` the query's words, `$2` their
@@ -160,16 +160,12 @@ struct QueryPlan {
 fn plan_query(counted: Vec<(String, i64)>, total: i64) -> QueryPlan {
     let mut counted = rarest_first(counted);
     counted.truncate(QUERY_WORDS);
-    let mut postings = 0;
-    let mut any = Vec::new();
-    for (word, n) in &counted {
-        if postings + n > POSTINGS_BUDGET {
-            break;
-        }
-        postings += n;
-        any.push(word.clone());
-    }
-    let rest = &counted[any.len()..];
+    let affordable = within_budget(counted.iter().map(|(_, n)| *n as u64), POSTINGS_BUDGET);
+    let mut any: Vec<String> = counted[..affordable]
+        .iter()
+        .map(|(word, _)| word.clone())
+        .collect();
+    let rest = &counted[affordable..];
     let mut pairs = Vec::new();
     for (i, (a, na)) in rest.iter().enumerate() {
         for (b, nb) in &rest[i + 1..] {
