@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use citeproof::index::build::{BuildInputs, build};
 use citeproof::index::sqlite::{SqliteStore, SqliteWriter};
+use citeproof::index::title_engine;
 use citeproof::index::titles::title_candidates;
 use citeproof::index::{DumpSource, NoticeKind, Record, WorkStore, crossref, dblp, openalex};
 use citeproof::model::IdScheme;
@@ -327,6 +328,60 @@ fn build_merges_dumps_knows_retractions_and_updates_incrementally() {
             .any(|w| w.title == "Deep Residual Learning for Image Recognition")
     );
     assert_eq!(store.stats().unwrap().works, 8);
+}
+
+#[test]
+fn a_title_index_of_an_older_build_is_indexed_again_by_the_next_build() {
+    let dumps_dir = tempfile::tempdir().unwrap();
+    let index = tempfile::tempdir().unwrap();
+    let mut writer = SqliteWriter::open(index.path()).unwrap();
+    build(&mut writer, &dumps(dumps_dir.path(), false), &|_| {}).unwrap();
+    drop(writer);
+    // An (empty) title index of the schema before word pairs, as an older build left.
+    let titles = index.path().join(title_engine::FOLDER);
+    std::fs::remove_dir_all(&titles).unwrap();
+    std::fs::create_dir(&titles).unwrap();
+    let mut schema = tantivy::schema::Schema::builder();
+    let indexing = tantivy::schema::TextFieldIndexing::default()
+        .set_tokenizer("whitespace")
+        .set_index_option(tantivy::schema::IndexRecordOption::WithFreqs);
+    schema.add_text_field(
+        "words",
+        tantivy::schema::TextOptions::default().set_indexing_options(indexing),
+    );
+    schema.add_u64_field("record", tantivy::schema::INDEXED | tantivy::schema::FAST);
+    schema.add_i64_field("work", tantivy::schema::FAST);
+    tantivy::Index::create_in_dir(&titles, schema.build()).unwrap();
+    assert!(title_engine::lacks_pairs(index.path()).unwrap());
+    let gans = |store: &SqliteStore| {
+        title_candidates(store, Some("Generative adversarial nets"), "", 5)
+            .unwrap()
+            .len()
+    };
+    assert_eq!(gans(&SqliteStore::open(index.path()).unwrap()), 0);
+
+    // A build without dumps brings the index up to date: every title indexed again.
+    let mut writer = SqliteWriter::open(index.path()).unwrap();
+    let report = build(&mut writer, &BuildInputs::default(), &|_| {}).unwrap();
+    drop(writer);
+    assert_eq!(report.records(), 0);
+    assert!(!title_engine::lacks_pairs(index.path()).unwrap());
+    assert_eq!(gans(&SqliteStore::open(index.path()).unwrap()), 2);
+
+    // Indexing them again was interrupted (its mark left, the titles gone): the next
+    // build starts it again rather than leave the titles missing.
+    rusqlite::Connection::open(index.path().join("index.sqlite3"))
+        .unwrap()
+        .execute(
+            "INSERT INTO meta(key, value) VALUES ('titles_reindex_started', 'x')",
+            [],
+        )
+        .unwrap();
+    title_engine::remove(index.path()).unwrap();
+    let mut writer = SqliteWriter::open(index.path()).unwrap();
+    build(&mut writer, &BuildInputs::default(), &|_| {}).unwrap();
+    drop(writer);
+    assert_eq!(gans(&SqliteStore::open(index.path()).unwrap()), 2);
 }
 
 #[test]

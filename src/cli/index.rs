@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use citeproof::index::build::{BuildInputs, BuildProgress, build};
 use citeproof::index::sqlite::SqliteWriter;
 use citeproof::index::stats::{human_bytes, render};
+use citeproof::index::title_engine;
 use citeproof::index::{self, StoreWriter};
 use citeproof::pg::{self, index_write::PgWriter};
 
@@ -82,9 +83,17 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         && inputs.crossref.is_empty()
         && inputs.dblp.is_empty()
         && inputs.corpus.is_empty()
+        && !index::exists(&args.dir)
     {
         anyhow::bail!(
-            "nothing to import: give at least one of --openalex, --crossref, --dblp, --corpus"
+            "nothing to import into a new index: give at least one of --openalex, --crossref, \
+             --dblp, --corpus"
+        );
+    }
+    if !pg::is_url_path(&args.dir) && title_engine::lacks_pairs(&args.dir).unwrap_or(false) {
+        eprintln!(
+            "the title index predates word pairs (an older citeproof built it): indexing every \
+             title again from the records, once"
         );
     }
     let mut writer: Box<dyn StoreWriter> = if pg::is_url_path(&args.dir) {

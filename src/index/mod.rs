@@ -118,6 +118,12 @@ impl From<rusqlite::Error> for IndexError {
     }
 }
 
+/// Whether `location` names an index that a build without dumps may bring up to date
+/// (a folder holding an index, or a PostgreSQL URL).
+pub fn exists(location: &Path) -> bool {
+    crate::pg::is_url_path(location) || sqlite::db_path(location).is_file()
+}
+
 /// Open the index at `location` for reading: a folder built by `citeproof index build`,
 /// or a PostgreSQL database given by its `postgres://…` URL.
 pub fn open(location: &Path) -> Result<Arc<dyn WorkStore>, IndexError> {

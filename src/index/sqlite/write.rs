@@ -14,7 +14,7 @@ use crate::index::codec::{
 };
 use crate::index::merge::{ids_of, may_join_by_title, scheme_code, title_key};
 use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
-use crate::index::title_engine::TitleWriter;
+use crate::index::title_engine::{self, TitleWriter};
 use crate::index::{DumpSource, IndexError, Record};
 use crate::model::IdScheme;
 
@@ -42,6 +42,15 @@ impl SqliteWriter {
         ))
         .map_err(|e| open_error(dir, e))?;
         prepare(&conn, dir, true)?;
+        let unfinished: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [REINDEXING], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(|e| open_error(dir, e))?;
+        if unfinished.is_some() || title_engine::lacks_pairs(dir)? {
+            reindex_titles(&conn, dir)?;
+        }
         let titles = TitleWriter::open(dir)?;
         let next_work: WorkId = conn
             .query_row("SELECT COALESCE(MAX(work), 0) + 1 FROM records", [], |r| {
@@ -333,3 +342,37 @@ impl StoreWriter for SqliteWriter {
         Ok(())
     }
 }
+
+/// Index every record's title again, into a title index of the current schema (one
+/// built by an older citeproof lacks word pairs): the records table holds the titles.
+fn reindex_titles(conn: &Connection, dir: &Path) -> Result<(), IndexError> {
+    // Marked first, so a build interrupted half way starts again on the next build.
+    conn.execute(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
+        (REINDEXING, now_utc()),
+    )?;
+    title_engine::remove(dir)?;
+    let mut titles = TitleWriter::open(dir)?;
+    let mut stmt = conn.prepare("SELECT id, work, title FROM records")?;
+    let mut rows = stmt.query([])?;
+    let mut done: u64 = 0;
+    while let Some(row) = rows.next()? {
+        let words = indexed_words(&row.get::<_, String>(2)?);
+        if !words.is_empty() {
+            titles.put_new(row.get(0)?, row.get(1)?, &words)?;
+        }
+        done += 1;
+        if done.is_multiple_of(REINDEX_COMMIT_EVERY) {
+            titles.commit()?;
+        }
+    }
+    titles.finish()?;
+    conn.execute("DELETE FROM meta WHERE key = ?1", [REINDEXING])?;
+    Ok(())
+}
+
+/// The meta key present while every title is being indexed again.
+const REINDEXING: &str = "titles_reindex_started";
+
+/// Titles indexed again between commits of the title index.
+const REINDEX_COMMIT_EVERY: u64 = 1_000_000;
