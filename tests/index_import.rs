@@ -330,6 +330,14 @@ fn build_merges_dumps_knows_retractions_and_updates_incrementally() {
     assert_eq!(store.stats().unwrap().works, 8);
 }
 
+/// The records an index folder holds (its SQLite file read directly).
+fn store_records(dir: &Path) -> u64 {
+    rusqlite::Connection::open(dir.join("index.sqlite3"))
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM records", [], |r| r.get::<_, i64>(0))
+        .unwrap() as u64
+}
+
 #[test]
 fn a_title_index_of_an_older_build_is_indexed_again_by_the_next_build() {
     let dumps_dir = tempfile::tempdir().unwrap();
@@ -360,8 +368,16 @@ fn a_title_index_of_an_older_build_is_indexed_again_by_the_next_build() {
     };
     assert_eq!(gans(&SqliteStore::open(index.path()).unwrap()), 0);
 
-    // A build without dumps brings the index up to date: every title indexed again.
-    let mut writer = SqliteWriter::open(index.path()).unwrap();
+    // A build without dumps brings the index up to date: every title indexed again,
+    // the progress reported up to all the records.
+    let last = std::sync::Mutex::new(None);
+    let mut writer = SqliteWriter::open_reporting(index.path(), &|p| {
+        *last.lock().unwrap() = Some((p.done, p.total));
+    })
+    .unwrap();
+    let records = store_records(index.path());
+    assert!(records > 0);
+    assert_eq!(*last.lock().unwrap(), Some((records, records)));
     let report = build(&mut writer, &BuildInputs::default(), &|_| {}).unwrap();
     drop(writer);
     assert_eq!(report.records(), 0);

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use citeproof::index::build::{BuildInputs, BuildProgress, build};
-use citeproof::index::sqlite::SqliteWriter;
+use citeproof::index::sqlite::{ReindexProgress, SqliteWriter};
 use citeproof::index::stats::{human_bytes, render};
 use citeproof::index::title_engine;
 use citeproof::index::{self, StoreWriter};
@@ -90,29 +90,13 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
              --dblp, --corpus"
         );
     }
-    if !pg::is_url_path(&args.dir) && title_engine::lacks_pairs(&args.dir).unwrap_or(false) {
-        eprintln!(
-            "the title index predates word pairs (an older citeproof built it): indexing every \
-             title again from the records, once"
-        );
-    }
     let mut writer: Box<dyn StoreWriter> = if pg::is_url_path(&args.dir) {
         Box::new(PgWriter::open(&args.dir.to_string_lossy())?)
     } else {
-        Box::new(SqliteWriter::open(&args.dir)?)
+        Box::new(open_sqlite(&args.dir)?)
     };
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(None, target);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "importing {bytes}/{total_bytes} {wide_bar} {msg} {elapsed} (eta {eta})",
-        )
-        .expect("static progress template"),
-    );
+    let bar =
+        progress_bar("importing {bytes}/{total_bytes} {wide_bar} {msg} {elapsed} (eta {eta})");
     let shown = bar.clone();
     let report = build(writer.as_mut(), &inputs, &move |p: &BuildProgress| {
         shown.set_length(p.bytes_total);
@@ -158,4 +142,35 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     } else {
         Ok(ExitCode::from(2))
     }
+}
+
+/// A progress bar on standard error when it is a terminal (hidden otherwise).
+fn progress_bar(template: &str) -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(None, target);
+    bar.set_style(ProgressStyle::with_template(template).expect("static progress template"));
+    bar
+}
+
+/// Open an index folder for building; a title index built by an older citeproof is
+/// indexed again first, with its own progress bar.
+fn open_sqlite(dir: &std::path::Path) -> anyhow::Result<SqliteWriter> {
+    if title_engine::lacks_pairs(dir).unwrap_or(false) {
+        eprintln!(
+            "the title index predates word pairs (an older citeproof built it): indexing every \
+             title again from the records, once"
+        );
+    }
+    let bar = progress_bar("indexing titles again {pos}/{len} {wide_bar} {elapsed} (eta {eta})");
+    let shown = bar.clone();
+    let writer = SqliteWriter::open_reporting(dir, &move |p: &ReindexProgress| {
+        shown.set_length(p.total);
+        shown.set_position(p.done);
+    })?;
+    bar.finish_and_clear();
+    Ok(writer)
 }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 pub use read::SqliteStore;
-pub use write::SqliteWriter;
+pub use write::{ReindexProgress, SqliteWriter};
 
 use super::IndexError;
 use crate::index::codec::now_utc;

@@ -33,6 +33,16 @@ pub struct SqliteWriter {
 impl SqliteWriter {
     /// Open (creating it and the folder when needed) an index for building.
     pub fn open(dir: &Path) -> Result<SqliteWriter, IndexError> {
+        SqliteWriter::open_reporting(dir, &|_| {})
+    }
+
+    /// [`SqliteWriter::open`], reporting the titles indexed again when the index's
+    /// title index must be rebuilt first (see [`title_engine::lacks_pairs`]): a long
+    /// step on a large index, shown as progress.
+    pub fn open_reporting(
+        dir: &Path,
+        progress: &dyn Fn(&ReindexProgress),
+    ) -> Result<SqliteWriter, IndexError> {
         std::fs::create_dir_all(dir).map_err(|e| open_error(dir, e))?;
         let conn = Connection::open(db_path(dir)).map_err(|e| open_error(dir, e))?;
         conn.execute_batch(&format!(
@@ -49,7 +59,7 @@ impl SqliteWriter {
             .optional()
             .map_err(|e| open_error(dir, e))?;
         if unfinished.is_some() || title_engine::lacks_pairs(dir)? {
-            reindex_titles(&conn, dir)?;
+            reindex_titles(&conn, dir, progress)?;
         }
         let titles = TitleWriter::open(dir)?;
         let next_work: WorkId = conn
@@ -345,7 +355,13 @@ impl StoreWriter for SqliteWriter {
 
 /// Index every record's title again, into a title index of the current schema (one
 /// built by an older citeproof lacks word pairs): the records table holds the titles.
-fn reindex_titles(conn: &Connection, dir: &Path) -> Result<(), IndexError> {
+fn reindex_titles(
+    conn: &Connection,
+    dir: &Path,
+    progress: &dyn Fn(&ReindexProgress),
+) -> Result<(), IndexError> {
+    let total: i64 = conn.query_row("SELECT COUNT(*) FROM records", [], |r| r.get(0))?;
+    let total = total as u64;
     // Marked first, so a build interrupted half way starts again on the next build.
     conn.execute(
         "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
@@ -365,7 +381,11 @@ fn reindex_titles(conn: &Connection, dir: &Path) -> Result<(), IndexError> {
         if done.is_multiple_of(REINDEX_COMMIT_EVERY) {
             titles.commit()?;
         }
+        if done.is_multiple_of(REINDEX_REPORT_EVERY) {
+            progress(&ReindexProgress { done, total });
+        }
     }
+    progress(&ReindexProgress { done, total });
     titles.finish()?;
     conn.execute("DELETE FROM meta WHERE key = ?1", [REINDEXING])?;
     Ok(())
@@ -373,6 +393,16 @@ fn reindex_titles(conn: &Connection, dir: &Path) -> Result<(), IndexError> {
 
 /// The meta key present while every title is being indexed again.
 const REINDEXING: &str = "titles_reindex_started";
+
+/// Records whose titles were indexed again so far, of all the records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReindexProgress {
+    pub done: u64,
+    pub total: u64,
+}
+
+/// Titles indexed again between progress reports.
+const REINDEX_REPORT_EVERY: u64 = 10_000;
 
 /// Titles indexed again between commits of the title index.
 const REINDEX_COMMIT_EVERY: u64 = 1_000_000;
