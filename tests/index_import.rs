@@ -370,14 +370,16 @@ fn a_title_index_of_an_older_build_is_indexed_again_by_the_next_build() {
 
     // A build without dumps brings the index up to date: every title indexed again,
     // the progress reported up to all the records.
-    let last = std::sync::Mutex::new(None);
+    let reports = std::sync::Mutex::new(Vec::new());
     let mut writer = SqliteWriter::open_reporting(index.path(), &|p| {
-        *last.lock().unwrap() = Some((p.done, p.total));
+        reports.lock().unwrap().push((p.done, p.total));
     })
     .unwrap();
     let records = store_records(index.path());
     assert!(records > 0);
-    assert_eq!(*last.lock().unwrap(), Some((records, records)));
+    let reports = reports.into_inner().unwrap();
+    assert_eq!(reports.first(), Some(&(0, records)));
+    assert_eq!(reports.last(), Some(&(records, records)));
     let report = build(&mut writer, &BuildInputs::default(), &|_| {}).unwrap();
     drop(writer);
     assert_eq!(report.records(), 0);
@@ -398,6 +400,13 @@ fn a_title_index_of_an_older_build_is_indexed_again_by_the_next_build() {
     build(&mut writer, &BuildInputs::default(), &|_| {}).unwrap();
     drop(writer);
     assert_eq!(gans(&SqliteStore::open(index.path()).unwrap()), 2);
+    // An index up to date is opened without indexing anything again.
+    let reported = std::sync::atomic::AtomicBool::new(false);
+    SqliteWriter::open_reporting(index.path(), &|_| {
+        reported.store(true, std::sync::atomic::Ordering::Relaxed)
+    })
+    .unwrap();
+    assert!(!reported.into_inner());
 }
 
 #[test]

@@ -10,7 +10,6 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use citeproof::index::build::{BuildInputs, BuildProgress, build};
 use citeproof::index::sqlite::{ReindexProgress, SqliteWriter};
 use citeproof::index::stats::{human_bytes, render};
-use citeproof::index::title_engine;
 use citeproof::index::{self, StoreWriter};
 use citeproof::pg::{self, index_write::PgWriter};
 
@@ -159,15 +158,18 @@ fn progress_bar(template: &str) -> ProgressBar {
 /// Open an index folder for building; a title index built by an older citeproof is
 /// indexed again first, with its own progress bar.
 fn open_sqlite(dir: &std::path::Path) -> anyhow::Result<SqliteWriter> {
-    if title_engine::lacks_pairs(dir).unwrap_or(false) {
-        eprintln!(
-            "the title index predates word pairs (an older citeproof built it): indexing every \
-             title again from the records, once"
-        );
-    }
     let bar = progress_bar("indexing titles again {pos}/{len} {wide_bar} {elapsed} (eta {eta})");
     let shown = bar.clone();
     let writer = SqliteWriter::open_reporting(dir, &move |p: &ReindexProgress| {
+        if p.done == 0 {
+            shown.suspend(|| {
+                eprintln!(
+                    "the title index predates word pairs (an older citeproof built it, or \
+                     indexing it again was interrupted): indexing every title again from the \
+                     records, once"
+                )
+            });
+        }
         shown.set_length(p.total);
         shown.set_position(p.done);
     })?;

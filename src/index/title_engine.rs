@@ -114,7 +114,7 @@ fn field(index: &Index, name: &str) -> Field {
 }
 
 /// The adjacent pairs of `words` as indexed terms (`a b c` → `a+b b+c`).
-pub(crate) fn word_pairs<'w>(words: impl IntoIterator<Item = &'w str>) -> Vec<String> {
+fn word_pairs<'w>(words: impl IntoIterator<Item = &'w str>) -> Vec<String> {
     let words: Vec<&str> = words.into_iter().collect();
     words
         .windows(2)

@@ -37,8 +37,9 @@ impl SqliteWriter {
     }
 
     /// [`SqliteWriter::open`], reporting the titles indexed again when the index's
-    /// title index must be rebuilt first (see [`title_engine::lacks_pairs`]): a long
-    /// step on a large index, shown as progress.
+    /// title index must be rebuilt first (see [`title_engine::lacks_pairs`], or an
+    /// interrupted rebuild): a long step on a large index, shown as progress. Nothing
+    /// is reported when no rebuild is needed; a rebuild reports 0 done first.
     pub fn open_reporting(
         dir: &Path,
         progress: &dyn Fn(&ReindexProgress),
@@ -362,6 +363,7 @@ fn reindex_titles(
 ) -> Result<(), IndexError> {
     let total: i64 = conn.query_row("SELECT COUNT(*) FROM records", [], |r| r.get(0))?;
     let total = total as u64;
+    progress(&ReindexProgress { done: 0, total });
     // Marked first, so a build interrupted half way starts again on the next build.
     conn.execute(
         "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
