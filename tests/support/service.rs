@@ -15,7 +15,8 @@ use super::faults::{Gate, gate};
 use super::knobs::Control;
 use super::world::{Entry, World};
 use super::{
-    admin, arxiv, crossref, datacite, doi, europepmc, landing, openalex, pubmed, s2, unpaywall,
+    admin, arxiv, crossref, datacite, doi, europepmc, landing, openalex, openlibrary, pubmed,
+    registries, rfc, s2, unpaywall, wayback, web,
 };
 
 /// A scholarly service the mock serves, each under `/{name}` on the mock's port.
@@ -32,10 +33,19 @@ pub enum Source {
     Unpaywall,
     /// Publisher landing pages (`citation_*` meta tags, JSON-LD) for the URL fallback.
     Landing,
+    OpenLibrary,
+    Rfc,
+    Pypi,
+    Cran,
+    Crates,
+    Npm,
+    Wayback,
+    /// Cited URLs of the web, reached as `/web/{scheme}/{host}/{path}` (`CITEPROOF_WEB_URL`).
+    Web,
 }
 
 impl Source {
-    pub const ALL: [Source; 10] = [
+    pub const ALL: [Source; 18] = [
         Source::Crossref,
         Source::OpenAlex,
         Source::S2,
@@ -46,6 +56,14 @@ impl Source {
         Source::DataCite,
         Source::Unpaywall,
         Source::Landing,
+        Source::OpenLibrary,
+        Source::Rfc,
+        Source::Pypi,
+        Source::Cran,
+        Source::Crates,
+        Source::Npm,
+        Source::Wayback,
+        Source::Web,
     ];
 
     /// Path prefix and name used in `--source` style arguments.
@@ -61,6 +79,14 @@ impl Source {
             Source::DataCite => "datacite",
             Source::Unpaywall => "unpaywall",
             Source::Landing => "landing",
+            Source::OpenLibrary => "openlibrary",
+            Source::Rfc => "rfc",
+            Source::Pypi => "pypi",
+            Source::Cran => "cran",
+            Source::Crates => "crates",
+            Source::Npm => "npm",
+            Source::Wayback => "wayback",
+            Source::Web => "web",
         }
     }
 
@@ -77,6 +103,14 @@ impl Source {
             Source::Doi => "DOI",
             Source::DataCite => "DATACITE",
             Source::Unpaywall => "UNPAYWALL",
+            Source::OpenLibrary => "OPENLIBRARY",
+            Source::Rfc => "RFC",
+            Source::Pypi => "PYPI",
+            Source::Cran => "CRAN",
+            Source::Crates => "CRATES",
+            Source::Npm => "NPM",
+            Source::Wayback => "WAYBACK",
+            Source::Web => "WEB",
             Source::Landing => return None,
         })
     }
@@ -125,6 +159,14 @@ pub fn router(state: AppState, control: Arc<Control>) -> Router {
             Source::DataCite => datacite::router(),
             Source::Unpaywall => unpaywall::router(),
             Source::Landing => landing::router(),
+            Source::OpenLibrary => openlibrary::router(),
+            Source::Rfc => rfc::router(),
+            Source::Pypi => registries::pypi_router(),
+            Source::Cran => registries::cran_router(),
+            Source::Crates => registries::crates_router(),
+            Source::Npm => registries::npm_router(),
+            Source::Wayback => wayback::router(),
+            Source::Web => web::router(),
         };
         let gated = service.with_state(state.clone()).layer(from_fn_with_state(
             Gate {

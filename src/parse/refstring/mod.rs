@@ -52,6 +52,7 @@ pub fn parse(raw: &str) -> RefFields {
     if f.venue.is_none() && f.arxiv.is_some() && clean::contains_ignore_case(&body, "arxiv") {
         f.venue = Some("arXiv".to_string());
     }
+    crate::parse::kind::of_string(&body, &f).apply(&mut f);
     f
 }
 
