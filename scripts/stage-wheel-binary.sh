@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Stages a built `citeproof` binary for the Python wheel: maturin ships everything in
+# bindings/python/wheel-data/scripts/ as the wheel's scripts, which pip installs into
+# the environment's bin/ (Scripts\ on Windows). So `pip install citeproof` gives both
+# `import citeproof` and the `citeproof` command, from one abi3 wheel per platform.
+#
+#   scripts/stage-wheel-binary.sh BINARY      (then: maturin build in bindings/python)
+#   scripts/stage-wheel-binary.sh --clear
+# Used by .github/workflows/release.yml and scripts/test-python-bindings.sh.
+set -euo pipefail
+scripts="$(cd "$(dirname "$0")/.." && pwd)/bindings/python/wheel-data/scripts"
+[ $# -eq 1 ] || { echo "usage: $0 BINARY | --clear" >&2; exit 2; }
+rm -rf "$scripts"
+[ "$1" = --clear ] && exit 0
+[ -f "$1" ] || { echo "stage-wheel-binary: no binary at $1" >&2; exit 2; }
+mkdir -p "$scripts"
+case "$1" in
+  *.exe) name=citeproof.exe ;;
+  *) name=citeproof ;;
+esac
+cp "$1" "$scripts/$name"
+chmod 755 "$scripts/$name"
+echo "$scripts/$name"
