@@ -29,6 +29,8 @@ FROM alpine:3.22 AS binary-prebuilt
 ARG TARGETARCH
 COPY dist/docker/${TARGETARCH}/citeproof /out/citeproof
 
+# The stage BINARY names (hadolint takes it for an untagged image).
+# hadolint ignore=DL3006
 FROM binary-${BINARY} AS binary
 
 # Stage 2: the runtime, as a user without privileges.
