@@ -31,7 +31,8 @@ fn run(command: &mut Command) -> Output {
 
 /// The release target install.sh picks on this machine.
 fn host_target() -> String {
-    let out = run(Command::new("sh").args([&format!("{ROOT}/scripts/install.sh"), "--print-target"]));
+    let out =
+        run(Command::new("sh").args([&format!("{ROOT}/scripts/install.sh"), "--print-target"]));
     assert!(out.status.success(), "{}", text(&out));
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
@@ -101,8 +102,14 @@ fn assert_demo_runs(binary: &Path) {
     let out = run(&mut command);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    for code in ["CP201", "CP202", "CP205", "CP207", "CP208", "CP209", "CP212"] {
-        assert!(stdout.contains(&format!("[{code}]")), "no {code}: {}", text(&out));
+    for code in [
+        "CP201", "CP202", "CP205", "CP207", "CP208", "CP209", "CP212",
+    ] {
+        assert!(
+            stdout.contains(&format!("[{code}]")),
+            "no {code}: {}",
+            text(&out)
+        );
     }
 }
 
@@ -113,7 +120,14 @@ fn install_script_installs_the_checksummed_archive_and_the_demo_runs() {
     let base_url = format!("file://{}", base.display());
 
     let pinned = scratch.path().join("pinned/bin");
-    let out = install_sh(&["--version", VERSION, "--base-url", &base_url, "--to", pinned.to_str().unwrap()]);
+    let out = install_sh(&[
+        "--version",
+        VERSION,
+        "--base-url",
+        &base_url,
+        "--to",
+        pinned.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", text(&out));
     let installed = run(Command::new(pinned.join("citeproof")).arg("--version"));
     assert!(
@@ -238,7 +252,15 @@ fn action_install_step_fails_on_a_corrupted_archive_without_a_wheel() {
     let (out, added) = action_install_step(scratch.path(), &format!("file://{}", base.display()));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(stdout.contains("::warning title=citeproof::no prebuilt citeproof"), "{}", text(&out));
-    assert!(stdout.contains("::error title=citeproof::"), "{}", text(&out));
+    assert!(
+        stdout.contains("::warning title=citeproof::no prebuilt citeproof"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        stdout.contains("::error title=citeproof::"),
+        "{}",
+        text(&out)
+    );
     assert!(added.is_empty(), "PATH changed: {added:?}");
 }
