@@ -33,7 +33,9 @@ if [ "$ext" = zip ]; then
   # Python's zipfile: on every runner (Windows has no zip command), and it keeps the layout.
   (cd "$stage" && "$(command -v python3 || command -v python)" -m zipfile -c "$out/$archive" "$name/")
 else
-  # Owner and group of the files as 0: the archive does not carry the build machine's users.
+  # Owner and group of the files as 0: the archive does not carry the build machine's
+  # users (GNU tar; macOS's bsdtar takes the fallback). COPYFILE_DISABLE: no ._ files.
+  export COPYFILE_DISABLE=1
   tar -C "$stage" --owner=0 --group=0 -czf "$out/$archive" "$name" 2>/dev/null \
     || tar -C "$stage" -czf "$out/$archive" "$name"
 fi
