@@ -12,8 +12,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="$root/bindings/python/wheel-data"
 scripts="$data/scripts"
+doc="$data/data/share/doc/citeproof"  # its README.md is committed: maturin needs the folder
 [ $# -eq 1 ] || { echo "usage: $0 BINARY | --clear" >&2; exit 2; }
-rm -rf "$data"
+rm -rf "$scripts"
+rm -f "$doc/LICENSE-MIT" "$doc/LICENSE-APACHE" "$doc/THIRD-PARTY-NOTICES.md"
 [ "$1" = --clear ] && exit 0
 [ -f "$1" ] || { echo "stage-wheel-binary: no binary at $1" >&2; exit 2; }
 mkdir -p "$scripts"
@@ -24,6 +26,5 @@ esac
 cp "$1" "$scripts/$name"
 chmod 755 "$scripts/$name"
 # The licences and third-party notices go with the binary, into PREFIX/share/doc/citeproof.
-mkdir -p "$data/data/share/doc/citeproof"
-cp "$root/LICENSE-MIT" "$root/LICENSE-APACHE" "$root/THIRD-PARTY-NOTICES.md" "$data/data/share/doc/citeproof/"
+cp "$root/LICENSE-MIT" "$root/LICENSE-APACHE" "$root/THIRD-PARTY-NOTICES.md" "$doc/"
 echo "$scripts/$name"
