@@ -3,7 +3,9 @@
 //! archive is packed from the binary under test by scripts/package-release.sh (what
 //! the release workflow runs), then scripts/install.sh and the GitHub Action's install
 //! step (action.yml) install it, a corrupted archive is refused, and the README's demo
-//! runs with the installed binary.
+//! runs with the installed binary. Unix only (sh, symlinks); the release workflow's
+//! Action job runs the same install on Windows and macOS.
+#![cfg(unix)]
 
 mod bin_support;
 
