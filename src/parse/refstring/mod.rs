@@ -10,6 +10,8 @@
 
 mod clean;
 pub(crate) use clean::contains_ignore_case;
+/// Ligatures, stray spaces in identifiers and the like undone (for the PDF reader).
+pub(crate) use clean::clean as clean_text;
 mod id_needles;
 mod identifiers;
 mod lexicon;

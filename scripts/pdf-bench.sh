@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The PDF benchmark's corpus: one manuscript (scripts/pdf-bench/body.tex, citing every
+# entry of refs.bib, with an appendix after the reference list) typeset with many
+# bibliography styles in one and two columns, and through pandoc with CSL styles.
+# Writes OUT/<name>.pdf and OUT/<name>.bib (the gold: the entries the PDF cites) and
+# OUT/manifest.tsv (name, bibliography style, columns, hyperref); then
+#   cargo run --release --example pdf_bench -- OUT
+# prints the figures.
+#
+# Needs TeX Live and pandoc from Debian:
+#   apt-get install --no-install-recommends texlive-latex-base texlive-latex-recommended \
+#     texlive-latex-extra texlive-publishers texlive-bibtex-extra texlive-fonts-recommended \
+#     biber pandoc citation-style-language-styles
+# (acmart needs texlive-fonts-extra and texlive-plain-generic too; its documents are
+# skipped without them.)
+#
+# Usage: scripts/pdf-bench.sh OUT [--fixtures]
+#   --fixtures  also writes the small test PDFs of fixtures/pdf/ into OUT/fixtures.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="$here/pdf-bench"
+out="${1:?usage: scripts/pdf-bench.sh OUT [--fixtures]}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+csl_dir=/usr/share/citation-style-language/styles
+
+: > "$out/manifest.tsv"
+failed=0
+
+# compile NAME STYLE COLUMNS HYPERREF ENGINE: $work/NAME/main.tex is written; runs
+# pdflatex with bibtex or biber and copies the PDF and the gold .bib out.
+compile() {
+  local name="$1" style="$2" columns="$3" hyper="$4" engine="$5" dir="$work/$1"
+  cp "$src/refs.bib" "$dir/refs.bib"
+  (
+    cd "$dir"
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >build.log 2>&1
+    # bibtex exits non-zero on style warnings (an empty field): the PDF decides.
+    if [ "$engine" = biber ]; then biber main >>build.log 2>&1; else bibtex main >>build.log 2>&1 || true; fi
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
+  ) || { echo "  $name: failed (see below)"; tail -20 "$dir/build.log"; failed=$((failed + 1)); return 0; }
+  cp "$dir/main.pdf" "$out/$name.pdf"
+  cp "$src/refs.bib" "$out/$name.bib"
+  printf '%s\t%s\t%s\t%s\n' "$name" "$style" "$columns" "$hyper" >>"$out/manifest.tsv"
+  echo "  $name"
+}
+
+# latex_doc NAME CLASS_LINE PREAMBLE BIBLIOGRAPHY STYLE COLUMNS HYPERREF ENGINE
+latex_doc() {
+  local name="$1" class="$2" preamble="$3" bibliography="$4"
+  mkdir -p "$work/$name"
+  {
+    echo "$class"
+    echo '\usepackage[T1]{fontenc}'
+    echo '\usepackage[utf8]{inputenc}'
+    echo "$preamble"
+    [ "$7" = yes ] && echo '\usepackage[hidelinks]{hyperref}'
+    echo '\title{Reading Reference Lists from Typeset Manuscripts}'
+    echo '\author{A. Reviewer and B. Editor}'
+    echo '\begin{document}'
+    echo '\maketitle'
+    cat "$src/body.tex"
+    echo "$bibliography"
+    echo '\appendix'
+    cat "$src/appendix.tex"
+    echo '\end{document}'
+  } >"$work/$name/main.tex"
+  compile "$name" "$5" "$6" "$7" "$8"
+}
+
+echo "== LaTeX"
+for cols in 1 2; do
+  opt=""; [ "$cols" = 2 ] && opt="twocolumn"
+  latex_doc "plain-${cols}col" "\\documentclass[$opt]{article}" '\usepackage{url}' \
+    '\bibliographystyle{plain}\bibliography{refs}' plain "$cols" $([ "$cols" = 2 ] && echo yes || echo no) bibtex
+  latex_doc "unsrtnat-${cols}col" "\\documentclass[$opt]{article}" '\usepackage[numbers]{natbib}\usepackage{url}' \
+    '\bibliographystyle{unsrtnat}\bibliography{refs}' unsrtnat "$cols" $([ "$cols" = 1 ] && echo yes || echo no) bibtex
+  latex_doc "apalike-${cols}col" "\\documentclass[$opt]{article}" '\usepackage{natbib}\usepackage{url}' \
+    '\bibliographystyle{apalike}\bibliography{refs}' apalike "$cols" $([ "$cols" = 2 ] && echo yes || echo no) bibtex
+  latex_doc "splncs04-${cols}col" "\\documentclass[$opt]{article}" '\usepackage{url}\providecommand{\doi}[1]{\url{https://doi.org/#1}}' \
+    '\bibliographystyle{splncs04}\bibliography{refs}' splncs04 "$cols" $([ "$cols" = 1 ] && echo yes || echo no) bibtex
+  latex_doc "biblatex-authoryear-${cols}col" "\\documentclass[$opt]{article}" \
+    '\usepackage[style=authoryear,backend=biber]{biblatex}\addbibresource{refs.bib}' \
+    '\printbibliography' biblatex-authoryear "$cols" $([ "$cols" = 2 ] && echo yes || echo no) biber
+  latex_doc "biblatex-numeric-${cols}col" "\\documentclass[$opt]{article}" \
+    '\usepackage[style=numeric,backend=biber]{biblatex}\addbibresource{refs.bib}' \
+    '\printbibliography' biblatex-numeric "$cols" $([ "$cols" = 1 ] && echo yes || echo no) biber
+done
+latex_doc "ieeetran-2col" '\documentclass[conference]{IEEEtran}' '\usepackage{cite}\usepackage{url}' \
+  '\bibliographystyle{IEEEtran}\bibliography{refs}' IEEEtran 2 no bibtex
+latex_doc "ieeetran-2col-hyperref" '\documentclass[journal]{IEEEtran}' '\usepackage{url}' \
+  '\bibliographystyle{IEEEtran}\bibliography{refs}' IEEEtran 2 yes bibtex
+latex_doc "ieeetran-1col" '\documentclass[journal,onecolumn]{IEEEtran}' '\usepackage{url}' \
+  '\bibliographystyle{IEEEtran}\bibliography{refs}' IEEEtran 1 no bibtex
+latex_doc "llncs-1col" '\documentclass{llncs}' '\usepackage{url}' \
+  '\bibliographystyle{splncs04}\bibliography{refs}' splncs04 1 yes bibtex
+if kpsewhich libertine.sty >/dev/null && kpsewhich binhex.tex >/dev/null; then
+  for variant in sigconf:2 acmsmall:1; do
+    fmt="${variant%%:*}"; cols="${variant##*:}"
+    mkdir -p "$work/acm-$fmt"
+    {
+      echo "\\documentclass[$fmt]{acmart}"
+      echo '\title{Reading Reference Lists from Typeset Manuscripts}'
+      echo '\author{A. Reviewer}\affiliation{\institution{Some University}\country{Nowhere}}'
+      echo '\begin{document}'
+      echo '\maketitle'
+      cat "$src/body.tex"
+      echo '\bibliographystyle{ACM-Reference-Format}\bibliography{refs}'
+      echo '\appendix'
+      cat "$src/appendix.tex"
+      echo '\end{document}'
+    } >"$work/acm-$fmt/main.tex"
+    compile "acm-$fmt" ACM-Reference-Format "$cols" yes bibtex
+  done
+else
+  echo "  acmart skipped: libertine.sty or binhex.tex missing (apt-get install texlive-fonts-extra texlive-plain-generic)"
+fi
+
+echo "== Markdown through pandoc"
+# The same manuscript in Markdown: \cite{a,b} becomes [@a; @b], sections become headings.
+sed -E -e 's/~?\\cite\{([^}]*)\}/ [@\1]/g' -e 's/\\section\{([^}]*)\}/# \1/' \
+  -e 's/\\LaTeX/LaTeX/g' "$src/body.tex" | sed -E ':a; s/(\[@[^],]*),([^]]*\])/\1; @\2/; ta' >"$work/body.md"
+sed -E -e 's/\\section\{([^}]*)\}/# \1/' "$src/appendix.tex" >"$work/appendix.md"
+for csl in ieee apa nature vancouver chicago-author-date harvard-cite-them-right springer-basic-brackets elsevier-harvard; do
+  for cols in 1 2; do
+    name="pandoc-$csl-${cols}col"
+    [ -f "$csl_dir/$csl.csl" ] || { echo "  $name skipped: $csl_dir/$csl.csl missing"; continue; }
+    mkdir -p "$work/$name"
+    {
+      printf -- '---\ntitle: Reading Reference Lists from Typeset Manuscripts\nauthor: A. Reviewer\n'
+      printf 'bibliography: refs.bib\ncsl: %s\nlink-citations: true\n' "$csl_dir/$csl.csl"
+      [ "$cols" = 2 ] && printf 'classoption: twocolumn\n'
+      printf -- '---\n\n'
+      cat "$work/body.md"
+      printf '\n# References\n\n::: {#refs}\n:::\n\n'
+      cat "$work/appendix.md"
+    } >"$work/$name/main.md"
+    cp "$src/refs.bib" "$work/$name/refs.bib"
+    if (cd "$work/$name" && pandoc main.md --citeproc -o main.pdf >build.log 2>&1); then
+      cp "$work/$name/main.pdf" "$out/$name.pdf"
+      cp "$src/refs.bib" "$out/$name.bib"
+      printf '%s\t%s\t%s\t%s\n' "$name" "csl:$csl" "$cols" yes >>"$out/manifest.tsv"
+      echo "  $name"
+    else
+      echo "  $name: failed"; tail -5 "$work/$name/build.log"; failed=$((failed + 1))
+    fi
+  done
+done
+
+echo "$(wc -l <"$out/manifest.tsv") documents in $out, $failed failed"

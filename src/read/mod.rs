@@ -1,0 +1,3 @@
+//! Binary and bundled inputs turned into text and locations.
+
+pub mod pdf;
