@@ -34,7 +34,7 @@ pub struct PdfLayout {
 }
 
 /// One line of the body.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextLine {
     /// 1-based.
     pub page: u32,
@@ -44,7 +44,7 @@ pub struct TextLine {
 }
 
 /// One entry of a reference list.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PdfReference {
     /// `12` for `[12]`, `12.` or a raised 12; `Smi99` for `[Smi99]`; none in author–year lists.
     pub label: Option<String>,
@@ -59,7 +59,7 @@ pub struct PdfReference {
 }
 
 /// A link annotation: a citation marker pointing at `cite.<key>`, or a URL.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PdfLink {
     pub page: u32,
     pub line: u32,
