@@ -8,10 +8,11 @@
 //! cargo run --release --example pdf_bench -- /tmp/pdf-bench            # the table
 //! cargo run --release --example pdf_bench -- /tmp/pdf-bench --misses   # and what went wrong
 //! cargo run --release --example pdf_bench -- --speed FILE.pdf [RUNS]   # pages/s, peak memory
+//! cargo run --release --example pdf_bench -- --dump FILE.pdf            # the lines as placed
 //! ```
 //!
 //! Per document: `found` — gold entries whose title is in the text layer that exactly
-//! one extracted reference holds (a reference holding two titles is two merged entries
+//! one extracted reference holds (with the first author's family name) (a reference holding two titles is two merged entries
 //! and counts for neither); `title≥.9` — of those, the share whose parsed title is within
 //! 0.9 title similarity of the gold title; `spurious` — extracted references that hold no
 //! gold title, per 100 extracted; `linked` — citation links in the body whose
@@ -80,12 +81,18 @@ impl Tally {
     }
 }
 
-fn gold_titles(bib: &Path) -> Vec<String> {
+/// The title of each entry and the squeezed last word of its first author's family
+/// name (`Deep Learning` is the title of two works here; the name tells them apart).
+fn gold_entries(bib: &Path) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(bib).unwrap_or_else(|e| panic!("{}: {e}", bib.display()));
     bibtex::parse(FileId(0), &text, &ParseOptions::default())
         .references
         .into_iter()
-        .filter_map(|r| r.fields.title)
+        .filter_map(|r| {
+            let family = r.fields.authors.first().map(|p| p.family.clone()).unwrap_or_default();
+            let last = family.split_whitespace().next_back().unwrap_or("").to_string();
+            Some((r.fields.title?, squeeze(&last)))
+        })
         .collect()
 }
 
@@ -102,14 +109,16 @@ fn measure(pdf_path: &Path, bib: &Path, misses: bool) -> Tally {
     let seconds = start.elapsed().as_secs_f64();
     let layer = squeeze(&pdf_extract::extract_text_from_mem(&bytes).unwrap_or_default());
     let refs: Vec<String> = layout.references.iter().map(|r| squeeze(&r.text)).collect();
-    let titles = gold_titles(bib);
+    let gold = gold_entries(bib);
+    let titles: Vec<String> = gold.iter().map(|(t, _)| t.clone()).collect();
     let mut t = Tally { docs: 1, gold: titles.len(), extracted: refs.len(), pages: layout.pages, seconds, ..Tally::default() };
     let mut holds_gold = vec![0usize; refs.len()];
     let gold_keys: Vec<String> = titles.iter().map(|g| squeeze(g)).collect();
+    let holds = |r: &str, g: usize| r.contains(gold_keys[g].as_str()) && r.contains(gold[g].1.as_str());
     for (k, r) in refs.iter().enumerate() {
-        holds_gold[k] = gold_keys.iter().filter(|g| r.contains(g.as_str())).count();
+        holds_gold[k] = (0..gold.len()).filter(|&g| holds(r, g)).count();
     }
-    for (title, key) in titles.iter().zip(&gold_keys) {
+    for (g, (title, key)) in titles.iter().zip(&gold_keys).enumerate() {
         if !layer.contains(key.as_str()) {
             if misses {
                 println!("  not in the text layer: {title}");
@@ -117,7 +126,7 @@ fn measure(pdf_path: &Path, bib: &Path, misses: bool) -> Tally {
             continue;
         }
         t.in_layer += 1;
-        let holders: Vec<usize> = (0..refs.len()).filter(|&k| refs[k].contains(key.as_str())).collect();
+        let holders: Vec<usize> = (0..refs.len()).filter(|&k| holds(&refs[k], g)).collect();
         if holders.len() == 1 && holds_gold[holders[0]] == 1 {
             t.found_once += 1;
             let parsed = refstring::parse(&layout.references[holders[0]].text).title.unwrap_or_default();
@@ -130,7 +139,8 @@ fn measure(pdf_path: &Path, bib: &Path, misses: bool) -> Tally {
         } else if misses {
             println!("  found {} times{}: {title}", holders.len(), if holders.len() == 1 { " (merged)" } else { "" });
             for &h in &holders {
-                println!("      {}", layout.references[h].text);
+                let text: String = layout.references[h].text.chars().take(160).collect();
+                println!("      p{} l{}: {text}…", layout.references[h].first.0, layout.references[h].first.1);
             }
         }
     }
@@ -197,6 +207,14 @@ fn speed(path: &Path, runs: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--dump") {
+        let path = PathBuf::from(args.get(1).expect("--dump FILE.pdf"));
+        match pdf::dump(&std::fs::read(&path).expect("read PDF")) {
+            Ok(lines) => print!("{lines}"),
+            Err(e) => eprintln!("{}: {e}", path.display()),
+        }
+        return;
+    }
     if args.first().map(String::as_str) == Some("--speed") {
         let path = PathBuf::from(args.get(1).expect("--speed FILE.pdf [RUNS]"));
         let runs = args.get(2).and_then(|r| r.parse().ok()).unwrap_or(3);

@@ -54,7 +54,13 @@ latex_doc() {
   mkdir -p "$work/$name"
   {
     echo "$class"
-    echo '\usepackage[T1]{fontenc}'
+    # Articles in one column in Computer Modern (OT1, accents drawn over their
+    # letters), in two columns in Latin Modern (T1, the usual modern setting); IEEEtran
+    # in Times (T1).
+    case "$2" in
+      *IEEEtran*) echo '\usepackage[T1]{fontenc}' ;;
+      *article*) [ "$6" = 2 ] && echo '\usepackage{lmodern}\usepackage[T1]{fontenc}' ;;
+    esac
     echo '\usepackage[utf8]{inputenc}'
     echo "$preamble"
     [ "$7" = yes ] && echo '\usepackage[hidelinks]{hyperref}'
@@ -151,3 +157,101 @@ for csl in ieee apa nature vancouver chicago-author-date harvard-cite-them-right
 done
 
 echo "$(wc -l <"$out/manifest.tsv") documents in $out, $failed failed"
+
+[ "${2:-}" = "--fixtures" ] || exit 0
+# The test fixtures (fixtures/pdf/): small documents, one font, compressed.
+echo "== fixtures"
+fx="$out/fixtures"
+mkdir -p "$fx"
+fixture() {
+  local name="$1" dir="$work/fx-$1"
+  mkdir -p "$dir"
+  cat >"$dir/main.tex"
+  cp "$src/refs.bib" "$dir/refs.bib"
+  (
+    cd "$dir"
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >build.log 2>&1
+    bibtex main >>build.log 2>&1 || true
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
+  ) || { tail -20 "$dir/build.log"; exit 1; }
+  cp "$dir/main.pdf" "$fx/$name.pdf"
+}
+# Numbered, two columns, hyperref (cite.<key> destinations, DOI links), a running
+# header, the list crossing from the left column to the right one, an appendix after.
+fixture numbered-2col <<'TEX'
+\documentclass[twocolumn]{article}
+\pdfcompresslevel=9 \pdfobjcompresslevel=2
+\usepackage[numbers]{natbib}
+\usepackage[hidelinks]{hyperref}
+\pagestyle{myheadings}\markright{Reading Reference Lists}
+\begin{document}
+\section{Introduction}
+Attention models \cite{vaswani2017attention} replaced recurrent units \cite{hochreiter1997long}.
+Residual networks \cite{he2016deep} and dropout \cite{srivastava2014dropout} are standard.
+\clearpage
+\section{Method}
+We follow GROBID \cite{lopez2009grobid} and CERMINE \cite{tkaczyk2015cermine}.
+\clearpage
+\vspace*{0.7\textheight}
+\bibliographystyle{unsrtnat}
+\bibliography{refs}
+\appendix
+\section{Settings}
+1. The learning rate was 0.001 in 2021.
+\end{document}
+TEX
+# Author-year, one column, no hyperref, the list crossing a page, an appendix after.
+fixture authoryear-1col <<'TEX'
+\documentclass{article}
+\pdfcompresslevel=9 \pdfobjcompresslevel=2
+\usepackage{natbib}
+\pagestyle{plain}
+\begin{document}
+\section{Introduction}
+Deep learning \citep{lecun2015deep} builds on long short-term memory \citep{hochreiter1997long}
+and on random forests \citep{breiman2001random}.
+\clearpage
+\section{Discussion}
+Citation distortions \citep{greenberg2009citation} and false findings \citep{ioannidis2005most}.
+\clearpage
+\vspace*{0.75\textheight}
+\bibliographystyle{apalike}
+\bibliography{refs}
+\appendix
+\section{Supplementary Material}
+Runs from 2021 and 2022 are listed here.
+\end{document}
+TEX
+# Protected with a user password: the reader says so.
+qpdf --encrypt secret secret 256 -- "$fx/authoryear-1col.pdf" "$fx/encrypted.pdf"
+# Cut in the middle: the cross-reference table and half the objects are gone.
+size=$(stat -c %s "$fx/numbered-2col.pdf")
+head -c $((size / 2)) "$fx/numbered-2col.pdf" >"$fx/truncated.pdf"
+# A scan: one page holding an image and no text; qpdf writes the cross-references.
+python3 - "$work/scan-raw.pdf" <<'PY'
+import sys, zlib
+pixels = bytes((x * 7 + y * 13) % 256 for y in range(64) for x in range(64))
+image = zlib.compress(pixels)
+content = b"q 500 0 0 700 50 50 cm /Im0 Do Q"
+objects = [
+    b"<< /Type /Catalog /Pages 2 0 R >>",
+    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>",
+    b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+    b"<< /Type /XObject /Subtype /Image /Width 64 /Height 64 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % len(image) + image + b"\nendstream",
+]
+out = bytearray(b"%PDF-1.4\n")
+offsets = []
+for k, body in enumerate(objects, 1):
+    offsets.append(len(out))
+    out += b"%d 0 obj\n" % k + body + b"\nendobj\n"
+xref = len(out)
+out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+for o in offsets:
+    out += b"%010d 00000 n \n" % o
+out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+open(sys.argv[1], "wb").write(out)
+PY
+qpdf "$work/scan-raw.pdf" "$fx/scanned.pdf"
+ls -l "$fx"

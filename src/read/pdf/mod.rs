@@ -113,7 +113,52 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
+/// Every line of the document as the reader placed it, one per output line: page,
+/// number, column, box, size, whether it is a running header (`H`) or part of a
+/// reference list (`R`), and the text. For looking into a misread file
+/// (`examples/pdf_bench.rs --dump FILE`).
+pub fn dump(bytes: &[u8]) -> Result<String, PdfError> {
+    let ((flat, _), _, _) = catch_unwind(AssertUnwindSafe(|| placed_lines(bytes)))
+        .map_err(|payload| PdfError::Panicked(panic_message(payload.as_ref())))??;
+    let lists = section::find(&flat);
+    let mut out = String::new();
+    for (i, p) in flat.iter().enumerate() {
+        let listed = lists.iter().any(|(h, r)| r.contains(&i) || *h == Some(i));
+        let l = &p.line;
+        out += &format!(
+            "p{} l{} c{} x{:.0}-{:.0} y{:.0} s{:.1}{} {}{} | {}\n",
+            l.page,
+            p.number,
+            p.column,
+            l.x0,
+            l.x1,
+            l.y,
+            l.size,
+            if l.raised_prefix > 0 { format!(" ^{}", l.raised_prefix) } else { String::new() },
+            if p.furniture { "H" } else { "" },
+            if listed { "R" } else { "" },
+            l.text
+        );
+    }
+    Ok(out)
+}
+
 fn read_document(bytes: &[u8]) -> Result<PdfLayout, PdfError> {
+    let (flat, doc, pages_u32) = placed_lines(bytes)?;
+    let page_map = Pages::of(&doc);
+    let anchors = annotations::cite_anchors(&doc, &page_map);
+    let areas = annotations::link_areas(&doc, &page_map);
+    let mut layout = assemble(&flat.0, &anchors, &areas);
+    layout.pages = pages_u32;
+    layout.unreadable_pages = flat.1;
+    Ok(layout)
+}
+
+/// The lines of every page in reading order, running headers marked; the document;
+/// its page count.
+type Placement = ((Vec<Placed>, Vec<(u32, String)>), lopdf::Document, u32);
+
+fn placed_lines(bytes: &[u8]) -> Result<Placement, PdfError> {
     let doc = lopdf::Document::load_mem(bytes).map_err(|e| match e {
         lopdf::Error::Decryption(_) | lopdf::Error::InvalidPassword => PdfError::Encrypted,
         other => PdfError::Malformed(other.to_string()),
@@ -155,13 +200,7 @@ fn read_document(bytes: &[u8]) -> Result<PdfLayout, PdfError> {
         .collect();
     layout::mark_furniture(&mut placed);
     let flat: Vec<Placed> = placed.into_iter().flatten().collect();
-    let page_map = Pages::of(&doc);
-    let anchors = annotations::cite_anchors(&doc, &page_map);
-    let areas = annotations::link_areas(&doc, &page_map);
-    let mut layout = assemble(&flat, &anchors, &areas);
-    layout.pages = pages_u32;
-    layout.unreadable_pages = unreadable;
-    Ok(layout)
+    Ok(((flat, unreadable), doc, pages_u32))
 }
 
 /// Every page's glyphs, page by page, each page under its own `catch_unwind` so that
