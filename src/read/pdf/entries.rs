@@ -211,7 +211,7 @@ mod tests {
 
     fn placed(x0: f64, y: f64, text: &str) -> Placed {
         Placed {
-            line: Line { page: 1, x0, x1: 300.0, y, size: 10.0, text: text.to_string(), raised_prefix: 0 },
+            line: Line { page: 1, x0, x1: 300.0, y, size: 10.0, text: text.to_string(), raised_prefix: 0, words: Vec::new() },
             number: 1,
             column: 0,
             furniture: false,

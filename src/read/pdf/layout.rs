@@ -19,10 +19,12 @@ pub struct Placed {
 }
 
 /// The lines of one page in reading order: bands separated by the lines that cross the
-/// gutter, each band's left column before its right one.
+/// gutter, each band's left column before its right one. A line that the content
+/// stream ran across the gutter (two columns' lines on one baseline, a narrow gutter)
+/// is cut there first.
 pub fn reading_order(mut lines: Vec<Line>) -> Vec<(Line, u8)> {
     sort_top_down(&mut lines);
-    let Some(gutter) = gutter(&lines) else {
+    let Some((gutter, lines)) = split_columns(&lines) else {
         return lines.into_iter().map(|l| (l, 0)).collect();
     };
     let mut out = Vec::with_capacity(lines.len());
@@ -59,9 +61,15 @@ fn sort_top_down(lines: &mut [Line]) {
     }
 }
 
-/// The x of a two-column page's gutter: a vertical strip in the middle third of the
-/// text that few lines cross, with enough lines on each side of it.
-fn gutter(lines: &[Line]) -> Option<f64> {
+/// A word of `line` covers `x`.
+fn covers(line: &Line, x: f64) -> bool {
+    line.x0 < x && line.x1 > x && line.words.iter().any(|w| w.x0 < x && w.x1 > x)
+}
+
+/// A two-column page's gutter and its lines with those cut that ran across it: the
+/// vertical strip in the middle of the text that the fewest words cover, when enough
+/// lines lie on each side of it.
+fn split_columns(lines: &[Line]) -> Option<(f64, Vec<Line>)> {
     if lines.len() < 8 {
         return None;
     }
@@ -71,36 +79,47 @@ fn gutter(lines: &[Line]) -> Option<f64> {
     if !(width > 50.0) {
         return None;
     }
-    let crossing = |x: f64| lines.iter().filter(|l| l.x0 < x && l.x1 > x).count();
-    let mut best: Option<(usize, f64, f64)> = None; // (crossings, distance from middle, x)
+    let coverage = |x: f64| lines.iter().filter(|l| covers(l, x)).count();
     let middle = left + width / 2.0;
+    let mut best: Option<(usize, f64, f64)> = None; // (coverage, distance from middle, x)
     let mut x = left + 0.3 * width;
     while x <= left + 0.7 * width {
-        let c = crossing(x);
-        let candidate = (c, (x - middle).abs(), x);
-        if best.is_none_or(|b| (c, candidate.1) < (b.0, b.1)) {
-            best = Some(candidate);
+        let c = coverage(x);
+        if best.is_none_or(|b| (c, (x - middle).abs()) < (b.0, b.1)) {
+            best = Some((c, (x - middle).abs(), x));
         }
         x += 1.0;
     }
-    let (crossings, _, x) = best?;
-    // Centre the cut in the empty strip around x.
-    let mut lo = x;
-    while lo - 1.0 > left && crossing(lo - 1.0) <= crossings {
+    let (least, _, x) = best?;
+    // Centre the cut in the strip as little covered as x.
+    let (mut lo, mut hi) = (x, x);
+    while lo - 1.0 > left && coverage(lo - 1.0) <= least {
         lo -= 1.0;
     }
-    let mut hi = x;
-    while hi + 1.0 < right && crossing(hi + 1.0) <= crossings {
+    while hi + 1.0 < right && coverage(hi + 1.0) <= least {
         hi += 1.0;
     }
     let cut = (lo + hi) / 2.0;
-    let on_left = lines.iter().filter(|l| l.x1 <= cut).count();
-    let on_right = lines.iter().filter(|l| l.x0 >= cut).count();
-    let sides = on_left + on_right;
+    let mut out = Vec::with_capacity(lines.len() + 8);
+    for line in lines {
+        match (line.x0 < cut && line.x1 > cut).then(|| line.split_at_gap(cut)).flatten() {
+            Some((l, r)) => {
+                out.push(l);
+                out.push(r);
+            }
+            None => out.push(line.clone()),
+        }
+    }
+    let on_left = out.iter().filter(|l| l.x1 <= cut).count();
+    let on_right = out.iter().filter(|l| l.x0 >= cut).count();
+    let crossing = out.len() - on_left - on_right;
     // Full lines of each column reach near the gutter: ragged short lines of a single
     // column page do not make a gutter.
-    let reach = lines.iter().filter(|l| l.x1 <= cut && l.x1 > cut - 0.15 * width).count();
-    (on_left >= 4 && on_right >= 4 && crossings * 4 <= sides && reach >= 3).then_some(cut)
+    let reach = out.iter().filter(|l| l.x1 <= cut && l.x1 > cut - 0.15 * width).count();
+    let split = lines.len() < out.len();
+    let two = on_left >= 4 && on_right >= 4 && crossing * 4 <= on_left + on_right && reach >= 3;
+    // Cutting lines needs a clear majority of column lines, not a few chance gaps.
+    (two && (!split || crossing * 8 <= on_left + on_right)).then_some((cut, out))
 }
 
 /// Running headers, footers and page numbers: among the two topmost and two
@@ -182,6 +201,7 @@ mod tests {
             size: 10.0,
             text: text.to_string(),
             raised_prefix: 0,
+            words: vec![super::super::lines::Word { x0, x1, start: 0 }],
         }
     }
 
@@ -197,6 +217,23 @@ mod tests {
         assert_eq!(order[0], "Title across both columns");
         assert_eq!(order[1..7], ["L0", "L1", "L2", "L3", "L4", "L5"]);
         assert_eq!(order[7], "R0");
+    }
+
+    #[test]
+    fn lines_run_across_a_narrow_gutter_are_cut() {
+        use crate::read::pdf::lines::Word;
+        let mut lines = Vec::new();
+        for k in 0..8 {
+            let y = 100.0 + 12.0 * k as f64;
+            let mut l = line(72.0, 540.0, y, &format!("left{k} right{k}"));
+            let cut = l.text.find(" right").unwrap() + 1;
+            l.words = vec![Word { x0: 72.0, x1: 300.0, start: 0 }, Word { x0: 310.0, x1: 540.0, start: cut }];
+            lines.push(l);
+        }
+        let order: Vec<String> = reading_order(lines).into_iter().map(|(l, _)| l.text).collect();
+        assert_eq!(order[0], "left0");
+        assert_eq!(order[7], "left7");
+        assert_eq!(order[8], "right0");
     }
 
     #[test]

@@ -19,6 +19,47 @@ pub struct Line {
     pub text: String,
     /// Characters at the start drawn smaller and raised: a superscript label (`¹²`).
     pub raised_prefix: usize,
+    /// The words' extents, in order, each with the byte where it starts in `text`
+    /// (words are separated by one space).
+    pub words: Vec<Word>,
+}
+
+/// Where one word of a line lies.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Word {
+    pub x0: f64,
+    pub x1: f64,
+    pub start: usize,
+}
+
+impl Line {
+    /// The part of the line left of `x` and the part right of it, when `x` falls
+    /// between two of its words.
+    pub fn split_at_gap(&self, x: f64) -> Option<(Line, Line)> {
+        let k = self.words.iter().position(|w| w.x0 >= x)?;
+        if k == 0 || self.words[k - 1].x1 > x {
+            return None;
+        }
+        let cut = self.words[k].start;
+        let left_text = self.text[..cut].trim_end().to_string();
+        let left = Line {
+            x1: self.words[k - 1].x1,
+            text: left_text,
+            words: self.words[..k].to_vec(),
+            ..self.clone()
+        };
+        let right = Line {
+            x0: self.words[k].x0,
+            text: self.text[cut..].to_string(),
+            raised_prefix: 0,
+            words: self.words[k..]
+                .iter()
+                .map(|w| Word { start: w.start - cut, ..*w })
+                .collect(),
+            ..self.clone()
+        };
+        Some((left, right))
+    }
 }
 
 /// A gap wider than this many ems between two glyphs on one baseline is not a space
@@ -67,6 +108,8 @@ struct Builder {
     pending_space: bool,
     /// Size, baseline and character count of each glyph, for the raised prefix.
     parts: Vec<(f64, f64, usize)>,
+    /// The extent of each space-separated word of `text`.
+    boxes: Vec<(f64, f64)>,
 }
 
 impl Builder {
@@ -81,6 +124,7 @@ impl Builder {
             size: g.size,
             pending_space: false,
             parts: vec![(g.size, g.y, g.text.chars().count())],
+            boxes: vec![(g.x0, g.x1)],
         }
     }
 
@@ -97,11 +141,15 @@ impl Builder {
         let overlaps = g.x0 < self.last_x1 - 0.3 * (self.last_x1 - self.last_x0).max(0.1 * em);
         if overlaps && compose_accent(&mut self.text, &g.text) {
             self.last_x1 = self.last_x1.max(g.x1);
+            if let Some(b) = self.boxes.last_mut() {
+                b.1 = b.1.max(g.x1);
+            }
             return;
         }
         if self.pending_space || gap > SPACE_EM * g.size.min(self.size) {
             if !self.text.ends_with(' ') {
                 self.text.push(' ');
+                self.boxes.push((g.x0, g.x1));
             }
             // A space is never inside a raised label: mark it with a zero-size part.
             self.parts.push((0.0, g.y, 0));
@@ -112,6 +160,10 @@ impl Builder {
         }
         self.parts.push((g.size, g.y, g.text.chars().count()));
         self.text.push_str(&g.text);
+        if let Some(b) = self.boxes.last_mut() {
+            b.0 = b.0.min(g.x0);
+            b.1 = b.1.max(g.x1);
+        }
         self.x0 = self.x0.min(g.x0);
         self.x1 = self.x1.max(g.x1);
         self.last_x0 = g.x0;
@@ -119,7 +171,7 @@ impl Builder {
     }
 
     fn finish(self, page: u32) -> Option<Line> {
-        let text = tidy_text(&self.text);
+        let (text, words) = self.words();
         if text.is_empty() {
             return None;
         }
@@ -142,7 +194,33 @@ impl Builder {
             size: self.size,
             text,
             raised_prefix,
+            words,
         })
+    }
+
+    /// The text tidied word by word, and where each word lies. A glyph that spells a
+    /// space itself makes the words and the boxes disagree: then the line is one box.
+    fn words(&self) -> (String, Vec<Word>) {
+        let raw: Vec<&str> = self.text.split(' ').collect();
+        let mut text = String::new();
+        let mut words = Vec::new();
+        if raw.len() != self.boxes.len() {
+            let text = tidy_text(&self.text);
+            let words = vec![Word { x0: self.x0, x1: self.x1, start: 0 }];
+            return (text, words);
+        }
+        for (w, &(x0, x1)) in raw.iter().zip(&self.boxes) {
+            let w = tidy_text(w);
+            if w.is_empty() {
+                continue;
+            }
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            words.push(Word { x0, x1, start: text.len() });
+            text.push_str(&w);
+        }
+        (text, words)
     }
 }
 
@@ -240,6 +318,16 @@ fn merge_fragments(mut lines: Vec<Line>) -> Vec<Line> {
                 let k = if j < k { k - 1 } else { k };
                 let a = &mut lines[k];
                 let sep = if b.x0 - a.x1 > SPACE_EM * a.size { " " } else { "" };
+                let offset = a.text.len() + sep.len();
+                if sep.is_empty() {
+                    // The fragment continues the last word.
+                    if let (Some(last), Some(first)) = (a.words.last_mut(), b.words.first()) {
+                        last.x1 = first.x1;
+                    }
+                    a.words.extend(b.words.iter().skip(1).map(|w| Word { start: w.start + offset, ..*w }));
+                } else {
+                    a.words.extend(b.words.iter().map(|w| Word { start: w.start + offset, ..*w }));
+                }
                 a.text = format!("{}{sep}{}", a.text, b.text);
                 a.x1 = b.x1;
                 if b.size > a.size {
