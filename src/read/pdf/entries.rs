@@ -131,7 +131,8 @@ fn anchor_lines(doc: &[Placed], lines: &[usize], anchors: &[CiteAnchor]) -> Hash
                 let l = &doc[i].line;
                 l.page == a.page
                     && l.y > ay + 0.25 * l.size
-                    && ax.is_none_or(|x| x >= l.x0 - 3.0 * l.size && x <= l.x1 + l.size)
+                    // At the entry's start: its label, or the text after a wide label.
+                    && ax.is_none_or(|x| x >= l.x0 - 2.0 * l.size && x <= l.x0 + 5.0 * l.size)
             })
             .min_by(|&i, &j| doc[i].line.y.total_cmp(&doc[j].line.y));
         if let Some(i) = best {

@@ -118,10 +118,13 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// reference list (`R`), and the text. For looking into a misread file
 /// (`examples/pdf_bench.rs --dump FILE`).
 pub fn dump(bytes: &[u8]) -> Result<String, PdfError> {
-    let ((flat, _), _, _) = catch_unwind(AssertUnwindSafe(|| placed_lines(bytes)))
+    let ((flat, _), doc, _) = catch_unwind(AssertUnwindSafe(|| placed_lines(bytes)))
         .map_err(|payload| PdfError::Panicked(panic_message(payload.as_ref())))??;
     let lists = section::find(&flat);
     let mut out = String::new();
+    for a in annotations::cite_anchors(&doc, &Pages::of(&doc)) {
+        out += &format!("anchor {} p{} x{:?} y{:?}\n", a.key, a.page, a.x, a.y);
+    }
     for (i, p) in flat.iter().enumerate() {
         let listed = lists.iter().any(|(h, r)| r.contains(&i) || *h == Some(i));
         let l = &p.line;
