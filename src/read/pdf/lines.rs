@@ -175,10 +175,12 @@ impl Builder {
         if text.is_empty() {
             return None;
         }
-        // The main text: the first glyph of (nearly) the line's largest size.
-        let main = self.parts.iter().find(|p| p.0 >= 0.87 * self.size);
+        // The main size: the one most characters are set in (an invisible glyph of a
+        // heading's size, a big operator, does not make the line a heading).
+        let size = main_size(&self.parts).unwrap_or(self.size);
+        let main = self.parts.iter().find(|p| p.0 >= 0.87 * size);
         let y = main.map_or(self.y, |p| p.1);
-        let raised = |p: &&(f64, f64, usize)| p.0 > 0.0 && p.0 < 0.87 * self.size && p.1 < y - 0.15 * self.size;
+        let raised = |p: &&(f64, f64, usize)| p.0 > 0.0 && p.0 < 0.87 * size && p.1 < y - 0.15 * size;
         let prefix_parts = self.parts.iter().take_while(raised).count();
         let followed = self.parts.len() > prefix_parts;
         let raised_prefix = if followed {
@@ -191,7 +193,7 @@ impl Builder {
             x0: self.x0,
             x1: self.x1,
             y,
-            size: self.size,
+            size,
             text,
             raised_prefix,
             words,
@@ -222,6 +224,22 @@ impl Builder {
         }
         (text, words)
     }
+}
+
+/// The size that most characters of a line are set in (to a tenth of a point).
+fn main_size(parts: &[(f64, f64, usize)]) -> Option<f64> {
+    let mut counts: Vec<(i64, usize)> = Vec::new();
+    for &(size, _, chars) in parts.iter().filter(|p| p.0 > 0.0) {
+        let key = (size * 10.0).round() as i64;
+        match counts.iter_mut().find(|c| c.0 == key) {
+            Some(c) => c.1 += chars,
+            None => counts.push((key, chars)),
+        }
+    }
+    counts
+        .iter()
+        .max_by_key(|c| (c.1, c.0))
+        .map(|c| c.0 as f64 / 10.0)
 }
 
 /// Put a spacing accent drawn over its letter back on it (`¨` + `o`, or `o` + `¨`, the
@@ -328,9 +346,11 @@ fn merge_fragments(mut lines: Vec<Line>) -> Vec<Line> {
                 } else {
                     a.words.extend(b.words.iter().map(|w| Word { start: w.start + offset, ..*w }));
                 }
+                // The longer piece's size and baseline are the line's.
+                let b_longer = b.text.len() > a.text.len();
                 a.text = format!("{}{sep}{}", a.text, b.text);
                 a.x1 = b.x1;
-                if b.size > a.size {
+                if b_longer {
                     a.size = b.size;
                     a.y = b.y;
                 }
