@@ -116,10 +116,10 @@ fn name_or_string(obj: &Object) -> Option<String> {
     }
 }
 
-/// The cite key of a destination name: `cite.key` (hyperref with BibTeX) or
-/// `cite.0@key` (biblatex, refsection 0).
+/// The cite key of a destination name: `cite.key` (hyperref with BibTeX),
+/// `cite.0@key` (biblatex, refsection 0) or `ref-key` (pandoc's citeproc).
 pub fn cite_key(name: &str) -> Option<String> {
-    let rest = name.strip_prefix("cite.")?;
+    let rest = name.strip_prefix("cite.").or_else(|| name.strip_prefix("ref-"))?;
     let key = match rest.split_once('@') {
         Some((section, key)) if section.bytes().all(|b| b.is_ascii_digit()) => key,
         _ => rest,
@@ -193,7 +193,7 @@ fn walk_name_tree(
     {
         for pair in names.chunks_exact(2) {
             if let Some(name) = name_or_string(resolve(doc, &pair[0]))
-                && name.starts_with("cite.")
+                && (name.starts_with("cite.") || name.starts_with("ref-"))
             {
                 out.push((name, pair[1].clone()));
             }
@@ -302,6 +302,7 @@ mod tests {
         assert_eq!(cite_key("cite.smith2020").as_deref(), Some("smith2020"));
         assert_eq!(cite_key("cite.0@smith2020").as_deref(), Some("smith2020"));
         assert_eq!(cite_key("cite.a@b").as_deref(), Some("a@b"));
+        assert_eq!(cite_key("ref-smith2020").as_deref(), Some("smith2020"));
         assert_eq!(cite_key("section.2"), None);
         assert_eq!(cite_key("cite."), None);
     }

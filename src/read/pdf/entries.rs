@@ -201,8 +201,15 @@ static NAME_START: LazyLock<Regex> = LazyLock::new(|| {
         .expect("name start regex")
 });
 
+/// A capitalised start with the year soon after it: `World Health Organization (2020)`,
+/// `Smith J, Lee K. 2019.`
+static YEAR_SOON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\p{Lu}[^()]{0,80}?(?:\((?:1[5-9]|20)\d\d[a-z]?\)|[.,] (?:1[5-9]|20)\d\d[a-z]?\.)")
+        .expect("year-soon regex")
+});
+
 fn sentence_then_name(previous: &str, next: &str) -> bool {
-    previous.trim_end().ends_with('.') && NAME_START.is_match(next)
+    previous.trim_end().ends_with('.') && (NAME_START.is_match(next) || YEAR_SOON.is_match(next))
 }
 
 #[cfg(test)]

@@ -201,7 +201,7 @@ mod tests {
             size: 10.0,
             text: text.to_string(),
             raised_prefix: 0,
-            words: vec![super::super::lines::Word { x0, x1, start: 0 }],
+            words: vec![super::super::lines::Word { x0, x1, start: 0, size: 10.0 }],
         }
     }
 
@@ -227,7 +227,10 @@ mod tests {
             let y = 100.0 + 12.0 * k as f64;
             let mut l = line(72.0, 540.0, y, &format!("left{k} right{k}"));
             let cut = l.text.find(" right").unwrap() + 1;
-            l.words = vec![Word { x0: 72.0, x1: 300.0, start: 0 }, Word { x0: 310.0, x1: 540.0, start: cut }];
+            l.words = vec![
+                Word { x0: 72.0, x1: 300.0, start: 0, size: 10.0 },
+                Word { x0: 310.0, x1: 540.0, start: cut, size: 10.0 },
+            ];
             lines.push(l);
         }
         let order: Vec<String> = reading_order(lines).into_iter().map(|(l, _)| l.text).collect();

@@ -30,6 +30,8 @@ pub struct Word {
     pub x0: f64,
     pub x1: f64,
     pub start: usize,
+    /// The largest glyph's size.
+    pub size: f64,
 }
 
 impl Line {
@@ -42,20 +44,26 @@ impl Line {
         }
         let cut = self.words[k].start;
         let left_text = self.text[..cut].trim_end().to_string();
+        let left_words = self.words[..k].to_vec();
+        let right_words: Vec<Word> = self.words[k..]
+            .iter()
+            .map(|w| Word { start: w.start - cut, ..*w })
+            .collect();
+        let right_text = self.text[cut..].to_string();
+        // Each part keeps the size of its own words (a heading beside a column line).
         let left = Line {
             x1: self.words[k - 1].x1,
+            size: words_size(&left_words, &left_text).unwrap_or(self.size),
             text: left_text,
-            words: self.words[..k].to_vec(),
+            words: left_words,
             ..self.clone()
         };
         let right = Line {
             x0: self.words[k].x0,
-            text: self.text[cut..].to_string(),
+            size: words_size(&right_words, &right_text).unwrap_or(self.size),
+            text: right_text,
             raised_prefix: 0,
-            words: self.words[k..]
-                .iter()
-                .map(|w| Word { start: w.start - cut, ..*w })
-                .collect(),
+            words: right_words,
             ..self.clone()
         };
         Some((left, right))
@@ -108,8 +116,8 @@ struct Builder {
     pending_space: bool,
     /// Size, baseline and character count of each glyph, for the raised prefix.
     parts: Vec<(f64, f64, usize)>,
-    /// The extent of each space-separated word of `text`.
-    boxes: Vec<(f64, f64)>,
+    /// The extent and largest size of each space-separated word of `text`.
+    boxes: Vec<(f64, f64, f64)>,
 }
 
 impl Builder {
@@ -124,7 +132,7 @@ impl Builder {
             size: g.size,
             pending_space: false,
             parts: vec![(g.size, g.y, g.text.chars().count())],
-            boxes: vec![(g.x0, g.x1)],
+            boxes: vec![(g.x0, g.x1, g.size)],
         }
     }
 
@@ -149,7 +157,7 @@ impl Builder {
         if self.pending_space || gap > SPACE_EM * g.size.min(self.size) {
             if !self.text.ends_with(' ') {
                 self.text.push(' ');
-                self.boxes.push((g.x0, g.x1));
+                self.boxes.push((g.x0, g.x1, g.size));
             }
             // A space is never inside a raised label: mark it with a zero-size part.
             self.parts.push((0.0, g.y, 0));
@@ -163,6 +171,7 @@ impl Builder {
         if let Some(b) = self.boxes.last_mut() {
             b.0 = b.0.min(g.x0);
             b.1 = b.1.max(g.x1);
+            b.2 = b.2.max(g.size);
         }
         self.x0 = self.x0.min(g.x0);
         self.x1 = self.x1.max(g.x1);
@@ -208,10 +217,10 @@ impl Builder {
         let mut words = Vec::new();
         if raw.len() != self.boxes.len() {
             let text = tidy_text(&self.text);
-            let words = vec![Word { x0: self.x0, x1: self.x1, start: 0 }];
+            let words = vec![Word { x0: self.x0, x1: self.x1, start: 0, size: self.size }];
             return (text, words);
         }
-        for (w, &(x0, x1)) in raw.iter().zip(&self.boxes) {
+        for (w, &(x0, x1, size)) in raw.iter().zip(&self.boxes) {
             let w = tidy_text(w);
             if w.is_empty() {
                 continue;
@@ -219,11 +228,24 @@ impl Builder {
             if !text.is_empty() {
                 text.push(' ');
             }
-            words.push(Word { x0, x1, start: text.len() });
+            words.push(Word { x0, x1, start: text.len(), size });
             text.push_str(&w);
         }
         (text, words)
     }
+}
+
+/// The size most characters of these words are set in.
+fn words_size(words: &[Word], text: &str) -> Option<f64> {
+    let parts: Vec<(f64, f64, usize)> = words
+        .iter()
+        .enumerate()
+        .map(|(k, w)| {
+            let end = words.get(k + 1).map_or(text.len(), |n| n.start);
+            (w.size, 0.0, text.get(w.start..end).map_or(0, |t| t.trim().chars().count()))
+        })
+        .collect();
+    main_size(&parts)
 }
 
 /// The size that most characters of a line are set in (to a tenth of a point).
