@@ -66,7 +66,13 @@ impl Tally {
     }
 
     fn row(&self, name: &str) -> String {
-        let pct = |a: usize, b: usize| if b == 0 { "—".to_string() } else { format!("{:.1}", 100.0 * a as f64 / b as f64) };
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                "—".to_string()
+            } else {
+                format!("{:.1}", 100.0 * a as f64 / b as f64)
+            }
+        };
         format!(
             "| {name} | {} | {} | {} | {} | {} | {} | {} | {} |",
             self.docs,
@@ -76,7 +82,11 @@ impl Tally {
             pct(self.title_ok, self.found_once),
             pct(self.spurious, self.extracted),
             pct(self.markers_linked, self.markers),
-            if self.seconds > 0.0 { format!("{:.0}", self.pages as f64 / self.seconds) } else { "—".into() },
+            if self.seconds > 0.0 {
+                format!("{:.0}", self.pages as f64 / self.seconds)
+            } else {
+                "—".into()
+            },
         )
     }
 }
@@ -89,8 +99,17 @@ fn gold_entries(bib: &Path) -> Vec<(String, String)> {
         .references
         .into_iter()
         .filter_map(|r| {
-            let family = r.fields.authors.first().map(|p| p.family.clone()).unwrap_or_default();
-            let last = family.split_whitespace().next_back().unwrap_or("").to_string();
+            let family = r
+                .fields
+                .authors
+                .first()
+                .map(|p| p.family.clone())
+                .unwrap_or_default();
+            let last = family
+                .split_whitespace()
+                .next_back()
+                .unwrap_or("")
+                .to_string();
             Some((r.fields.title?, squeeze(&last)))
         })
         .collect()
@@ -103,7 +122,10 @@ fn measure(pdf_path: &Path, bib: &Path, misses: bool) -> Tally {
         Ok(l) => l,
         Err(e) => {
             eprintln!("{}: {e}", pdf_path.display());
-            return Tally { docs: 1, ..Tally::default() };
+            return Tally {
+                docs: 1,
+                ..Tally::default()
+            };
         }
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -111,10 +133,18 @@ fn measure(pdf_path: &Path, bib: &Path, misses: bool) -> Tally {
     let refs: Vec<String> = layout.references.iter().map(|r| squeeze(&r.text)).collect();
     let gold = gold_entries(bib);
     let titles: Vec<String> = gold.iter().map(|(t, _)| t.clone()).collect();
-    let mut t = Tally { docs: 1, gold: titles.len(), extracted: refs.len(), pages: layout.pages, seconds, ..Tally::default() };
+    let mut t = Tally {
+        docs: 1,
+        gold: titles.len(),
+        extracted: refs.len(),
+        pages: layout.pages,
+        seconds,
+        ..Tally::default()
+    };
     let mut holds_gold = vec![0usize; refs.len()];
     let gold_keys: Vec<String> = titles.iter().map(|g| squeeze(g)).collect();
-    let holds = |r: &str, g: usize| r.contains(gold_keys[g].as_str()) && r.contains(gold[g].1.as_str());
+    let holds =
+        |r: &str, g: usize| r.contains(gold_keys[g].as_str()) && r.contains(gold[g].1.as_str());
     for (k, r) in refs.iter().enumerate() {
         holds_gold[k] = (0..gold.len()).filter(|&g| holds(r, g)).count();
     }
@@ -129,7 +159,9 @@ fn measure(pdf_path: &Path, bib: &Path, misses: bool) -> Tally {
         let holders: Vec<usize> = (0..refs.len()).filter(|&k| holds(&refs[k], g)).collect();
         if holders.len() == 1 && holds_gold[holders[0]] == 1 {
             t.found_once += 1;
-            let parsed = refstring::parse(&layout.references[holders[0]].text).title.unwrap_or_default();
+            let parsed = refstring::parse(&layout.references[holders[0]].text)
+                .title
+                .unwrap_or_default();
             let sim = title_similarity(&parsed, title);
             if sim >= 0.9 {
                 t.title_ok += 1;
@@ -137,10 +169,17 @@ fn measure(pdf_path: &Path, bib: &Path, misses: bool) -> Tally {
                 println!("  title {sim:.2}: {parsed:?} for {title:?}");
             }
         } else if misses {
-            println!("  found {} times{}: {title}", holders.len(), if holders.len() == 1 { " (merged)" } else { "" });
+            println!(
+                "  found {} times{}: {title}",
+                holders.len(),
+                if holders.len() == 1 { " (merged)" } else { "" }
+            );
             for &h in &holders {
                 let text: String = layout.references[h].text.chars().take(160).collect();
-                println!("      p{} l{}: {text}…", layout.references[h].first.0, layout.references[h].first.1);
+                println!(
+                    "      p{} l{}: {text}…",
+                    layout.references[h].first.0, layout.references[h].first.1
+                );
             }
         }
     }
@@ -160,13 +199,25 @@ fn measure(pdf_path: &Path, bib: &Path, misses: bool) -> Tally {
 
 /// Citation links into the list (or numeric markers) and how many reach an entry.
 fn markers_linked(layout: &PdfLayout) -> (usize, usize) {
-    let keys: Vec<&str> = layout.references.iter().filter_map(|r| r.key.as_deref()).collect();
-    let cite_links: Vec<&str> = layout.links.iter().filter_map(|l| l.dest_key.as_deref()).collect();
+    let keys: Vec<&str> = layout
+        .references
+        .iter()
+        .filter_map(|r| r.key.as_deref())
+        .collect();
+    let cite_links: Vec<&str> = layout
+        .links
+        .iter()
+        .filter_map(|l| l.dest_key.as_deref())
+        .collect();
     if !cite_links.is_empty() {
         let linked = cite_links.iter().filter(|k| keys.contains(k)).count();
         return (cite_links.len(), linked);
     }
-    let labels: Vec<&str> = layout.references.iter().filter_map(|r| r.label.as_deref()).collect();
+    let labels: Vec<&str> = layout
+        .references
+        .iter()
+        .filter_map(|r| r.label.as_deref())
+        .collect();
     let marker = regex::Regex::new(r"\[(\d{1,3}(?:\s*[,–-]\s*\d{1,3})*)\]").expect("marker regex");
     let (mut all, mut linked) = (0, 0);
     for line in &layout.body {
@@ -193,7 +244,11 @@ fn speed(path: &Path, runs: usize) {
     let secs = start.elapsed().as_secs_f64();
     let peak = std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.trim_start_matches("VmHWM:").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(|l| l.trim_start_matches("VmHWM:").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown".into());
     println!(
         "{}: {} bytes, {} pages, {refs} references; {:.1} pages/s ({:.3} s per read, {runs} runs); peak resident memory {peak}",
@@ -226,7 +281,9 @@ fn main() {
     let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).expect("DIR/manifest.tsv");
     let mut by_style: BTreeMap<String, Tally> = BTreeMap::new();
     let mut total = Tally::default();
-    println!("| document | docs | gold | in text layer | found once % | title ≥ 0.9 % | spurious per 100 | markers linked % | pages/s |");
+    println!(
+        "| document | docs | gold | in text layer | found once % | title ≥ 0.9 % | spurious per 100 | markers linked % | pages/s |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|");
     for line in manifest.lines().filter(|l| !l.trim().is_empty()) {
         let cols: Vec<&str> = line.split('\t').collect();
@@ -235,13 +292,19 @@ fn main() {
         if misses {
             println!("{name}:");
         }
-        let t = measure(&dir.join(format!("{name}.pdf")), &dir.join(format!("{name}.bib")), misses);
+        let t = measure(
+            &dir.join(format!("{name}.pdf")),
+            &dir.join(format!("{name}.bib")),
+            misses,
+        );
         println!("{}", t.row(name));
         by_style.entry(style.to_string()).or_default().add(&t);
         total.add(&t);
     }
     println!();
-    println!("| style | docs | gold | in text layer | found once % | title ≥ 0.9 % | spurious per 100 | markers linked % | pages/s |");
+    println!(
+        "| style | docs | gold | in text layer | found once % | title ≥ 0.9 % | spurious per 100 | markers linked % | pages/s |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|");
     for (style, t) in &by_style {
         println!("{}", t.row(style));

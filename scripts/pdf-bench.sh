@@ -14,8 +14,10 @@
 # (acmart needs texlive-fonts-extra and texlive-plain-generic too; its documents are
 # skipped without them.)
 #
-# Usage: scripts/pdf-bench.sh OUT [--fixtures]
-#   --fixtures  also writes the small test PDFs of fixtures/pdf/ into OUT/fixtures.
+# Usage: scripts/pdf-bench.sh OUT [--fixtures | --speed]
+#   --fixtures  writes only the small test PDFs of fixtures/pdf/, into OUT/fixtures.
+#   --speed     also writes OUT/paper-2col.pdf (~30 pages) and OUT/thesis-1col.pdf
+#               (~300 pages) for `pdf_bench --speed`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$here/pdf-bench"
@@ -77,6 +79,7 @@ latex_doc() {
   compile "$name" "$5" "$6" "$7" "$8"
 }
 
+corpus() {
 echo "== LaTeX"
 for cols in 1 2; do
   opt=""; [ "$cols" = 2 ] && opt="twocolumn"
@@ -158,6 +161,35 @@ done
 
 echo "$(wc -l <"$out/manifest.tsv") documents in $out, $failed failed"
 
+}
+
+[ "${2:-}" = "--fixtures" ] || corpus
+
+if [ "${2:-}" = "--speed" ]; then
+  # For the speed figures: a two-column paper of about 30 pages and a one-column
+  # thesis of about 300, the manuscript's sections repeated.
+  echo "== speed documents"
+  speed_doc() {
+    local name="$1" class="$2" repeats="$3" dir="$work/$1"
+    mkdir -p "$dir"
+    {
+      echo "$class"
+      echo '\usepackage{lmodern}\usepackage[T1]{fontenc}\usepackage{url}\usepackage[hidelinks]{hyperref}'
+      echo '\begin{document}'
+      for k in $(seq "$repeats"); do
+        case "$class" in *report*) echo "\\chapter{Part $k}" ;; esac
+        cat "$src/body.tex"
+      done
+      echo '\bibliographystyle{plain}\bibliography{refs}'
+      echo '\end{document}'
+    } >"$dir/main.tex"
+    compile "$name" plain speed yes bibtex
+  }
+  : >"$out/manifest.tsv"
+  speed_doc paper-2col '\documentclass[twocolumn]{article}' 20
+  speed_doc thesis-1col '\documentclass{report}' 110
+  exit 0
+fi
 [ "${2:-}" = "--fixtures" ] || exit 0
 # The test fixtures (fixtures/pdf/): small documents, one font, compressed.
 echo "== fixtures"
@@ -184,6 +216,7 @@ fixture numbered-2col <<'TEX'
 \pdfcompresslevel=9 \pdfobjcompresslevel=2
 \usepackage[numbers]{natbib}
 \usepackage[hidelinks]{hyperref}
+\newcommand{\doi}[1]{\url{https://doi.org/#1}}
 \pagestyle{myheadings}\markright{Reading Reference Lists}
 \begin{document}
 \section{Introduction}

@@ -119,7 +119,9 @@ fn name_or_string(obj: &Object) -> Option<String> {
 /// The cite key of a destination name: `cite.key` (hyperref with BibTeX),
 /// `cite.0@key` (biblatex, refsection 0) or `ref-key` (pandoc's citeproc).
 pub fn cite_key(name: &str) -> Option<String> {
-    let rest = name.strip_prefix("cite.").or_else(|| name.strip_prefix("ref-"))?;
+    let rest = name
+        .strip_prefix("cite.")
+        .or_else(|| name.strip_prefix("ref-"))?;
     let key = match rest.split_once('@') {
         Some((section, key)) if section.bytes().all(|b| b.is_ascii_digit()) => key,
         _ => rest,
@@ -212,7 +214,10 @@ fn destination(doc: &Document, pages: &Pages, value: &Object) -> Option<CiteAnch
     };
     let page_id = array.first()?.as_reference().ok()?;
     let page = *pages.number.get(&page_id)?;
-    let kind = array.get(1).and_then(|o| o.as_name().ok()).unwrap_or(b"XYZ");
+    let kind = array
+        .get(1)
+        .and_then(|o| o.as_name().ok())
+        .unwrap_or(b"XYZ");
     let coord = |i: usize| array.get(i).and_then(|o| number(resolve(doc, o)));
     let (x, y_up) = match kind {
         b"XYZ" => (coord(2), coord(3)),
@@ -247,7 +252,11 @@ pub fn link_areas(doc: &Document, pages: &Pages) -> Vec<LinkArea> {
             }
         }
     }
-    out.sort_by(|a, b| (a.page, a.top, a.x0).partial_cmp(&(b.page, b.top, b.x0)).unwrap_or(std::cmp::Ordering::Equal));
+    out.sort_by(|a, b| {
+        (a.page, a.top, a.x0)
+            .partial_cmp(&(b.page, b.top, b.x0))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
     out
 }
 
@@ -285,7 +294,11 @@ fn link_area(doc: &Document, pages: &Pages, page: u32, annot: &Object) -> Option
         match action.get(b"S").and_then(Object::as_name) {
             Ok(b"URI") => area.uri = action.get(b"URI").ok().and_then(target),
             Ok(b"GoTo") => {
-                area.dest_key = action.get(b"D").ok().and_then(target).and_then(|n| cite_key(&n));
+                area.dest_key = action
+                    .get(b"D")
+                    .ok()
+                    .and_then(target)
+                    .and_then(|n| cite_key(&n));
             }
             _ => {}
         }

@@ -55,7 +55,9 @@ fn label_of(p: &Placed, style: Style) -> Option<(String, usize)> {
             (!prefix.is_empty() && prefix.chars().all(|c| c.is_ascii_digit()))
                 .then(|| (prefix, p.line.raised_prefix))
         }
-        Style::Bare => BARE.captures(text).map(|c| (c[1].to_string(), c[1].chars().count())),
+        Style::Bare => BARE
+            .captures(text)
+            .map(|c| (c[1].to_string(), c[1].chars().count())),
         Style::Unlabelled => None,
     }
 }
@@ -72,7 +74,9 @@ fn edges(doc: &[Placed], lines: &[usize]) -> HashMap<(u32, u8), f64> {
     let mut edges: HashMap<(u32, u8), f64> = HashMap::new();
     for &i in lines {
         let p = &doc[i];
-        let e = edges.entry((p.line.page, p.column)).or_insert(f64::INFINITY);
+        let e = edges
+            .entry((p.line.page, p.column))
+            .or_insert(f64::INFINITY);
         *e = e.min(p.line.x0);
     }
     edges
@@ -143,7 +147,12 @@ fn anchor_lines(doc: &[Placed], lines: &[usize], anchors: &[CiteAnchor]) -> Hash
 }
 
 /// Labelled entries: a label at the column's edge, numbers in sequence.
-fn labelled_starts(doc: &[Placed], lines: &[usize], style: Style, at_edge: &dyn Fn(usize, f64) -> bool) -> Vec<bool> {
+fn labelled_starts(
+    doc: &[Placed],
+    lines: &[usize],
+    style: Style,
+    at_edge: &dyn Fn(usize, f64) -> bool,
+) -> Vec<bool> {
     let mut previous: Option<u32> = None;
     lines
         .iter()
@@ -171,7 +180,11 @@ fn labelled_starts(doc: &[Placed], lines: &[usize], style: Style, at_edge: &dyn 
 /// Entries without labels (author–year): a hanging indent when the list has one, else
 /// the extra space between entries, else a line that ends a sentence followed by one
 /// that starts with a name.
-fn unlabelled_starts(doc: &[Placed], lines: &[usize], at_edge: &dyn Fn(usize, f64) -> bool) -> Vec<bool> {
+fn unlabelled_starts(
+    doc: &[Placed],
+    lines: &[usize],
+    at_edge: &dyn Fn(usize, f64) -> bool,
+) -> Vec<bool> {
     let indented = lines.iter().filter(|&&i| !at_edge(i, 0.5)).count();
     if indented * 10 >= lines.len() && indented > 0 {
         return lines.iter().map(|&i| at_edge(i, 0.5)).collect();
@@ -181,7 +194,11 @@ fn unlabelled_starts(doc: &[Placed], lines: &[usize], at_edge: &dyn Fn(usize, f6
         let (p, q) = (&doc[a], &doc[b]);
         (p.line.page == q.line.page && p.column == q.column).then(|| q.line.y - p.line.y)
     };
-    let mut pitches: Vec<f64> = lines.windows(2).filter_map(|w| pitch(w[0], w[1])).filter(|d| *d > 0.0).collect();
+    let mut pitches: Vec<f64> = lines
+        .windows(2)
+        .filter_map(|w| pitch(w[0], w[1]))
+        .filter(|d| *d > 0.0)
+        .collect();
     pitches.sort_by(f64::total_cmp);
     let usual = pitches.get(pitches.len() / 4).copied().unwrap_or(0.0);
     let gapped = usual > 0.0 && pitches.iter().any(|&d| d > 1.25 * usual);
@@ -219,7 +236,16 @@ mod tests {
 
     fn placed(x0: f64, y: f64, text: &str) -> Placed {
         Placed {
-            line: Line { page: 1, x0, x1: 300.0, y, size: 10.0, text: text.to_string(), raised_prefix: 0, words: Vec::new() },
+            line: Line {
+                page: 1,
+                x0,
+                x1: 300.0,
+                y,
+                size: 10.0,
+                text: text.to_string(),
+                raised_prefix: 0,
+                words: Vec::new(),
+            },
             number: 1,
             column: 0,
             furniture: false,
@@ -229,7 +255,13 @@ mod tests {
     fn texts(doc: &[Placed], entries: &[Entry]) -> Vec<String> {
         entries
             .iter()
-            .map(|e| e.lines.iter().map(|&i| doc[i].line.text.as_str()).collect::<Vec<_>>().join(" | "))
+            .map(|e| {
+                e.lines
+                    .iter()
+                    .map(|&i| doc[i].line.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            })
             .collect()
     }
 
@@ -254,7 +286,13 @@ mod tests {
             placed(72.0, 124.0, "Jones, B. 2021. Another."),
         ];
         let entries = split(&doc, &[0, 1, 2], &[]);
-        assert_eq!(texts(&doc, &entries), ["Smith, A. 2020. A title that goes on | and on. Journal 3.", "Jones, B. 2021. Another."]);
+        assert_eq!(
+            texts(&doc, &entries),
+            [
+                "Smith, A. 2020. A title that goes on | and on. Journal 3.",
+                "Jones, B. 2021. Another."
+            ]
+        );
         assert_eq!(entries[0].label, None);
     }
 
@@ -275,8 +313,18 @@ mod tests {
             placed(72.0, 112.0, "Jones, B. 2021. Another."),
         ];
         let anchors = vec![
-            CiteAnchor { key: "smith".into(), page: 1, x: Some(72.0), y: Some(90.0) },
-            CiteAnchor { key: "jones".into(), page: 1, x: Some(72.0), y: Some(102.0) },
+            CiteAnchor {
+                key: "smith".into(),
+                page: 1,
+                x: Some(72.0),
+                y: Some(90.0),
+            },
+            CiteAnchor {
+                key: "jones".into(),
+                page: 1,
+                x: Some(72.0),
+                y: Some(102.0),
+            },
         ];
         let entries = split(&doc, &[0, 1], &anchors);
         assert_eq!(entries.len(), 2);

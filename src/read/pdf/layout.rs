@@ -55,7 +55,11 @@ fn sort_top_down(lines: &mut [Line]) {
     while start < lines.len() {
         let y = lines[start].y;
         let tol = 0.3 * lines[start].size.max(1.0);
-        let end = start + lines[start..].iter().take_while(|l| (l.y - y).abs() <= tol).count();
+        let end = start
+            + lines[start..]
+                .iter()
+                .take_while(|l| (l.y - y).abs() <= tol)
+                .count();
         lines[start..end].sort_by(|a, b| a.x0.total_cmp(&b.x0));
         start = end;
     }
@@ -102,7 +106,10 @@ fn split_columns(lines: &[Line]) -> Option<(f64, Vec<Line>)> {
     let cut = (lo + hi) / 2.0;
     let mut out = Vec::with_capacity(lines.len() + 8);
     for line in lines {
-        match (line.x0 < cut && line.x1 > cut).then(|| line.split_at_gap(cut)).flatten() {
+        match (line.x0 < cut && line.x1 > cut)
+            .then(|| line.split_at_gap(cut))
+            .flatten()
+        {
             Some((l, r)) => {
                 out.push(l);
                 out.push(r);
@@ -115,7 +122,10 @@ fn split_columns(lines: &[Line]) -> Option<(f64, Vec<Line>)> {
     let crossing = out.len() - on_left - on_right;
     // Full lines of each column reach near the gutter: ragged short lines of a single
     // column page do not make a gutter.
-    let reach = out.iter().filter(|l| l.x1 <= cut && l.x1 > cut - 0.15 * width).count();
+    let reach = out
+        .iter()
+        .filter(|l| l.x1 <= cut && l.x1 > cut - 0.15 * width)
+        .count();
     let split = lines.len() < out.len();
     let two = on_left >= 4 && on_right >= 4 && crossing * 4 <= on_left + on_right && reach >= 3;
     // Cutting lines needs a clear majority of column lines, not a few chance gaps.
@@ -141,7 +151,9 @@ pub fn mark_furniture(pages: &mut [Vec<Placed>]) {
     for (page, idx) in pages.iter_mut().zip(&candidates) {
         for &i in idx {
             let text = &page[i].line.text;
-            if is_page_number(text) || (n_pages >= 2 && seen.get(&shape(text)).copied().unwrap_or(0) >= needed) {
+            if is_page_number(text)
+                || (n_pages >= 2 && seen.get(&shape(text)).copied().unwrap_or(0) >= needed)
+            {
                 page[i].furniture = true;
             }
         }
@@ -160,7 +172,11 @@ fn edge_lines(page: &[Placed]) -> Vec<usize> {
     let bottom: Vec<f64> = ys.iter().rev().take(2).copied().collect();
     page.iter()
         .enumerate()
-        .filter(|(_, p)| top.iter().chain(&bottom).any(|y| (p.line.y - y).abs() < 1.0))
+        .filter(|(_, p)| {
+            top.iter()
+                .chain(&bottom)
+                .any(|y| (p.line.y - y).abs() < 1.0)
+        })
         .map(|(i, _)| i)
         .collect()
 }
@@ -169,14 +185,25 @@ fn edge_lines(page: &[Placed]) -> Vec<usize> {
 fn shape(text: &str) -> String {
     text.chars()
         .filter(|c| !c.is_whitespace())
-        .map(|c| if c.is_ascii_digit() { '#' } else { c.to_ascii_lowercase() })
+        .map(|c| {
+            if c.is_ascii_digit() {
+                '#'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
         .collect()
 }
 
 /// `12`, `- 12 -`, `Page 3`, `3 of 10`, `xiv`.
 fn is_page_number(text: &str) -> bool {
-    let t = text.trim().trim_matches(|c: char| c == '-' || c == '–' || c == '—' || c.is_whitespace());
-    let t = t.strip_prefix("Page ").or_else(|| t.strip_prefix("page ")).unwrap_or(t);
+    let t = text
+        .trim()
+        .trim_matches(|c: char| c == '-' || c == '–' || c == '—' || c.is_whitespace());
+    let t = t
+        .strip_prefix("Page ")
+        .or_else(|| t.strip_prefix("page "))
+        .unwrap_or(t);
     let digits = |s: &str| !s.is_empty() && s.len() <= 5 && s.bytes().all(|b| b.is_ascii_digit());
     if digits(t) {
         return true;
@@ -201,7 +228,12 @@ mod tests {
             size: 10.0,
             text: text.to_string(),
             raised_prefix: 0,
-            words: vec![super::super::lines::Word { x0, x1, start: 0, size: 10.0 }],
+            words: vec![super::super::lines::Word {
+                x0,
+                x1,
+                start: 0,
+                size: 10.0,
+            }],
         }
     }
 
@@ -213,7 +245,10 @@ mod tests {
             lines.push(line(300.0 + 20.0, 540.0, y, &format!("R{k}")));
             lines.push(line(72.0, 295.0, y, &format!("L{k}")));
         }
-        let order: Vec<String> = reading_order(lines).into_iter().map(|(l, _)| l.text).collect();
+        let order: Vec<String> = reading_order(lines)
+            .into_iter()
+            .map(|(l, _)| l.text)
+            .collect();
         assert_eq!(order[0], "Title across both columns");
         assert_eq!(order[1..7], ["L0", "L1", "L2", "L3", "L4", "L5"]);
         assert_eq!(order[7], "R0");
@@ -228,12 +263,25 @@ mod tests {
             let mut l = line(72.0, 540.0, y, &format!("left{k} right{k}"));
             let cut = l.text.find(" right").unwrap() + 1;
             l.words = vec![
-                Word { x0: 72.0, x1: 300.0, start: 0, size: 10.0 },
-                Word { x0: 310.0, x1: 540.0, start: cut, size: 10.0 },
+                Word {
+                    x0: 72.0,
+                    x1: 300.0,
+                    start: 0,
+                    size: 10.0,
+                },
+                Word {
+                    x0: 310.0,
+                    x1: 540.0,
+                    start: cut,
+                    size: 10.0,
+                },
             ];
             lines.push(l);
         }
-        let order: Vec<String> = reading_order(lines).into_iter().map(|(l, _)| l.text).collect();
+        let order: Vec<String> = reading_order(lines)
+            .into_iter()
+            .map(|(l, _)| l.text)
+            .collect();
         assert_eq!(order[0], "left0");
         assert_eq!(order[7], "left7");
         assert_eq!(order[8], "right0");
@@ -242,7 +290,14 @@ mod tests {
     #[test]
     fn one_column_stays_one_column() {
         let lines: Vec<Line> = (0..12)
-            .map(|k| line(72.0, if k % 3 == 2 { 300.0 } else { 540.0 }, 100.0 + 12.0 * k as f64, "x"))
+            .map(|k| {
+                line(
+                    72.0,
+                    if k % 3 == 2 { 300.0 } else { 540.0 },
+                    100.0 + 12.0 * k as f64,
+                    "x",
+                )
+            })
             .collect();
         assert!(reading_order(lines).iter().all(|(_, c)| *c == 0));
     }
@@ -263,13 +318,23 @@ mod tests {
             .map(|p| {
                 let mut lines = vec![line(72.0, 540.0, 40.0, "Journal of Things, Vol. 3")];
                 for k in 0..5 {
-                    lines.push(line(72.0, 540.0, 100.0 + 12.0 * k as f64, &format!("{} body {k}", ["alpha", "beta", "gamma", "delta"][p - 1])));
+                    lines.push(line(
+                        72.0,
+                        540.0,
+                        100.0 + 12.0 * k as f64,
+                        &format!("{} body {k}", ["alpha", "beta", "gamma", "delta"][p - 1]),
+                    ));
                 }
                 lines.push(line(300.0, 310.0, 760.0, &p.to_string()));
                 lines
                     .into_iter()
                     .enumerate()
-                    .map(|(i, line)| Placed { line, number: i as u32 + 1, column: 0, furniture: false })
+                    .map(|(i, line)| Placed {
+                        line,
+                        number: i as u32 + 1,
+                        column: 0,
+                        furniture: false,
+                    })
                     .collect()
             })
             .collect();

@@ -47,7 +47,10 @@ impl Line {
         let left_words = self.words[..k].to_vec();
         let right_words: Vec<Word> = self.words[k..]
             .iter()
-            .map(|w| Word { start: w.start - cut, ..*w })
+            .map(|w| Word {
+                start: w.start - cut,
+                ..*w
+            })
             .collect();
         let right_text = self.text[cut..].to_string();
         // Each part keeps the size of its own words (a heading beside a column line).
@@ -189,7 +192,8 @@ impl Builder {
         let size = main_size(&self.parts).unwrap_or(self.size);
         let main = self.parts.iter().find(|p| p.0 >= 0.87 * size);
         let y = main.map_or(self.y, |p| p.1);
-        let raised = |p: &&(f64, f64, usize)| p.0 > 0.0 && p.0 < 0.87 * size && p.1 < y - 0.15 * size;
+        let raised =
+            |p: &&(f64, f64, usize)| p.0 > 0.0 && p.0 < 0.87 * size && p.1 < y - 0.15 * size;
         let prefix_parts = self.parts.iter().take_while(raised).count();
         let followed = self.parts.len() > prefix_parts;
         let raised_prefix = if followed {
@@ -217,7 +221,12 @@ impl Builder {
         let mut words = Vec::new();
         if raw.len() != self.boxes.len() {
             let text = tidy_text(&self.text);
-            let words = vec![Word { x0: self.x0, x1: self.x1, start: 0, size: self.size }];
+            let words = vec![Word {
+                x0: self.x0,
+                x1: self.x1,
+                start: 0,
+                size: self.size,
+            }];
             return (text, words);
         }
         for (w, &(x0, x1, size)) in raw.iter().zip(&self.boxes) {
@@ -228,7 +237,12 @@ impl Builder {
             if !text.is_empty() {
                 text.push(' ');
             }
-            words.push(Word { x0, x1, start: text.len(), size });
+            words.push(Word {
+                x0,
+                x1,
+                start: text.len(),
+                size,
+            });
             text.push_str(&w);
         }
         (text, words)
@@ -242,7 +256,12 @@ fn words_size(words: &[Word], text: &str) -> Option<f64> {
         .enumerate()
         .map(|(k, w)| {
             let end = words.get(k + 1).map_or(text.len(), |n| n.start);
-            (w.size, 0.0, text.get(w.start..end).map_or(0, |t| t.trim().chars().count()))
+            (
+                w.size,
+                0.0,
+                text.get(w.start..end)
+                    .map_or(0, |t| t.trim().chars().count()),
+            )
         })
         .collect();
     main_size(&parts)
@@ -357,16 +376,26 @@ fn merge_fragments(mut lines: Vec<Line>) -> Vec<Line> {
                 let b = lines.remove(j);
                 let k = if j < k { k - 1 } else { k };
                 let a = &mut lines[k];
-                let sep = if b.x0 - a.x1 > SPACE_EM * a.size { " " } else { "" };
+                let sep = if b.x0 - a.x1 > SPACE_EM * a.size {
+                    " "
+                } else {
+                    ""
+                };
                 let offset = a.text.len() + sep.len();
                 if sep.is_empty() {
                     // The fragment continues the last word.
                     if let (Some(last), Some(first)) = (a.words.last_mut(), b.words.first()) {
                         last.x1 = first.x1;
                     }
-                    a.words.extend(b.words.iter().skip(1).map(|w| Word { start: w.start + offset, ..*w }));
+                    a.words.extend(b.words.iter().skip(1).map(|w| Word {
+                        start: w.start + offset,
+                        ..*w
+                    }));
                 } else {
-                    a.words.extend(b.words.iter().map(|w| Word { start: w.start + offset, ..*w }));
+                    a.words.extend(b.words.iter().map(|w| Word {
+                        start: w.start + offset,
+                        ..*w
+                    }));
                 }
                 // The longer piece's size and baseline are the line's.
                 let b_longer = b.text.len() > a.text.len();

@@ -72,15 +72,15 @@ pub struct PdfLink {
 pub enum PdfError {
     #[error("the PDF is encrypted with a password")]
     Encrypted,
-    #[error(
-        "the PDF has no text layer ({pages} page(s) of images: a scan?); run OCR on it first"
-    )]
+    #[error("the PDF has no text layer ({pages} page(s) of images: a scan?); run OCR on it first")]
     NoTextLayer { pages: u32 },
     #[error("the PDF is malformed: {0}")]
     Malformed(String),
     #[error("the PDF engine failed on this file: {0}")]
     Panicked(String),
-    #[error("the PDF is too large to read (over {MAX_BYTES} bytes, {MAX_PAGES} pages or {MAX_GLYPHS} characters)")]
+    #[error(
+        "the PDF is too large to read (over {MAX_BYTES} bytes, {MAX_PAGES} pages or {MAX_GLYPHS} characters)"
+    )]
     TooLarge,
 }
 
@@ -96,8 +96,13 @@ pub fn read(bytes: &[u8]) -> Result<PdfLayout, PdfError> {
         return Err(PdfError::TooLarge);
     }
     // The header may follow some junk, within the first kilobyte.
-    if !bytes[..bytes.len().min(1024)].windows(5).any(|w| w == b"%PDF-") {
-        return Err(PdfError::Malformed("not a PDF (no %PDF- header)".to_string()));
+    if !bytes[..bytes.len().min(1024)]
+        .windows(5)
+        .any(|w| w == b"%PDF-")
+    {
+        return Err(PdfError::Malformed(
+            "not a PDF (no %PDF- header)".to_string(),
+        ));
     }
     match catch_unwind(AssertUnwindSafe(|| read_document(bytes))) {
         Ok(result) => result,
@@ -137,7 +142,11 @@ pub fn dump(bytes: &[u8]) -> Result<String, PdfError> {
             l.x1,
             l.y,
             l.size,
-            if l.raised_prefix > 0 { format!(" ^{}", l.raised_prefix) } else { String::new() },
+            if l.raised_prefix > 0 {
+                format!(" ^{}", l.raised_prefix)
+            } else {
+                String::new()
+            },
             if p.furniture { "H" } else { "" },
             if listed { "R" } else { "" },
             l.text
@@ -180,7 +189,12 @@ fn placed_lines(bytes: &[u8]) -> Result<Placement, PdfError> {
     let pages_u32 = page_count as u32;
     let letters: usize = pages
         .iter()
-        .map(|p| p.glyphs.iter().filter(|g| g.text.chars().any(char::is_alphanumeric)).count())
+        .map(|p| {
+            p.glyphs
+                .iter()
+                .filter(|g| g.text.chars().any(char::is_alphanumeric))
+                .count()
+        })
         .sum();
     let with_text = pages.iter().filter(|p| !p.glyphs.is_empty()).count();
     if letters < 50 || with_text * 2 < page_count {
@@ -234,7 +248,10 @@ fn collect_glyphs(
             }
         };
         collector.pages.truncate(before);
-        collector.pages.push(glyphs::Page { number, ..glyphs::Page::default() });
+        collector.pages.push(glyphs::Page {
+            number,
+            ..glyphs::Page::default()
+        });
         unreadable.push((number, reason));
     }
     if unreadable.len() == page_count {
@@ -264,10 +281,16 @@ fn assemble(flat: &[Placed], anchors: &[CiteAnchor], areas: &[LinkArea]) -> PdfL
             let first = &flat[entry.lines[0]];
             let texts = entry.lines.iter().enumerate().map(|(k, &i)| {
                 let t = flat[i].line.text.as_str();
-                if k == 0 { skip_chars(t, entry.label_len) } else { t }
+                if k == 0 {
+                    skip_chars(t, entry.label_len)
+                } else {
+                    t
+                }
             });
             let joined = text::join_lines(texts);
-            let text = crate::parse::refstring::clean_text(&joined).trim().to_string();
+            let text = crate::parse::refstring::clean_text(&joined)
+                .trim()
+                .to_string();
             if text.is_empty() {
                 continue;
             }
@@ -285,7 +308,9 @@ fn assemble(flat: &[Placed], anchors: &[CiteAnchor], areas: &[LinkArea]) -> PdfL
     }
     let mut links = Vec::new();
     for area in areas {
-        let Some(i) = line_of(flat, area) else { continue };
+        let Some(i) = line_of(flat, area) else {
+            continue;
+        };
         if let (Some(uri), Some(e)) = (&area.uri, entry_of_line[i])
             && !references[e].uris.contains(uri)
         {

@@ -159,14 +159,26 @@ mod tests {
         ] {
             assert!(is_heading(h), "{h}");
         }
-        for h in ["References 23", "See the references below", "Referees", "Reference manager list"] {
+        for h in [
+            "References 23",
+            "See the references below",
+            "Referees",
+            "Reference manager list",
+        ] {
             assert!(!is_heading(h), "{h}");
         }
     }
 
     #[test]
     fn what_comes_after_a_list() {
-        for t in ["Appendix", "A Appendix", "Appendix A: Proofs", "Supplementary Material", "NeurIPS Paper Checklist", "Acknowledgments"] {
+        for t in [
+            "Appendix",
+            "A Appendix",
+            "Appendix A: Proofs",
+            "Supplementary Material",
+            "NeurIPS Paper Checklist",
+            "Acknowledgments",
+        ] {
             assert!(AFTER_LIST.is_match(t), "{t}");
         }
         assert!(!AFTER_LIST.is_match("Smith, J. (2020). Deep learning."));

@@ -39,6 +39,10 @@ fn joint(before: &str, next: &str) -> Joint {
         || last_word.starts_with("www.")
         || last_word.to_ascii_lowercase().contains("doi")
         || last_word.starts_with("10.") && last_word.contains('/');
+    // `https:` + `//doi.org/…`: a URL broken right after its scheme.
+    if next_word.starts_with("//") && last_word.ends_with(':') {
+        return Joint::Close;
+    }
     if in_link && last_word.ends_with(['/', '-', '_', '=', '&', '?', '#', '~', '.']) {
         // `…/CVPR.` + `2016.90` goes on; `…/page.` + `Accessed` is a new sentence.
         let continues = next_word
@@ -60,7 +64,10 @@ fn joint(before: &str, next: &str) -> Joint {
             return Joint::Space;
         }
         // `state-of-the-` + `art`: TeX breaks a hyphenated word only at its hyphen.
-        if matches!(next_word, "and" | "or" | "und" | "to" | "et" | "oder" | "ou") {
+        if matches!(
+            next_word,
+            "and" | "or" | "und" | "to" | "et" | "oder" | "ou"
+        ) {
             return Joint::Space;
         }
         if stem.contains('-') || !next_lower {
@@ -77,15 +84,39 @@ mod tests {
 
     #[test]
     fn hyphens_links_and_spaces() {
-        assert_eq!(join_lines(["Deep rein-", "forcement learning"]), "Deep reinforcement learning");
-        assert_eq!(join_lines(["state-of-the-", "art results"]), "state-of-the-art results");
-        assert_eq!(join_lines(["Multi-", "Agent Systems"]), "Multi-Agent Systems");
-        assert_eq!(join_lines(["pre-", "and post-processing"]), "pre- and post-processing");
-        assert_eq!(join_lines(["https://doi.org/10.1145/", "3290605.3300233"]), "https://doi.org/10.1145/3290605.3300233");
-        assert_eq!(join_lines(["Available: https://github.com/org/", "repo"]), "Available: https://github.com/org/repo");
+        assert_eq!(
+            join_lines(["Deep rein-", "forcement learning"]),
+            "Deep reinforcement learning"
+        );
+        assert_eq!(
+            join_lines(["state-of-the-", "art results"]),
+            "state-of-the-art results"
+        );
+        assert_eq!(
+            join_lines(["Multi-", "Agent Systems"]),
+            "Multi-Agent Systems"
+        );
+        assert_eq!(
+            join_lines(["pre-", "and post-processing"]),
+            "pre- and post-processing"
+        );
+        assert_eq!(
+            join_lines(["https://doi.org/10.1145/", "3290605.3300233"]),
+            "https://doi.org/10.1145/3290605.3300233"
+        );
+        assert_eq!(
+            join_lines(["Available: https://github.com/org/", "repo"]),
+            "Available: https://github.com/org/repo"
+        );
         assert_eq!(join_lines(["A title.", "Journal"]), "A title. Journal");
-        assert_eq!(join_lines(["doi: 10.1109/CVPR.", "2016.90"]), "doi: 10.1109/CVPR.2016.90");
-        assert_eq!(join_lines(["http://x.org/page.", "Accessed 2020"]), "http://x.org/page. Accessed 2020");
+        assert_eq!(
+            join_lines(["doi: 10.1109/CVPR.", "2016.90"]),
+            "doi: 10.1109/CVPR.2016.90"
+        );
+        assert_eq!(
+            join_lines(["http://x.org/page.", "Accessed 2020"]),
+            "http://x.org/page. Accessed 2020"
+        );
         assert_eq!(join_lines(["pages 1–", "10"]), "pages 1–10");
     }
 }
