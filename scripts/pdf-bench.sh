@@ -256,6 +256,17 @@ Citation distortions \citep{greenberg2009citation} and false findings \citep{ioa
 Runs from 2021 and 2022 are listed here.
 \end{document}
 TEX
+# The same manuscript as .tex + .bib (committed in fixtures/pdf/manuscript) and as PDF.
+mkdir -p "$work/fx-manuscript"
+cp "$here/../fixtures/pdf/manuscript/main.tex" "$here/../fixtures/pdf/manuscript/refs.bib" "$work/fx-manuscript/"
+(
+  cd "$work/fx-manuscript"
+  pdflatex -interaction=nonstopmode -halt-on-error main.tex >build.log 2>&1
+  bibtex main >>build.log 2>&1 || true
+  pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
+  pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
+) || { tail -20 "$work/fx-manuscript/build.log"; exit 1; }
+cp "$work/fx-manuscript/main.pdf" "$fx/manuscript.pdf"
 # Protected with a user password: the reader says so.
 qpdf --encrypt secret secret 256 -- "$fx/authoryear-1col.pdf" "$fx/encrypted.pdf"
 # Cut in the middle: the cross-reference table and half the objects are gone.
