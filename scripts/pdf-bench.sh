@@ -16,8 +16,8 @@
 #
 # Usage: scripts/pdf-bench.sh OUT [--fixtures | --speed]
 #   --fixtures  writes only the small test PDFs of fixtures/pdf/, into OUT/fixtures.
-#   --speed     also writes OUT/paper-2col.pdf (~30 pages) and OUT/thesis-1col.pdf
-#               (~300 pages) for `pdf_bench --speed`.
+#   --speed     writes only OUT/paper-2col.pdf (~30 pages) and OUT/thesis-1col.pdf
+#               (~300 pages), for `pdf_bench --speed`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$here/pdf-bench"
@@ -163,7 +163,7 @@ echo "$(wc -l <"$out/manifest.tsv") documents in $out, $failed failed"
 
 }
 
-[ "${2:-}" = "--fixtures" ] || corpus
+[ -n "${2:-}" ] || corpus
 
 if [ "${2:-}" = "--speed" ]; then
   # For the speed figures: a two-column paper of about 30 pages and a one-column
@@ -186,8 +186,8 @@ if [ "${2:-}" = "--speed" ]; then
     compile "$name" plain speed yes bibtex
   }
   : >"$out/manifest.tsv"
-  speed_doc paper-2col '\documentclass[twocolumn]{article}' 20
-  speed_doc thesis-1col '\documentclass{report}' 110
+  speed_doc paper-2col '\documentclass[twocolumn]{article}' 29
+  speed_doc thesis-1col '\documentclass{report}' 150
   exit 0
 fi
 [ "${2:-}" = "--fixtures" ] || exit 0

@@ -53,7 +53,7 @@ fn label_of(p: &Placed, style: Style) -> Option<(String, usize)> {
         Style::Raised => {
             let prefix: String = text.chars().take(p.line.raised_prefix).collect();
             (!prefix.is_empty() && prefix.chars().all(|c| c.is_ascii_digit()))
-                .then(|| (prefix, p.line.raised_prefix))
+                .then_some((prefix, p.line.raised_prefix))
         }
         Style::Bare => BARE
             .captures(text)
@@ -192,7 +192,7 @@ fn unlabelled_starts(
     // The pitch between consecutive lines of one column.
     let pitch = |a: usize, b: usize| {
         let (p, q) = (&doc[a], &doc[b]);
-        (p.line.page == q.line.page && p.column == q.column).then(|| q.line.y - p.line.y)
+        (p.line.page == q.line.page && p.column == q.column).then_some(q.line.y - p.line.y)
     };
     let mut pitches: Vec<f64> = lines
         .windows(2)

@@ -80,7 +80,8 @@ fn split_columns(lines: &[Line]) -> Option<(f64, Vec<Line>)> {
     let left = lines.iter().map(|l| l.x0).fold(f64::INFINITY, f64::min);
     let right = lines.iter().map(|l| l.x1).fold(f64::NEG_INFINITY, f64::max);
     let width = right - left;
-    if !(width > 50.0) {
+    // Also false for a NaN width.
+    if width.partial_cmp(&50.0) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     let coverage = |x: f64| lines.iter().filter(|l| covers(l, x)).count();

@@ -166,9 +166,12 @@ fn read_document(bytes: &[u8]) -> Result<PdfLayout, PdfError> {
     Ok(layout)
 }
 
+/// Pages the engine could not read, and why.
+type Unreadable = Vec<(u32, String)>;
+
 /// The lines of every page in reading order, running headers marked; the document;
 /// its page count.
-type Placement = ((Vec<Placed>, Vec<(u32, String)>), lopdf::Document, u32);
+type Placement = ((Vec<Placed>, Unreadable), lopdf::Document, u32);
 
 fn placed_lines(bytes: &[u8]) -> Result<Placement, PdfError> {
     let doc = lopdf::Document::load_mem(bytes).map_err(|e| match e {
@@ -225,7 +228,7 @@ fn placed_lines(bytes: &[u8]) -> Result<Placement, PdfError> {
 fn collect_glyphs(
     doc: &lopdf::Document,
     page_count: usize,
-) -> Result<(Vec<glyphs::Page>, Vec<(u32, String)>), PdfError> {
+) -> Result<(Vec<glyphs::Page>, Unreadable), PdfError> {
     let mut collector = glyphs::Collector::new(MAX_GLYPHS);
     let mut unreadable = Vec::new();
     let numbers: Vec<u32> = doc.get_pages().keys().copied().collect();

@@ -87,8 +87,7 @@ fn entry_size(doc: &[Placed], start: usize, limit: usize) -> f64 {
 /// Where the list that starts at `start` ends (exclusive), at the latest at `limit`.
 fn list_end(doc: &[Placed], start: usize, limit: usize) -> usize {
     let size = entry_size(doc, start, limit);
-    for i in start..limit {
-        let p = &doc[i];
+    for (i, p) in doc.iter().enumerate().take(limit).skip(start) {
         if p.furniture {
             continue;
         }
