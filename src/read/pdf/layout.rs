@@ -84,7 +84,13 @@ fn split_columns(lines: &[Line]) -> Option<(f64, Vec<Line>)> {
     if width.partial_cmp(&50.0) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
-    let coverage = |x: f64| lines.iter().filter(|l| covers(l, x)).count();
+    // A page number centred under the gutter must not hide it.
+    let coverage = |x: f64| {
+        lines
+            .iter()
+            .filter(|l| covers(l, x) && !is_page_number(&l.text))
+            .count()
+    };
     let middle = left + width / 2.0;
     let mut best: Option<(usize, f64, f64)> = None; // (coverage, distance from middle, x)
     let mut x = left + 0.3 * width;
