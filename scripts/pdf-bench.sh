@@ -269,6 +269,8 @@ cp "$here/../fixtures/pdf/manuscript/main.tex" "$here/../fixtures/pdf/manuscript
 cp "$work/fx-manuscript/main.pdf" "$fx/manuscript.pdf"
 # Protected with a user password: the reader says so.
 qpdf --encrypt secret secret 256 -- "$fx/authoryear-1col.pdf" "$fx/encrypted.pdf"
+# Encrypted with an owner password only (printing and copying limited): readable.
+qpdf --encrypt "" owner 256 -- "$fx/authoryear-1col.pdf" "$fx/owner-password.pdf"
 # Cut in the middle: the cross-reference table and half the objects are gone.
 size=$(stat -c %s "$fx/numbered-2col.pdf")
 head -c $((size / 2)) "$fx/numbered-2col.pdf" >"$fx/truncated.pdf"

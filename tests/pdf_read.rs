@@ -134,6 +134,13 @@ fn author_year_one_column_across_a_page() {
 }
 
 #[test]
+fn a_file_locked_by_an_owner_password_only_is_read() {
+    let pdf = layout("owner-password.pdf");
+    assert_eq!(pdf.references.len(), 5);
+    assert_eq!(pdf.references, layout("authoryear-1col.pdf").references);
+}
+
+#[test]
 fn files_it_cannot_read_say_why() {
     assert_eq!(read(&fixture("encrypted.pdf")), Err(PdfError::Encrypted));
     assert_eq!(
