@@ -31,19 +31,24 @@ csl_dir=/usr/share/citation-style-language/styles
 : > "$out/manifest.tsv"
 failed=0
 
+# typeset DIR ENGINE: DIR/main.tex through pdflatex, bibtex or biber, pdflatex twice.
+typeset() {
+  (
+    cd "$1"
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >build.log 2>&1
+    # bibtex exits non-zero on style warnings (an empty field): the PDF decides.
+    if [ "$2" = biber ]; then biber main >>build.log 2>&1; else bibtex main >>build.log 2>&1 || true; fi
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
+    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
+  )
+}
+
 # compile NAME STYLE COLUMNS HYPERREF ENGINE: $work/NAME/main.tex is written; runs
 # pdflatex with bibtex or biber and copies the PDF and the gold .bib out.
 compile() {
   local name="$1" style="$2" columns="$3" hyper="$4" engine="$5" dir="$work/$1"
   cp "$src/refs.bib" "$dir/refs.bib"
-  (
-    cd "$dir"
-    pdflatex -interaction=nonstopmode -halt-on-error main.tex >build.log 2>&1
-    # bibtex exits non-zero on style warnings (an empty field): the PDF decides.
-    if [ "$engine" = biber ]; then biber main >>build.log 2>&1; else bibtex main >>build.log 2>&1 || true; fi
-    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
-    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
-  ) || { echo "  $name: failed (see below)"; tail -20 "$dir/build.log"; failed=$((failed + 1)); return 0; }
+  typeset "$dir" "$engine" || { echo "  $name: failed (see below)"; tail -20 "$dir/build.log"; failed=$((failed + 1)); return 0; }
   cp "$dir/main.pdf" "$out/$name.pdf"
   cp "$src/refs.bib" "$out/$name.bib"
   printf '%s\t%s\t%s\t%s\n' "$name" "$style" "$columns" "$hyper" >>"$out/manifest.tsv"
@@ -200,13 +205,7 @@ fixture() {
   mkdir -p "$dir"
   cat >"$dir/main.tex"
   cp "$src/refs.bib" "$dir/refs.bib"
-  (
-    cd "$dir"
-    pdflatex -interaction=nonstopmode -halt-on-error main.tex >build.log 2>&1
-    bibtex main >>build.log 2>&1 || true
-    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
-    pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
-  ) || { tail -20 "$dir/build.log"; exit 1; }
+  typeset "$dir" bibtex || { tail -20 "$dir/build.log"; exit 1; }
   cp "$dir/main.pdf" "$fx/$name.pdf"
 }
 # Numbered, two columns, hyperref (cite.<key> destinations, DOI links), a running
@@ -259,13 +258,7 @@ TEX
 # The same manuscript as .tex + .bib (committed in fixtures/pdf/manuscript) and as PDF.
 mkdir -p "$work/fx-manuscript"
 cp "$here/../fixtures/pdf/manuscript/main.tex" "$here/../fixtures/pdf/manuscript/refs.bib" "$work/fx-manuscript/"
-(
-  cd "$work/fx-manuscript"
-  pdflatex -interaction=nonstopmode -halt-on-error main.tex >build.log 2>&1
-  bibtex main >>build.log 2>&1 || true
-  pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
-  pdflatex -interaction=nonstopmode -halt-on-error main.tex >>build.log 2>&1
-) || { tail -20 "$work/fx-manuscript/build.log"; exit 1; }
+typeset "$work/fx-manuscript" bibtex || { tail -20 "$work/fx-manuscript/build.log"; exit 1; }
 cp "$work/fx-manuscript/main.pdf" "$fx/manuscript.pdf"
 # Protected with a user password: the reader says so.
 qpdf --encrypt secret secret 256 -- "$fx/authoryear-1col.pdf" "$fx/encrypted.pdf"
