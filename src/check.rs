@@ -41,6 +41,7 @@ pub fn finish(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic
     let diagnostics: Vec<Diagnostic> = diagnostics
         .into_iter()
         .filter(|d| seen.insert((d.rule.code, d.file, d.span, d.message.clone())))
+        .map(|d| without_fixes_to_converted(project, d))
         .collect();
     let mut seen_suppressions = HashSet::new();
     let suppressions: Vec<Suppression> = project
@@ -53,4 +54,18 @@ pub fn finish(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic
     let mut out = suppress::apply(&project.sources, &suppressions, diagnostics);
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out
+}
+
+/// A fix can only edit text files: one that edits a file converted from another
+/// format (a PDF's text is not the PDF) is dropped, so no report calls it fixable.
+fn without_fixes_to_converted(project: &Project, mut d: Diagnostic) -> Diagnostic {
+    let edits_converted = d.fix.as_ref().is_some_and(|fix| {
+        fix.edits
+            .iter()
+            .any(|e| project.sources.get(e.file).is_converted())
+    });
+    if edits_converted {
+        d.fix = None;
+    }
+    d
 }

@@ -72,9 +72,10 @@ pub fn plan(sources: &SourceMap, diagnostics: &[Diagnostic], wanted: Applicabili
     out
 }
 
-/// The span lies inside the text on character boundaries.
+/// The span lies inside the text on character boundaries, and the text is the
+/// file's own (not converted from a PDF or a Word file).
 fn fits(sources: &SourceMap, edit: &Edit) -> bool {
-    if edit.file.index() >= sources.len() {
+    if edit.file.index() >= sources.len() || sources.get(edit.file).is_converted() {
         return false;
     }
     let text = &sources.get(edit.file).text;

@@ -18,6 +18,9 @@ pub trait FileSystem: Send + Sync {
     /// The text of a file, refusing what is not text (see [`crate::walk::read_text`]
     /// for the errors: they say what is wrong and where).
     fn read_text(&self, path: &Path, max_size: u64) -> Result<String, String>;
+    /// The bytes of a file (a PDF, a Word file, an archive), refusing files over
+    /// `max_size` bytes; the error says what is wrong.
+    fn read_bytes(&self, path: &Path, max_size: u64) -> Result<Vec<u8>, String>;
     fn is_file(&self, path: &Path) -> bool;
     fn is_dir(&self, path: &Path) -> bool;
     /// Every supported file under `dir`, sorted (see [`crate::walk::supported_files`]).
@@ -36,6 +39,10 @@ pub struct Disk;
 impl FileSystem for Disk {
     fn read_text(&self, path: &Path, max_size: u64) -> Result<String, String> {
         crate::walk::read_text(path, max_size)
+    }
+
+    fn read_bytes(&self, path: &Path, max_size: u64) -> Result<Vec<u8>, String> {
+        crate::walk::read_bytes(path, max_size)
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -96,8 +103,24 @@ pub struct Overlay {
 
 #[derive(Clone)]
 struct Buffer {
-    text: Arc<str>,
+    content: Content,
     kind: Option<FileKind>,
+}
+
+/// What a buffer holds: an editor's text, or the bytes of an uploaded file.
+#[derive(Clone)]
+enum Content {
+    Text(Arc<str>),
+    Bytes(Arc<[u8]>),
+}
+
+impl Content {
+    fn len(&self) -> usize {
+        match self {
+            Content::Text(text) => text.len(),
+            Content::Bytes(bytes) => bytes.len(),
+        }
+    }
 }
 
 impl Overlay {
@@ -117,7 +140,17 @@ impl Overlay {
     /// Set (or replace) the buffer at `path`, read as `kind` when given (the
     /// editor's language id) instead of by extension.
     pub fn set_with_kind(&mut self, path: &Path, text: Arc<str>, kind: Option<FileKind>) {
-        self.buffers.insert(normalize(path), Buffer { text, kind });
+        let content = Content::Text(text);
+        self.buffers
+            .insert(normalize(path), Buffer { content, kind });
+    }
+
+    /// Set (or replace) a buffer of bytes at `path` (an uploaded PDF, Word file or
+    /// archive), read as `kind` when given, else by extension or first bytes.
+    pub fn set_bytes(&mut self, path: &Path, bytes: Arc<[u8]>, kind: Option<FileKind>) {
+        let content = Content::Bytes(bytes);
+        self.buffers
+            .insert(normalize(path), Buffer { content, kind });
     }
 
     /// Forget the buffer at `path`: the file on the base view shows again.
@@ -125,9 +158,16 @@ impl Overlay {
         self.buffers.remove(&normalize(path));
     }
 
-    /// The buffer at `path`, if one is open.
+    /// The text buffer at `path`, if one is open.
     pub fn buffer(&self, path: &Path) -> Option<&Arc<str>> {
-        self.buffers.get(&normalize(path)).map(|b| &b.text)
+        match &self.buffers.get(&normalize(path))?.content {
+            Content::Text(text) => Some(text),
+            Content::Bytes(_) => None,
+        }
+    }
+
+    fn content(&self, path: &Path) -> Option<&Content> {
+        self.buffers.get(&normalize(path)).map(|b| &b.content)
     }
 
     fn base(&self) -> &dyn FileSystem {
@@ -148,22 +188,33 @@ impl fmt::Debug for Overlay {
 
 impl FileSystem for Overlay {
     fn read_text(&self, path: &Path, max_size: u64) -> Result<String, String> {
-        match self.buffer(path) {
-            Some(text) if text.len() as u64 > max_size => Err(format!(
-                "file is {} bytes, over the {max_size} byte limit (raise `max-file-size` to read it)",
-                text.len()
-            )),
-            Some(text) => Ok(text.to_string()),
+        match self.content(path) {
+            Some(content) if content.len() as u64 > max_size => {
+                Err(crate::walk::over_limit(content.len() as u64, max_size))
+            }
+            Some(Content::Text(text)) => Ok(text.to_string()),
+            Some(Content::Bytes(bytes)) => crate::walk::decode_text(bytes.to_vec()),
             None => self.base().read_text(path, max_size),
         }
     }
 
+    fn read_bytes(&self, path: &Path, max_size: u64) -> Result<Vec<u8>, String> {
+        match self.content(path) {
+            Some(content) if content.len() as u64 > max_size => {
+                Err(crate::walk::over_limit(content.len() as u64, max_size))
+            }
+            Some(Content::Text(text)) => Ok(text.as_bytes().to_vec()),
+            Some(Content::Bytes(bytes)) => Ok(bytes.to_vec()),
+            None => self.base().read_bytes(path, max_size),
+        }
+    }
+
     fn is_file(&self, path: &Path) -> bool {
-        self.buffer(path).is_some() || self.base().is_file(path)
+        self.content(path).is_some() || self.base().is_file(path)
     }
 
     fn is_dir(&self, path: &Path) -> bool {
-        self.buffer(path).is_none() && self.base().is_dir(path)
+        self.content(path).is_none() && self.base().is_dir(path)
     }
 
     fn kind(&self, path: &Path) -> Option<FileKind> {

@@ -23,6 +23,7 @@ pub mod parse;
 pub mod pg;
 pub mod pipeline;
 pub mod policy;
+pub mod read;
 pub mod report;
 pub mod resolve;
 pub mod rules;

@@ -11,6 +11,7 @@ use crate::diagnostic::Diagnostic;
 use crate::fs::Vfs;
 use crate::model::{BibliographyRequest, Document, FileId, FileLink, Span};
 use crate::parse::{self, ParseOptions, Parsed};
+use crate::read;
 use crate::rules::input;
 use crate::source::{FileKind, SourceFile, SourceMap};
 
@@ -314,33 +315,81 @@ impl Loader<'_> {
         if let Some(id) = self.project.sources.find(path) {
             return Some(id);
         }
-        let kind = self.options.fs.kind(path).unwrap_or(FileKind::Text);
-        match self
-            .options
-            .fs
-            .read_text(path, self.options.parse.max_file_size)
-        {
-            Ok(text) => Some(self.project.sources.add(path.to_path_buf(), kind, text)),
-            Err(why) => {
-                let shown = path.to_string_lossy().into_owned();
-                match at {
-                    Some((file, span, problems)) => {
-                        problems.push(input::unreadable_file(file, span, &shown, &why))
+        let declared = self.options.fs.kind(path);
+        let registered = match self.fetch(path, declared) {
+            Ok(Content::Text(kind, text)) => {
+                Ok(self.project.sources.add(path.to_path_buf(), kind, text))
+            }
+            Ok(Content::Binary(kind, bytes)) => {
+                let id = self
+                    .project
+                    .sources
+                    .add(path.to_path_buf(), kind, String::new());
+                match read::convert(kind, id, &bytes) {
+                    Ok(converted) => {
+                        let sources = &mut self.project.sources;
+                        sources.set_converted(id, converted.text, converted.locations);
+                        self.parsed.insert(id, converted.parsed);
+                        Ok(id)
                     }
+                    Err(why) => Err((Some(id), why)),
+                }
+            }
+            Err(why) => Err((None, why)),
+        };
+        let (registered, why) = match registered {
+            Ok(id) => return Some(id),
+            Err(failure) => failure,
+        };
+        let shown = path.to_string_lossy().into_owned();
+        match at {
+            Some((file, span, problems)) => {
+                problems.push(input::unreadable_file(file, span, &shown, &why))
+            }
+            None => {
+                let id = registered.unwrap_or_else(|| {
+                    let kind = declared.unwrap_or(FileKind::Text);
+                    let sources = &mut self.project.sources;
+                    sources.add(path.to_path_buf(), kind, String::new())
+                });
+                self.project.problems.push(input::unreadable_file(
+                    id,
+                    Span::default(),
+                    &shown,
+                    &why,
+                ));
+            }
+        }
+        None
+    }
+
+    /// A file's content and the kind it is read as: by its extension, or by its
+    /// first bytes when the extension names no kind (a PDF saved as `paper`) or
+    /// names a text kind the bytes are not (a PDF saved as `paper.txt`).
+    fn fetch(&self, path: &Path, declared: Option<FileKind>) -> Result<Content, String> {
+        let fs = &self.options.fs;
+        let max_size = self.options.parse.max_file_size;
+        match declared {
+            Some(kind) if kind.is_binary() => fs
+                .read_bytes(path, max_size)
+                .map(|b| Content::Binary(kind, b)),
+            Some(kind) => fs
+                .read_text(path, max_size)
+                .map(|text| Content::Text(kind, text))
+                .or_else(|why| {
+                    let bytes = fs.read_bytes(path, max_size).map_err(|_| why.clone())?;
+                    read::sniff_kind(&bytes)
+                        .map(|kind| Content::Binary(kind, bytes))
+                        .ok_or(why)
+                }),
+            None => {
+                let bytes = fs.read_bytes(path, max_size)?;
+                match read::sniff_kind(&bytes) {
+                    Some(kind) => Ok(Content::Binary(kind, bytes)),
                     None => {
-                        let id = self
-                            .project
-                            .sources
-                            .add(path.to_path_buf(), kind, String::new());
-                        self.project.problems.push(input::unreadable_file(
-                            id,
-                            Span::default(),
-                            &shown,
-                            &why,
-                        ));
+                        crate::walk::decode_text(bytes).map(|t| Content::Text(FileKind::Text, t))
                     }
                 }
-                None
             }
         }
     }
@@ -380,6 +429,9 @@ impl Loader<'_> {
             FileKind::Bibtex => parse::bibtex::parse(id, &file.text, options),
             FileKind::Text => parse::answer::parse(id, &file.text, options),
             FileKind::CslJson => parse::csljson::parse(id, &file.text, options),
+            // Converted files are parsed by their reader when read (see `read`); one
+            // that could not be read has no text and nothing to find.
+            FileKind::Pdf => Parsed::default(),
         };
         if let Some(cache) = cache {
             cache.put(id, file, options, &parsed);
@@ -399,6 +451,13 @@ impl Loader<'_> {
             .documents
             .retain(|d| !included.contains(&d.root));
     }
+}
+
+/// What a file holds, by the kind it is read as.
+enum Content {
+    Text(FileKind, String),
+    /// Bytes for a converter ([`read::convert`]).
+    Binary(FileKind, Vec<u8>),
 }
 
 /// Append one file's parse to a document, re-basing claim indices.

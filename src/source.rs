@@ -6,10 +6,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::model::{FileId, Span};
+use crate::read::{Location, LocationMap};
 
 /// What kind of document a file holds; decides which parser reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -22,6 +24,8 @@ pub enum FileKind {
     Text,
     /// CSL-JSON bibliography (pandoc/Manubot).
     CslJson,
+    /// A typeset PDF, read by [`crate::read`] into text with pages and lines.
+    Pdf,
 }
 
 impl FileKind {
@@ -34,13 +38,22 @@ impl FileKind {
             "bib" | "bibtex" | "biblatex" => FileKind::Bibtex,
             "txt" | "text" | "answer" => FileKind::Text,
             "json" => FileKind::CslJson,
+            "pdf" => FileKind::Pdf,
             _ => return None,
         })
     }
 
     /// Kinds that are checked as root documents when found in a directory.
     pub fn is_document(self) -> bool {
-        matches!(self, FileKind::Markdown | FileKind::Latex | FileKind::Text)
+        matches!(
+            self,
+            FileKind::Markdown | FileKind::Latex | FileKind::Text | FileKind::Pdf
+        )
+    }
+
+    /// Kinds read from bytes by a converter ([`crate::read`]) rather than as text.
+    pub fn is_binary(self) -> bool {
+        matches!(self, FileKind::Pdf)
     }
 }
 
@@ -176,6 +189,9 @@ pub struct SourceFile {
     pub kind: FileKind,
     pub text: String,
     pub index: LineIndex,
+    /// For a file converted from a binary format (a PDF): where each byte of
+    /// `text` came from in the original. Reports show those places.
+    pub locations: Option<Arc<LocationMap>>,
 }
 
 impl SourceFile {
@@ -187,7 +203,20 @@ impl SourceFile {
             kind,
             text,
             index,
+            locations: None,
         }
+    }
+
+    /// Where `offset` came from in the original file, for a converted file
+    /// (`page 3, line 12`); `None` for text files.
+    pub fn location(&self, offset: usize) -> Option<Location> {
+        self.locations.as_ref()?.locate(&self.text, offset)
+    }
+
+    /// Whether the text was converted from another format: it is not the file's
+    /// content, and nothing may be written back to the file from it.
+    pub fn is_converted(&self) -> bool {
+        self.locations.is_some()
     }
 
     pub fn line_col(&self, offset: usize) -> LineCol {
@@ -241,6 +270,12 @@ impl SourceMap {
         let file = &mut self.files[id.index()];
         file.index = LineIndex::new(&text);
         file.text = text;
+    }
+
+    /// Give a file the text a converter made of it, with where its bytes came from.
+    pub fn set_converted(&mut self, id: FileId, text: String, locations: LocationMap) {
+        self.set_text(id, text);
+        self.files[id.index()].locations = Some(Arc::new(locations));
     }
 
     pub fn get(&self, id: FileId) -> &SourceFile {

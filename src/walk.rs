@@ -156,16 +156,17 @@ pub fn is_manubot_section(path: &Path) -> bool {
 /// Read a text file, refusing what is not text: too large, binary, not UTF-8.
 /// The error says what is wrong and where.
 pub fn read_text(path: &Path, max_size: u64) -> Result<String, String> {
+    decode_text(read_bytes(path, max_size)?)
+}
+
+/// Read a file's bytes, refusing folders and files over `max_size` bytes.
+pub fn read_bytes(path: &Path, max_size: u64) -> Result<Vec<u8>, String> {
     let metadata = fs::metadata(path).map_err(|e| describe_io(&e))?;
     if metadata.is_dir() {
         return Err("is a directory".into());
     }
     if metadata.len() > max_size {
-        return Err(format!(
-            "file is {} bytes, over the {} byte limit (raise `max-file-size` to read it)",
-            metadata.len(),
-            max_size
-        ));
+        return Err(over_limit(metadata.len(), max_size));
     }
     let mut bytes = Vec::with_capacity(metadata.len() as usize);
     fs::File::open(path)
@@ -174,6 +175,19 @@ pub fn read_text(path: &Path, max_size: u64) -> Result<String, String> {
     if bytes.len() as u64 > max_size {
         return Err(format!("file is over the {max_size} byte limit"));
     }
+    Ok(bytes)
+}
+
+/// The error for a file of `size` bytes over the `max_size` limit.
+pub fn over_limit(size: u64, max_size: u64) -> String {
+    format!(
+        "file is {size} bytes, over the {max_size} byte limit (raise `max-file-size` to read it)"
+    )
+}
+
+/// A file's bytes as text, refusing what is not text: binary (NUL bytes), not
+/// UTF-8 (the error names the line and column). A UTF-8 byte-order mark is dropped.
+pub fn decode_text(bytes: Vec<u8>) -> Result<String, String> {
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return Err("binary file (contains NUL bytes), not text".into());
     }

@@ -49,6 +49,10 @@ impl FileSystem for LiveBuffers {
         self.read().read_text(path, max_size)
     }
 
+    fn read_bytes(&self, path: &Path, max_size: u64) -> Result<Vec<u8>, String> {
+        self.read().read_bytes(path, max_size)
+    }
+
     fn is_file(&self, path: &Path) -> bool {
         self.read().is_file(path)
     }

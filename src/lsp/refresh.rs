@@ -342,7 +342,9 @@ impl Server {
                 continue;
             }
             let spec = match kind {
-                FileKind::Bibtex | FileKind::CslJson => continue,
+                // Bibliographies are read through documents; converted files (a PDF)
+                // are not edited in an editor.
+                FileKind::Bibtex | FileKind::CslJson | FileKind::Pdf => continue,
                 FileKind::Text => RootSpec::single(&path),
                 FileKind::Markdown => match self.manubot_group(&path, &fs) {
                     Some(spec) => spec,

@@ -130,7 +130,8 @@ pub fn suppress(view: &View, read: Read, offset: usize, rule: &Rule) -> Option<S
                 ],
             })
         }
-        FileKind::CslJson => None,
+        // JSON has no comments; a converted file (a PDF) is not edited.
+        FileKind::CslJson | FileKind::Pdf => None,
     }
 }
 

@@ -29,6 +29,10 @@ pub struct DocumentJson<'a> {
 }
 
 /// Where something is: file, 1-based start/end line and column (characters), bytes.
+/// For a file converted from another format (a PDF, a Word file) these count in
+/// the converted text, and `location` says where the start is in the original:
+/// `{"page": 3, "line": 12, "label": "page 3, line 12"}` or `{"part": "body",
+/// "paragraph": 14, "character": 5, "label": …}`.
 #[derive(Serialize)]
 pub struct Place {
     pub file: String,
@@ -37,6 +41,8 @@ pub struct Place {
     pub end_line: u32,
     pub end_column: u32,
     pub span: [usize; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::read::Location>,
 }
 
 impl Place {
@@ -51,6 +57,7 @@ impl Place {
             end_line: end.line,
             end_column: end.column,
             span: [span.start, span.end],
+            location: f.location(span.start),
         }
     }
 }

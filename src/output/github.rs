@@ -35,22 +35,27 @@ pub fn escape_property(text: &str) -> String {
 /// One workflow command for one finding.
 pub fn annotation(sources: &SourceMap, d: &Diagnostic) -> String {
     let file = sources.get(d.file);
-    let start = file.line_col(d.span.start);
-    let end = file.line_col(d.span.end);
-    let mut props = vec![
-        format!("file={}", escape_property(&file.display_path())),
-        format!("line={}", start.line),
-        format!("endLine={}", end.line),
-    ];
-    if start.line == end.line {
-        props.push(format!("col={}", start.column));
-        props.push(format!("endColumn={}", end.column));
+    let mut props = vec![format!("file={}", escape_property(&file.display_path()))];
+    let mut message = d.message.clone();
+    match file.location(d.span.start) {
+        // GitHub places annotations on text lines; a PDF's page and line go in
+        // the message.
+        Some(location) => message = format!("{location}: {message}"),
+        None => {
+            let start = file.line_col(d.span.start);
+            let end = file.line_col(d.span.end);
+            props.push(format!("line={}", start.line));
+            props.push(format!("endLine={}", end.line));
+            if start.line == end.line {
+                props.push(format!("col={}", start.column));
+                props.push(format!("endColumn={}", end.column));
+            }
+        }
     }
     props.push(format!(
         "title={}",
         escape_property(&format!("citeproof {} ({})", d.rule.code, d.rule.name))
     ));
-    let mut message = d.message.clone();
     if let Some(fix) = &d.fix {
         let label = fix.applicability.label();
         message.push_str(&format!("\n{label}: {}", fix.description));

@@ -24,11 +24,21 @@ pub fn render(report: &Report) -> String {
         .zip(&report.fingerprints)
         .map(|(d, fingerprint)| {
             let file = report.sources().get(d.file);
-            let start = file.line_col(d.span.start);
-            let end = file.line_col(d.span.end);
+            let mut description = format!("{} {}: {}", d.rule.code, d.rule.name, d.message);
+            // GitLab wants a line; a converted file (a PDF) has none of its own:
+            // the page and line go in the description, and the file's first line
+            // is the place.
+            let (start, end) = match file.location(d.span.start) {
+                Some(location) => {
+                    description = format!("{description} ({location})");
+                    let first = crate::source::LineCol { line: 1, column: 1 };
+                    (first, first)
+                }
+                None => (file.line_col(d.span.start), file.line_col(d.span.end)),
+            };
             json!({
                 "type": "issue",
-                "description": format!("{} {}: {}", d.rule.code, d.rule.name, d.message),
+                "description": description,
                 "check_name": d.rule.code,
                 "categories": ["Bug Risk"],
                 "fingerprint": fingerprint,

@@ -11,21 +11,34 @@ use crate::diagnostic::Diagnostic;
 fn testcase(report: &Report, d: &Diagnostic, out: &mut String) {
     let file = report.sources().get(d.file);
     let path = file.display_path();
-    let at = file.line_col(d.span.start);
-    let name = format!(
-        "{} {} (line {}, column {})",
-        d.rule.code, d.rule.name, at.line, at.column
-    );
+    let place = super::place_label(report.sources(), d.file, d.span);
+    // A converted file's text lines are not the file's: its place is named in
+    // words (`page 3, line 12`) and no `line` attribute is given.
+    let (name, line) = match file.location(d.span.start) {
+        Some(location) => (
+            format!("{} {} ({location})", d.rule.code, d.rule.name),
+            String::new(),
+        ),
+        None => {
+            let at = file.line_col(d.span.start);
+            (
+                format!(
+                    "{} {} (line {}, column {})",
+                    d.rule.code, d.rule.name, at.line, at.column
+                ),
+                format!(" line=\"{}\"", at.line),
+            )
+        }
+    };
     let body = format!(
-        "{path}:{}:{}: {} {} [{}] {}",
-        at.line, at.column, d.severity, d.rule.code, d.rule.name, d.message
+        "{place}: {} {} [{}] {}",
+        d.severity, d.rule.code, d.rule.name, d.message
     );
     out.push_str(&format!(
-        "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{}\">\n",
+        "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\"{line}>\n",
         escape(&name),
         escape(&path),
         escape(&path),
-        at.line
     ));
     if report.fail_on.fails(d) {
         out.push_str(&format!(

@@ -17,6 +17,7 @@ use std::str::FromStr;
 use crate::baseline;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::load::Project;
+use crate::model::{FileId, Span};
 use crate::policy::FailOn;
 use crate::report::Facts;
 use crate::source::SourceMap;
@@ -134,5 +135,20 @@ pub fn render(format: Format, report: &Report) -> String {
         Format::Junit => junit::render(report),
         Format::Gitlab => gitlab::render(report),
         Format::Html => html::render(report),
+    }
+}
+
+/// Where a span starts, as reports write it: `paper.md:12:5` for a text file,
+/// `paper.pdf: page 3, line 12` for a file converted from another format.
+pub fn place_label(sources: &SourceMap, file: FileId, span: Span) -> String {
+    let f = sources.get(file);
+    let path = f.display_path();
+    match f.location(span.start) {
+        Some(location) => format!("{path}: {location}"),
+        None if f.is_converted() => path,
+        None => {
+            let at = f.line_col(span.start);
+            format!("{path}:{}:{}", at.line, at.column)
+        }
     }
 }

@@ -70,6 +70,24 @@ fn region(sources: &SourceMap, file: FileId, span: Span) -> Value {
 }
 
 fn location(sources: &SourceMap, file: FileId, span: Span) -> Value {
+    let f = sources.get(file);
+    if let Some(place) = f.location(span.start) {
+        // A converted file's text lines are not the file's: the place is a
+        // logical location (`page 3, line 12`), also given as numbers.
+        let kind = match place {
+            crate::read::Location::Page { .. } => "page",
+            crate::read::Location::Paragraph { .. } => "paragraph",
+        };
+        return json!({
+            "physicalLocation": { "artifactLocation": artifact(sources, file) },
+            "logicalLocations": [{
+                "name": place.to_string(),
+                "fullyQualifiedName": format!("{}: {place}", f.display_path()),
+                "kind": kind,
+            }],
+            "properties": { "location": place },
+        });
+    }
     json!({
         "physicalLocation": {
             "artifactLocation": artifact(sources, file),

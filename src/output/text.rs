@@ -3,6 +3,7 @@
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::Span;
 use crate::source::{SourceFile, SourceMap};
 
 /// Whether to colour the output: on a terminal, unless `NO_COLOR` is set and not empty.
@@ -77,6 +78,44 @@ fn excerpt(file: &SourceFile, start: usize, end: usize) -> (usize, &str, std::op
     )
 }
 
+/// Characters of context shown on each side of a span in a converted file, whose
+/// lines are whole paragraphs.
+const CONVERTED_CONTEXT: usize = 60;
+
+/// `= text: …` under a place in a converted file.
+fn text_note(excerpt: String) -> annotate_snippets::Message<'static> {
+    Level::NOTE.with_name("text").message(excerpt)
+}
+
+/// The words around `span` on its line of a converted file, cut at most
+/// [`CONVERTED_CONTEXT`] characters away (with `…` where cut).
+fn converted_excerpt(file: &SourceFile, span: Span) -> String {
+    let line = file
+        .index
+        .line_span(&file.text, file.index.line_of(span.start));
+    let start = span.start.clamp(line.start, line.end);
+    let end = span.end.clamp(start, line.end);
+    let text = &file.text;
+    let from = text[line.start..start]
+        .char_indices()
+        .rev()
+        .nth(CONVERTED_CONTEXT - 1)
+        .map_or(line.start, |(i, _)| line.start + i);
+    let to = text[end..line.end]
+        .char_indices()
+        .nth(CONVERTED_CONTEXT)
+        .map_or(line.end, |(i, _)| end + i);
+    let mut excerpt = String::new();
+    if from > line.start {
+        excerpt.push('…');
+    }
+    excerpt.push_str(&text[from..to]);
+    if to < line.end {
+        excerpt.push('…');
+    }
+    excerpt
+}
+
 fn render_one(renderer: &Renderer, sources: &SourceMap, d: &Diagnostic) -> String {
     let file = sources.get(d.file);
     let path = file.display_path();
@@ -88,11 +127,21 @@ fn render_one(renderer: &Renderer, sources: &SourceMap, d: &Diagnostic) -> Strin
     // others get an excerpt of their own.
     let (same_lines, elsewhere): (Vec<_>, Vec<_>) = d.related.iter().partition(|r| {
         r.file == d.file
+            && !file.is_converted()
             && file.index.line_of(r.span.start) == file.index.line_of(d.span.start)
             && !file.text.is_empty()
     });
     if file.text.is_empty() {
         groups.push(title.element(Origin::path(path)));
+    } else if file.is_converted() {
+        // The text is not the file's: name the page and line, and show the words
+        // around the span without line numbers of the converted text.
+        let label = super::place_label(sources, d.file, d.span);
+        groups.push(
+            title
+                .element(Origin::path(label))
+                .element(text_note(converted_excerpt(file, d.span))),
+        );
     } else {
         let (line_start, text, range) = excerpt(file, d.span.start, d.span.end);
         let base = d.span.start - range.start;
@@ -113,6 +162,16 @@ fn render_one(renderer: &Renderer, sources: &SourceMap, d: &Diagnostic) -> Strin
     for related in elsewhere {
         let other = sources.get(related.file);
         if other.text.is_empty() {
+            continue;
+        }
+        if other.is_converted() {
+            let label = super::place_label(sources, related.file, related.span);
+            groups.push(
+                Level::NOTE
+                    .secondary_title(related.message.as_str())
+                    .element(Origin::path(label))
+                    .element(text_note(converted_excerpt(other, related.span))),
+            );
             continue;
         }
         let (line, text, range) = excerpt(other, related.span.start, related.span.end);
@@ -181,6 +240,30 @@ fn join_words(parts: &[String]) -> String {
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+
+    #[test]
+    fn converted_files_show_the_page_and_line() {
+        use crate::read::{LocationMap, Origin};
+        let mut sources = SourceMap::new();
+        let id = sources.add(
+            "paper.pdf".into(),
+            crate::source::FileKind::Pdf,
+            String::new(),
+        );
+        let paragraph = format!("{} cited here [7] and {}", "w".repeat(90), "z".repeat(90));
+        let mut map = LocationMap::new();
+        map.mark(0, Origin::PageLine { page: 3, line: 11 });
+        let at = paragraph.find("[7]").unwrap();
+        map.mark(at - 6, Origin::PageLine { page: 3, line: 12 });
+        sources.set_converted(id, format!("{paragraph}\n"), map);
+        let span = crate::model::Span::new(at + 1, at + 2);
+        let d = Diagnostic::new(&crate::rules::UNREADABLE_FILE, id, span, "a finding");
+        let out = render(&sources, &[d], false);
+        assert!(out.contains("paper.pdf: page 3, line 12"), "{out}");
+        assert!(out.contains("cited here [7] and"), "{out}");
+        assert!(out.contains('…'), "{out}");
+        assert!(!out.contains(&"w".repeat(90)), "{out}");
+    }
 
     #[test]
     fn colour_only_on_a_terminal_without_no_color() {

@@ -6,7 +6,7 @@ use quick_xml::escape::escape;
 use super::{findings_list, severity_class};
 use crate::diagnostic::Diagnostic;
 use crate::model::{Citation, Document, Person, RefFields, Reference, Work};
-use crate::output::Report;
+use crate::output::{Report, place_label};
 use crate::resolve::outcome::Status;
 use crate::verify::Relation;
 use crate::verify::verdict::{Label, Stage};
@@ -258,8 +258,6 @@ pub fn card(report: &Report, doc: &Document, citation: &Citation, out: &mut Stri
         .filter(|d| concerns(d, citation, reference))
         .collect();
     let worst = findings.iter().map(|d| d.severity).max();
-    let file = sources.get(citation.file);
-    let at = file.line_col(citation.span.start);
     let ref_facts = reference.and_then(|r| report.facts.reference(r));
     let cite_facts = report.facts.citation(citation);
     let mut head = vec![
@@ -268,10 +266,8 @@ pub fn card(report: &Report, doc: &Document, citation: &Citation, out: &mut Stri
             escape(&citation.key)
         ),
         format!(
-            "<span class=\"where\">{}:{}:{}</span>",
-            escape(file.display_path()),
-            at.line,
-            at.column
+            "<span class=\"where\">{}</span>",
+            escape(place_label(sources, citation.file, citation.span))
         ),
     ];
     if let Some(facts) = ref_facts {

@@ -27,16 +27,12 @@ pub(super) fn severity_class(severity: Severity) -> &'static str {
 
 /// One finding as a list item: severity, code and name, place, message, fix.
 fn finding_item(report: &Report, d: &Diagnostic) -> String {
-    let file = report.sources().get(d.file);
-    let at = file.line_col(d.span.start);
     let mut out = format!(
         "<li><span class=\"sev {sev}\">{sev}</span><code>{}</code> <code>{}</code> \
-         <span class=\"where\">{}:{}:{}</span> — {}",
+         <span class=\"where\">{}</span> — {}",
         d.rule.code,
         d.rule.name,
-        escape(file.display_path()),
-        at.line,
-        at.column,
+        escape(super::place_label(report.sources(), d.file, d.span)),
         escape(&d.message),
         sev = d.severity.as_str(),
     );

@@ -66,6 +66,17 @@ impl Syntax {
         identifiers: true,
         all_urls: true,
     };
+    /// Typeset text (a PDF's or a Word file's body): numbered and author–year
+    /// markers and scholarly identifiers; no pandoc keys, no arbitrary URLs.
+    pub const TYPESET: Syntax = Syntax {
+        pandoc: false,
+        narrative_keys: false,
+        numeric: true,
+        footnotes: false,
+        author_year: true,
+        identifiers: true,
+        all_urls: false,
+    };
 }
 
 /// One citation inside a construct.

@@ -9,6 +9,8 @@
 //! volume, issue, pages and publisher ([`venue`]).
 
 mod clean;
+/// Ligatures, stray spaces in identifiers and the like undone (for the PDF reader).
+pub(crate) use clean::clean as clean_text;
 pub(crate) use clean::contains_ignore_case;
 mod id_needles;
 mod identifiers;

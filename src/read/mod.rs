@@ -1,0 +1,120 @@
+//! Binary and bundled inputs turned into what the parsers read: a PDF, a Word or
+//! OpenDocument file becomes a text (the body, then the reference list), a
+//! [`LocationMap`] from that text back to pages and lines or paragraphs, and the
+//! citations and references found in it ([`Converted`]). The loader registers the
+//! text under the original file's path, so every rule, output format and exit
+//! policy works on these files as on a `.md` or a `.tex`.
+//!
+//! Which reader reads a file is decided by its extension, or by its first bytes
+//! when the extension says nothing ([`BinaryFormat::sniff`]).
+
+mod compose;
+pub mod locations;
+pub mod pdf;
+pub mod pdf_document;
+pub mod pdf_layout;
+
+use std::path::Path;
+
+use crate::model::FileId;
+use crate::parse::Parsed;
+use crate::source::FileKind;
+
+pub use locations::{Location, LocationMap, Origin, Part};
+use pdf_layout::{PdfError, PdfLayout};
+
+/// A converted file: the text the report shows, where its pieces came from, and
+/// what it cites (spans are byte ranges of `text`).
+#[derive(Debug, Clone, Default)]
+pub struct Converted {
+    pub text: String,
+    pub locations: LocationMap,
+    pub parsed: Parsed,
+}
+
+/// A file format that is not text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryFormat {
+    Pdf,
+}
+
+impl BinaryFormat {
+    /// The format the first bytes of a file announce (`%PDF-` …), if any.
+    pub fn sniff(bytes: &[u8]) -> Option<BinaryFormat> {
+        // Readers accept up to 1 KiB of junk before the PDF header.
+        let head = &bytes[..bytes.len().min(1024)];
+        if memchr::memmem::find(head, b"%PDF-").is_some() {
+            return Some(BinaryFormat::Pdf);
+        }
+        None
+    }
+
+    /// The parser kind of a file of this format.
+    pub fn kind(self) -> FileKind {
+        match self {
+            BinaryFormat::Pdf => FileKind::Pdf,
+        }
+    }
+
+    fn of_kind(kind: FileKind) -> Option<BinaryFormat> {
+        match kind {
+            FileKind::Pdf => Some(BinaryFormat::Pdf),
+            _ => None,
+        }
+    }
+}
+
+/// The PDF layout engine (`src/read/pdf/`, see `README-interface.md`): builds that
+/// lack it report every PDF as unreadable, naming why.
+pub type PdfEngine = fn(&[u8]) -> Result<PdfLayout, PdfError>;
+
+/// The engine this build reads PDFs with.
+pub const PDF_ENGINE: Option<PdfEngine> = Some(pdf::read);
+
+/// Read the bytes of a file of `kind` (a binary kind: [`FileKind::is_binary`]) as
+/// file `file`. The error says why the file cannot be read, for an
+/// `unreadable-file` finding.
+pub fn convert(kind: FileKind, file: FileId, bytes: &[u8]) -> Result<Converted, String> {
+    let Some(format) = BinaryFormat::of_kind(kind) else {
+        return Err(format!("{kind:?} files are not read by a converter"));
+    };
+    match format {
+        BinaryFormat::Pdf => {
+            let Some(engine) = PDF_ENGINE else {
+                return Err("this build of citeproof has no PDF reader".into());
+            };
+            let layout = engine(bytes).map_err(|e| e.to_string())?;
+            pdf_document::convert(file, &layout)
+        }
+    }
+}
+
+/// The kind a file is read as when its extension names none (or names a text kind
+/// but the bytes are not text): by its first bytes.
+pub fn sniff_kind(bytes: &[u8]) -> Option<FileKind> {
+    BinaryFormat::sniff(bytes).map(BinaryFormat::kind)
+}
+
+/// Whether `path`'s extension names a binary kind.
+pub fn is_binary_path(path: &Path) -> bool {
+    FileKind::from_path(path).is_some_and(FileKind::is_binary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pdfs_are_known_by_their_header() {
+        assert_eq!(
+            BinaryFormat::sniff(b"%PDF-1.7\n%\xe2\xe3"),
+            Some(BinaryFormat::Pdf)
+        );
+        assert_eq!(
+            BinaryFormat::sniff(b"junk before\r\n%PDF-1.4"),
+            Some(BinaryFormat::Pdf)
+        );
+        assert_eq!(BinaryFormat::sniff(b"# A Markdown file"), None);
+        assert_eq!(BinaryFormat::sniff(b""), None);
+    }
+}
