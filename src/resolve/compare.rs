@@ -412,7 +412,17 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
             ),
         }
     }
-    let authors = compare_authors(&fields.authors, fields.authors_truncated, &work.authors);
+    let mut authors = compare_authors(&fields.authors, fields.authors_truncated, &work.authors);
+    if authors.issue.is_some()
+        && let Some(note) = crate::resolve::name_variants::agree_after_all(
+            &fields.authors,
+            fields.authors_truncated,
+            &work.authors,
+        )
+    {
+        authors.issue = None;
+        authors.notes.push(note);
+    }
     out.notes.extend(authors.notes);
     if let Some((issue, detail)) = authors.issue {
         let cited = names(&fields.authors, fields.authors_truncated);

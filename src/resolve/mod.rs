@@ -20,6 +20,7 @@ pub mod kinds;
 pub mod landing;
 pub mod latex;
 pub mod lookup;
+pub mod name_variants;
 pub mod normalize;
 pub mod options;
 pub mod outcome;

@@ -164,7 +164,11 @@ static PUBLISHER: LazyLock<Regex> = LazyLock::new(|| {
         | mcgraw[\s-]hill | o'reilly | pearson | routledge | north[\s-]holland | pergamon | blackwell
         | duxbury | cengage | norton | random\s+house | harper(?:collins)? | knopf | macmillan | holt
         | atheneum | basic\s+books | john\s+murray | dover | morgan\s+kaufmann | no\s+starch | manning
-        | gallimard | suhrkamp | hachette | taylor\s+&\s+francis
+        | gallimard | suhrkamp | hachette | taylor\s+&\s+francis | chapman\s+(?:&|and)\s+hall
+        | farrar | straus | viking | simon\s+&\s+schuster | houghton | bantam | vintage | scribner
+        | bloomsbury | faber | allen\s+lane | polity | guilford | erlbaum | world\s+scientific
+        | birkh[aä]user | vieweg | teubner | hanser | de\s+gruyter | brill | kluwer | reidel
+        | \bios\s+press | \bsage\b | \bcrc\b
         )")
 });
 
@@ -174,8 +178,9 @@ static VERSION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-static EDITED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\((?:eds?\.?|hrsg\.?|dir\.?)\)|\bedited\s+by\b|\beds?\.\s*[,;(]"));
+static EDITED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\((?:eds?\.?|hrsg\.?|dir\.?)\)|\bedited\s+by\b|\beds?\.\s*[,;(]|,\s*editors?\b")
+});
 
 static IN_CONTAINER: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^|[.,;]\s*)(?:In|In:|in:|Im|Dans)\s+\S"));
@@ -263,11 +268,31 @@ pub fn is_edition(text: &str) -> bool {
     EDITION.is_match(text)
 }
 
-/// `Place: Publisher`, as books are cited.
+/// `Place: Publisher`, as books are cited: a publisher's name after the colon, or a
+/// publishing city (with its state or country) before it.
 pub fn has_place_and_publisher(text: &str) -> bool {
-    PLACE_PUBLISHER
-        .find_iter(text)
-        .any(|m| is_publisher(m.as_str()))
+    PLACE_PUBLISHER.find_iter(text).any(|m| {
+        let (place, _) = m.as_str().split_once(':').unwrap_or(("", ""));
+        is_publisher(m.as_str()) || is_publishing_place(place)
+    })
+}
+
+/// Cities books are published in, or a place written with its state or country code
+/// (`Cambridge, MA`, `New York (NY)`).
+fn is_publishing_place(place: &str) -> bool {
+    const CITIES: &[&str] = &[
+        "new york", "london", "cambridge", "oxford", "boston", "berlin", "paris", "chicago",
+        "princeton", "amsterdam", "washington", "san francisco", "upper saddle river", "hoboken",
+        "reading", "englewood cliffs", "heidelberg", "tokyo", "beijing", "singapore", "toronto",
+        "philadelphia", "new haven", "stanford", "berkeley", "cheltenham", "thousand oaks",
+        "boca raton", "sebastopol", "redmond", "münchen", "munich", "leipzig", "wien", "vienna",
+        "madrid", "barcelona", "milano", "milan", "moscow", "москва", "dordrecht", "basel",
+        "hillsdale", "mahwah", "newbury park", "belmont", "menlo park", "los angeles", "baltimore",
+    ];
+    let p = place.trim().to_lowercase();
+    let coded = p.len() > 4
+        && (p.ends_with(')') || p.rsplit(", ").next().is_some_and(|c| c.len() == 2));
+    coded || CITIES.iter().any(|c| p == *c || p.starts_with(&format!("{c},")))
 }
 
 /// A publisher's name (not a journal's).

@@ -61,7 +61,7 @@ fn journal_like(f: &RefFields, venue: &str) -> bool {
     let v = venue.trim().to_ascii_lowercase();
     let not_a_journal = junk_venue(&v)
         // Books are cited with their publisher; articles without theirs.
-        || f.publisher.is_some()
+        || has_publisher(f)
         || ["bcp", "std", "fyi"].iter().any(|s| v == *s || v.starts_with(&format!("{s} ")))
         || v.starts_with("rfc")
         || v.contains("request for comments")
@@ -72,6 +72,12 @@ fn journal_like(f: &RefFields, venue: &str) -> bool {
         || cues::is_legal(venue)
         || cues::is_publisher(venue);
     !venue.is_empty() && !is_preprint_venue(venue) && f.volume.is_some() && !not_a_journal
+}
+
+/// A publisher the parser read whose name is a publisher's (`Springer`, `MIT Press`),
+/// not the second half of a `Title: Subtitle` it took for `Place: Publisher`.
+fn has_publisher(f: &RefFields) -> bool {
+    f.publisher.as_deref().is_some_and(cues::is_publisher)
 }
 
 /// A "venue" that is a word the parser took for one: a volume or number word, a
@@ -235,10 +241,10 @@ pub fn of_string(raw: &str, f: &RefFields) -> KindInfo {
         && (cues::is_edition(&text)
             || cues::is_edition(title_text)
             || cues::has_place_and_publisher(&text)
-            || f.publisher.is_some()
+            || has_publisher(f)
             || bracketed_publisher
             || cues::is_publisher(venue));
-    if container && (book_like || f.publisher.is_some() || cues::is_publisher(venue)) {
+    if container && (book_like || has_publisher(f) || cues::is_publisher(venue)) {
         return KindInfo::of(K::Chapter);
     }
     if book_like {
