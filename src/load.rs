@@ -115,7 +115,9 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
             }
         } else {
             match options.fs.kind(input) {
-                Some(FileKind::Bibtex | FileKind::CslJson) => explicit_bibs.push(input.clone()),
+                Some(FileKind::Bibtex | FileKind::CslJson | FileKind::Bbl) => {
+                    explicit_bibs.push(input.clone())
+                }
                 _ => roots.push(input.clone()),
             }
         }
@@ -268,7 +270,9 @@ impl Loader<'_> {
         let found = candidates
             .iter()
             .find(|p| self.options.fs.is_file(p))
-            .cloned();
+            .cloned()
+            // A `--bib` file is read as named; a document's request may fall back.
+            .or_else(|| request.at.and_then(|_| self.built_bibliography(doc)));
         let id = match (found, request.at) {
             (Some(path), Some((file, span))) => {
                 self.read(&path, Some((file, span, &mut doc.problems)))
@@ -303,6 +307,18 @@ impl Loader<'_> {
         doc.files.push(id);
         let parsed = self.parse(id);
         merge(doc, parsed);
+    }
+
+    /// The `.bbl` a LaTeX build left next to the document's main file
+    /// (`paper.bbl` for `paper.tex`), read when a requested `.bib` is absent: arXiv
+    /// sources ship the `.bbl` only.
+    fn built_bibliography(&self, doc: &Document) -> Option<PathBuf> {
+        let root = self.project.sources.get(doc.root);
+        if root.kind != FileKind::Latex {
+            return None;
+        }
+        let bbl = root.path.with_extension("bbl");
+        self.options.fs.is_file(&bbl).then_some(bbl)
     }
 
     /// Read and register a file. Problems go to `at` (the requesting place) when
@@ -429,9 +445,10 @@ impl Loader<'_> {
             FileKind::Bibtex => parse::bibtex::parse(id, &file.text, options),
             FileKind::Text => parse::answer::parse(id, &file.text, options),
             FileKind::CslJson => parse::csljson::parse(id, &file.text, options),
+            FileKind::Bbl => parse::bbl::parse(id, &file.text, options),
             // Converted files are parsed by their reader when read (see `read`); one
             // that could not be read has no text and nothing to find.
-            FileKind::Pdf => Parsed::default(),
+            FileKind::Pdf | FileKind::Docx | FileKind::Odt => Parsed::default(),
         };
         if let Some(cache) = cache {
             cache.put(id, file, options, &parsed);

@@ -10,7 +10,7 @@ use crate::model::{FileId, RefFields, Reference, ReferenceOrigin};
 use crate::parse::{Parsed, ids, refstring};
 
 use super::Converted;
-use super::compose::{Composer, read_prose};
+use super::compose::{Composer, Paragraph, read_prose};
 use super::locations::Origin;
 use super::pdf_layout::{PdfLayout, PdfReference, TextLine};
 
@@ -66,7 +66,8 @@ pub fn convert(file: FileId, layout: &PdfLayout) -> Result<Converted, String> {
         }
     }
     let (text, locations) = composer.finish();
-    let (citations, claims) = read_prose(file, &text, &paragraphs);
+    let paragraphs = paragraphs.into_iter().map(Paragraph::plain).collect();
+    let (citations, claims) = read_prose(file, &text, paragraphs);
     for reference in &mut references {
         reference.raw = text[reference.span.start..reference.span.end].to_string();
     }
