@@ -90,6 +90,21 @@ pub struct Project {
 /// Read the given files and directories into documents. Never fails: unreadable
 /// inputs become `unreadable-file` diagnostics and the rest is still loaded.
 pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
+    // Archives are opened first: their files are read from memory, under the
+    // archive's path, and each archive stands for its main document.
+    let mounted = read::archive::mount::mount(inputs, &options.fs, options.parse.max_file_size);
+    let with_archives;
+    let options = match mounted.fs {
+        Some(fs) => {
+            with_archives = LoadOptions {
+                fs,
+                ..options.clone()
+            };
+            &with_archives
+        }
+        None => options,
+    };
+    let inputs = &mounted.inputs;
     let mut loader = Loader {
         project: Project::default(),
         options,
@@ -143,6 +158,15 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
     } else {
         found_bibs
     };
+    for (path, why) in mounted.failures {
+        let shown = path.to_string_lossy().into_owned();
+        let id = loader
+            .project
+            .sources
+            .add(path, FileKind::Text, String::new());
+        let problem = input::unreadable_file(id, Span::default(), &shown, &why);
+        loader.project.problems.push(problem);
+    }
     for path in standalone {
         if loader
             .project

@@ -8,6 +8,7 @@
 //! Which reader reads a file is decided by its extension, or by its first bytes
 //! when the extension says nothing ([`BinaryFormat::sniff`]).
 
+pub mod archive;
 pub(crate) mod compose;
 pub mod docx;
 pub mod locations;

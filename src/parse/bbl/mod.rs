@@ -50,4 +50,31 @@ Donald~E. Knuth.
         assert_eq!(r.fields.year, Some(1984));
         assert!(parsed.citations.is_empty());
     }
+
+    #[test]
+    fn acm_bbls_break_the_line_before_the_key() {
+        let text = r"\begin{thebibliography}{9}
+\bibitem[Xie et~al\mbox{.}(2020)]%
+        {xie2020}
+\bibfield{author}{\bibinfo{person}{Qizhe Xie}, \bibinfo{person}{Minh-Thang
+  Luong}, {and} \bibinfo{person}{Quoc~V. Le}.}
+  \bibinfo{year}{2020}\natexlab{}.
+\newblock \showarticletitle{Self-training with Noisy Student improves ImageNet
+  classification}. In \bibinfo{booktitle}{\emph{CVPR}}.
+\newblock
+\showeprint[arxiv]{2205.11916}
+
+\end{thebibliography}
+";
+        let parsed = parse(FileId(0), text, &ParseOptions::default());
+        assert_eq!(parsed.references.len(), 1, "{:?}", parsed.problems);
+        let r = &parsed.references[0];
+        assert_eq!(r.key, "xie2020");
+        assert_eq!(r.fields.arxiv.as_deref(), Some("2205.11916"));
+        assert_eq!(r.fields.year, Some(2020));
+        assert_eq!(
+            r.fields.title.as_deref(),
+            Some("Self-training with Noisy Student improves ImageNet classification")
+        );
+    }
 }

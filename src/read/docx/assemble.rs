@@ -98,7 +98,7 @@ impl State {
     fn body(&mut self, body: &Story) -> Option<Span> {
         let mut not_prose = bibliography_paragraphs(body);
         let list = reference_section(body, &not_prose);
-        let title = list.as_ref().map(|(title, _)| *title);
+        let title = list.as_ref().and_then(|(title, _)| *title);
         let list_paragraphs: Vec<usize> = list.map(|(_, list)| list).unwrap_or_default();
         not_prose.extend(title);
         not_prose.extend(list_paragraphs.iter().copied());
@@ -227,23 +227,36 @@ fn bibliography_paragraphs(story: &Story) -> HashSet<usize> {
     out
 }
 
-/// The last "References" (or "Bibliography" …) title of the body and the
-/// paragraphs of its list: up to the next heading, without the paragraphs of a
-/// manager's bibliography.
-fn reference_section(body: &Story, bibliography: &HashSet<usize>) -> Option<(usize, Vec<usize>)> {
+/// The body's typed reference list: the paragraphs after its last "References"
+/// (or "Bibliography" …) title up to the next heading, else the paragraphs styled
+/// `Bibliography` (pandoc writes its list so, without a title) — without the
+/// paragraphs of a manager's bibliography. Returns the title, if any, and the list.
+fn reference_section(
+    body: &Story,
+    bibliography: &HashSet<usize>,
+) -> Option<(Option<usize>, Vec<usize>)> {
     let paragraphs = &body.paragraphs;
     let title = paragraphs.iter().rposition(|p| {
         let text = p.text.trim();
         text.len() <= MAX_TITLE && reflist::is_section_title(text)
-    })?;
-    let end = paragraphs[title + 1..]
-        .iter()
-        .position(|p| p.is_heading())
-        .map_or(paragraphs.len(), |k| title + 1 + k);
-    let list = (title + 1..end)
+    });
+    let list: Vec<usize> = match title {
+        Some(title) => {
+            let end = paragraphs[title + 1..]
+                .iter()
+                .position(|p| p.is_heading())
+                .map_or(paragraphs.len(), |k| title + 1 + k);
+            (title + 1..end).collect()
+        }
+        None => (0..paragraphs.len())
+            .filter(|&p| paragraphs[p].is_bibliography())
+            .collect(),
+    };
+    let list: Vec<usize> = list
+        .into_iter()
         .filter(|p| !bibliography.contains(p))
         .collect();
-    Some((title, list))
+    (title.is_some() || !list.is_empty()).then_some((title, list))
 }
 
 /// Notes of one kind in the order the body refers to them (Word numbers them so);

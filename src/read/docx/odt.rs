@@ -88,6 +88,9 @@ struct Walker {
     /// Inside `text:note-citation` (the note's number, not text of the paragraph).
     in_citation: usize,
     next_note: u32,
+    /// Open sections, `true` for pandoc's `refs`; how many of those are open.
+    sections: Vec<bool>,
+    in_refs: usize,
 }
 
 impl Default for Walker {
@@ -98,6 +101,8 @@ impl Default for Walker {
             endnotes: Vec::new(),
             in_citation: 0,
             next_note: 0,
+            sections: Vec::new(),
+            in_refs: 0,
         }
     }
 }
@@ -122,11 +127,18 @@ impl Walker {
     fn start(&mut self, e: &BytesStart, empty: bool) {
         match e.name().0 {
             name @ ("text:p" | "text:h") => {
-                let heading = name == "text:h";
+                let style = if name == "text:h" {
+                    Some("Heading".to_string())
+                } else if self.in_refs > 0 {
+                    // pandoc writes its bibliography in a section named `refs`.
+                    Some("Bibliography".to_string())
+                } else {
+                    None
+                };
                 let context = self.current();
                 context.story.paragraphs.push(Para {
                     text: String::new(),
-                    style: heading.then(|| "Heading".to_string()),
+                    style,
                 });
                 if !empty {
                     let index = context.story.paragraphs.len() - 1;
@@ -171,6 +183,8 @@ impl Walker {
             }
             "text:section" if !empty => {
                 let name = attr(e, "text:name").unwrap_or_default();
+                self.sections.push(name == "refs");
+                self.in_refs += usize::from(name == "refs");
                 let context = self.current();
                 let pos = context.pos();
                 context.marks.push((format!("section:{name}"), pos));
@@ -196,6 +210,9 @@ impl Walker {
             }
             "text:note-citation" => self.in_citation = self.in_citation.saturating_sub(1),
             "text:section" => {
+                if self.sections.pop() == Some(true) {
+                    self.in_refs -= 1;
+                }
                 let context = self.current();
                 if let Some(k) = context
                     .marks

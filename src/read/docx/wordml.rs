@@ -25,6 +25,14 @@ impl Para {
             s.starts_with("heading") || s == "title"
         })
     }
+
+    /// Styled as an entry of a rendered bibliography (Word's and pandoc's
+    /// `Bibliography` style).
+    pub fn is_bibliography(&self) -> bool {
+        self.style
+            .as_deref()
+            .is_some_and(|s| s.eq_ignore_ascii_case("bibliography"))
+    }
 }
 
 /// A place in the text: a paragraph and a byte offset in it.
