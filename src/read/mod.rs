@@ -11,6 +11,7 @@
 pub mod archive;
 pub(crate) mod compose;
 pub mod docx;
+pub mod fetch;
 pub mod locations;
 pub mod pdf_document;
 pub mod pdf_layout;

@@ -303,7 +303,9 @@ fn env_names_every_configurable_service() {
             "CITEPROOF_EUROPEPMC_URL",
             "CITEPROOF_DOI_URL",
             "CITEPROOF_DATACITE_URL",
-            "CITEPROOF_UNPAYWALL_URL"
+            "CITEPROOF_UNPAYWALL_URL",
+            "CITEPROOF_ARXIV_WEB_URL",
+            "CITEPROOF_OPENREVIEW_WEB_URL"
         ]
     );
     assert!(env.iter().all(|(_, url)| url.starts_with(world.origin())));

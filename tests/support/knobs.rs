@@ -57,7 +57,7 @@ impl RateLimit {
             Source::Pubmed => 3.0,
             Source::EuropePmc | Source::Doi | Source::DataCite => 5.0,
             Source::Unpaywall => 10.0,
-            Source::Landing => return None,
+            Source::Landing | Source::ArxivWeb | Source::OpenReviewWeb => return None,
         };
         Some(RateLimit::new(
             per_second,

@@ -15,7 +15,8 @@ use super::faults::{Gate, gate};
 use super::knobs::Control;
 use super::world::{Entry, World};
 use super::{
-    admin, arxiv, crossref, datacite, doi, europepmc, landing, openalex, pubmed, s2, unpaywall,
+    admin, arxiv, crossref, datacite, doi, eprint, europepmc, landing, openalex, pubmed, s2,
+    unpaywall,
 };
 
 /// A scholarly service the mock serves, each under `/{name}` on the mock's port.
@@ -32,10 +33,14 @@ pub enum Source {
     Unpaywall,
     /// Publisher landing pages (`citation_*` meta tags, JSON-LD) for the URL fallback.
     Landing,
+    /// arXiv's web site: e-prints and PDFs (`check arXiv:…`, full texts).
+    ArxivWeb,
+    /// OpenReview's web site: PDFs (`check https://openreview.net/forum?id=…`).
+    OpenReviewWeb,
 }
 
 impl Source {
-    pub const ALL: [Source; 10] = [
+    pub const ALL: [Source; 12] = [
         Source::Crossref,
         Source::OpenAlex,
         Source::S2,
@@ -46,6 +51,8 @@ impl Source {
         Source::DataCite,
         Source::Unpaywall,
         Source::Landing,
+        Source::ArxivWeb,
+        Source::OpenReviewWeb,
     ];
 
     /// Path prefix and name used in `--source` style arguments.
@@ -61,6 +68,8 @@ impl Source {
             Source::DataCite => "datacite",
             Source::Unpaywall => "unpaywall",
             Source::Landing => "landing",
+            Source::ArxivWeb => "arxiv-web",
+            Source::OpenReviewWeb => "openreview-web",
         }
     }
 
@@ -77,6 +86,8 @@ impl Source {
             Source::Doi => "DOI",
             Source::DataCite => "DATACITE",
             Source::Unpaywall => "UNPAYWALL",
+            Source::ArxivWeb => "ARXIV_WEB",
+            Source::OpenReviewWeb => "OPENREVIEW_WEB",
             Source::Landing => return None,
         })
     }
@@ -125,6 +136,8 @@ pub fn router(state: AppState, control: Arc<Control>) -> Router {
             Source::DataCite => datacite::router(),
             Source::Unpaywall => unpaywall::router(),
             Source::Landing => landing::router(),
+            Source::ArxivWeb => eprint::arxiv_router(),
+            Source::OpenReviewWeb => eprint::openreview_router(),
         };
         let gated = service.with_state(state.clone()).layer(from_fn_with_state(
             Gate {

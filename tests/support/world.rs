@@ -228,6 +228,8 @@ impl Entry {
                     || w.sources.iter().any(|s| s == "openalex")
             }
             Source::S2 | Source::Landing => true,
+            // Web sites serving files, not records.
+            Source::ArxivWeb | Source::OpenReviewWeb => false,
         }
     }
 
