@@ -7,10 +7,14 @@
 #   DIR/target/       cargo's build folder for the extension module, reused on reruns
 #                     (CARGO_TARGET_DIR, when set, is used instead)
 # Environment: CITEPROOF_BIN, when set, is the citeproof binary the suite compares the
-# bindings' JSON with; PYTHON (default python3) makes the environments.
+# bindings' JSON with, and the wheel carries it as its `citeproof` command (as the
+# release wheels do, scripts/stage-wheel-binary.sh): the fresh environment must then
+# run it from its bin/, and on Linux `auditwheel show` must find the wheel manylinux;
+# PYTHON (default python3) makes the environments.
 # Each step's time goes to stderr.
 set -euo pipefail
 MATURIN_VERSION=1.16.0
+AUDITWHEEL_VERSION=6.8.2
 PYTEST_VERSION=9.2.0
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -27,14 +31,21 @@ if ! "$dir/tools/bin/maturin" --version 2>/dev/null | grep -q " $MATURIN_VERSION
   "$dir/tools/bin/python" -m pip install "${pip_quiet[@]}" "maturin==$MATURIN_VERSION"
   step "maturin $MATURIN_VERSION installed"
 fi
-if ! ls "$dir/wheelhouse"/pytest-"$PYTEST_VERSION"-*.whl >/dev/null 2>&1; then
+if ! "$dir/tools/bin/auditwheel" --version 2>/dev/null | grep -q "auditwheel $AUDITWHEEL_VERSION "; then
+  "$dir/tools/bin/python" -m pip install "${pip_quiet[@]}" "auditwheel==$AUDITWHEEL_VERSION"
+  step "auditwheel $AUDITWHEEL_VERSION installed"
+fi
+if ! ls "$dir/wheelhouse/pytest-$PYTEST_VERSION"-*.whl >/dev/null 2>&1; then
   "$dir/tools/bin/python" -m pip download "${pip_quiet[@]}" --dest "$dir/wheelhouse" \
     "pytest==$PYTEST_VERSION"
   step "pytest $PYTEST_VERSION downloaded"
 fi
 
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; bash "$root/scripts/stage-wheel-binary.sh" --clear' EXIT
+if [ -n "${CITEPROOF_BIN:-}" ]; then
+  bash "$root/scripts/stage-wheel-binary.sh" "$CITEPROOF_BIN" >/dev/null
+fi
 # The dev profile: the test suite needs no optimised build, and it compiles in half the
 # time (the numeric crates are optimised in it anyway, see Cargo.toml).
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$dir/target}" "$dir/tools/bin/maturin" build --locked --profile dev \
@@ -53,6 +64,21 @@ case "$installed" in
   *) echo "test-python-bindings: citeproof was imported from $installed, not the wheel" >&2; exit 1 ;;
 esac
 step "wheel installed into a fresh virtual environment"
+
+if [ -n "${CITEPROOF_BIN:-}" ]; then
+  # The command on the environment's PATH is the wheel's, and it is the binary given.
+  found="$(PATH="$work/venv/bin:$PATH" command -v citeproof)"
+  [ "$found" = "$work/venv/bin/citeproof" ] || { echo "test-python-bindings: citeproof on PATH is $found" >&2; exit 1; }
+  [ "$("$found" --version)" = "$("$CITEPROOF_BIN" --version)" ] \
+    || { echo "test-python-bindings: $found --version differs from $CITEPROOF_BIN" >&2; exit 1; }
+  echo "test-python-bindings: the wheel's command: $("$found" --version)" >&2
+fi
+if [ "$(uname -s)" = Linux ]; then
+  "$dir/tools/bin/auditwheel" show "$work/dist"/citeproof-*.whl | tee "$work/auditwheel.txt" >&2
+  grep -q 'manylinux_' "$work/auditwheel.txt" \
+    || { echo "test-python-bindings: auditwheel found no manylinux tag for the wheel" >&2; exit 1; }
+  step "auditwheel show"
+fi
 
 cd "$root/bindings/python/tests"
 "$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs

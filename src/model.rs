@@ -200,6 +200,165 @@ pub struct RefFields {
     pub pmcid: Option<String>,
     pub isbn: Option<String>,
     pub url: Option<String>,
+    /// The kind of work, where the entry type, its fields or the string say it; `None`
+    /// when nothing does (a scholarly paper, as most references are).
+    pub kind: Option<WorkKind>,
+    /// The number that names a report, standard, RFC or patent as its series counts
+    /// (`2119`, `ISO/IEC 27001:2013`, `US 6285999`).
+    #[serde(default)]
+    pub number: Option<String>,
+    /// The cited version of software or a dataset (`1.3.0`).
+    #[serde(default)]
+    pub version: Option<String>,
+    /// The package the reference names in a registry (software cited as a package).
+    #[serde(default)]
+    pub package: Option<PackageRef>,
+    /// An ISBN as written whose length or check digit is wrong (`isbn` stays empty).
+    #[serde(default)]
+    pub invalid_isbn: Option<String>,
+}
+
+/// The kind of a cited work. It decides which sources can confirm the work and what
+/// their silence means: the scholarly indexes hold articles, conference papers and
+/// preprints thoroughly, books partly, and the other kinds barely or not at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkKind {
+    Article,
+    ConferencePaper,
+    Preprint,
+    Book,
+    Chapter,
+    EditedVolume,
+    Thesis,
+    Report,
+    Standard,
+    Rfc,
+    Patent,
+    Software,
+    Dataset,
+    WebPage,
+    Legal,
+    Talk,
+    Other,
+}
+
+impl WorkKind {
+    pub const ALL: [WorkKind; 17] = [
+        WorkKind::Article,
+        WorkKind::ConferencePaper,
+        WorkKind::Preprint,
+        WorkKind::Book,
+        WorkKind::Chapter,
+        WorkKind::EditedVolume,
+        WorkKind::Thesis,
+        WorkKind::Report,
+        WorkKind::Standard,
+        WorkKind::Rfc,
+        WorkKind::Patent,
+        WorkKind::Software,
+        WorkKind::Dataset,
+        WorkKind::WebPage,
+        WorkKind::Legal,
+        WorkKind::Talk,
+        WorkKind::Other,
+    ];
+
+    /// The name in JSON and configuration (`conference_paper`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkKind::Article => "article",
+            WorkKind::ConferencePaper => "conference_paper",
+            WorkKind::Preprint => "preprint",
+            WorkKind::Book => "book",
+            WorkKind::Chapter => "chapter",
+            WorkKind::EditedVolume => "edited_volume",
+            WorkKind::Thesis => "thesis",
+            WorkKind::Report => "report",
+            WorkKind::Standard => "standard",
+            WorkKind::Rfc => "rfc",
+            WorkKind::Patent => "patent",
+            WorkKind::Software => "software",
+            WorkKind::Dataset => "dataset",
+            WorkKind::WebPage => "web_page",
+            WorkKind::Legal => "legal",
+            WorkKind::Talk => "talk",
+            WorkKind::Other => "other",
+        }
+    }
+
+    /// The kind in a sentence (`a book chapter`).
+    pub fn phrase(self) -> &'static str {
+        match self {
+            WorkKind::Article => "a journal article",
+            WorkKind::ConferencePaper => "a conference paper",
+            WorkKind::Preprint => "a preprint",
+            WorkKind::Book => "a book",
+            WorkKind::Chapter => "a book chapter",
+            WorkKind::EditedVolume => "an edited volume",
+            WorkKind::Thesis => "a thesis",
+            WorkKind::Report => "a report",
+            WorkKind::Standard => "a standard",
+            WorkKind::Rfc => "an RFC",
+            WorkKind::Patent => "a patent",
+            WorkKind::Software => "software",
+            WorkKind::Dataset => "a dataset",
+            WorkKind::WebPage => "a web page",
+            WorkKind::Legal => "a legal text",
+            WorkKind::Talk => "a talk",
+            WorkKind::Other => "a work of another kind",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<WorkKind> {
+        let wanted = name.trim().to_ascii_lowercase().replace(['-', ' '], "_");
+        WorkKind::ALL.into_iter().find(|k| k.as_str() == wanted)
+    }
+}
+
+impl std::fmt::Display for WorkKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A package registry whose records are complete: a name it does not have was never
+/// published there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Registry {
+    Pypi,
+    Cran,
+    Crates,
+    Npm,
+}
+
+impl Registry {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Registry::Pypi => "pypi",
+            Registry::Cran => "cran",
+            Registry::Crates => "crates",
+            Registry::Npm => "npm",
+        }
+    }
+
+    /// The registry as people name it (`PyPI`, `crates.io`).
+    pub fn display(self) -> &'static str {
+        match self {
+            Registry::Pypi => "PyPI",
+            Registry::Cran => "CRAN",
+            Registry::Crates => "crates.io",
+            Registry::Npm => "npm",
+        }
+    }
+}
+
+/// A package as a reference names it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PackageRef {
+    pub registry: Registry,
+    pub name: String,
 }
 
 impl RefFields {
@@ -317,6 +476,23 @@ pub struct Work {
     /// An expression of concern is attached to the record.
     pub has_concern: bool,
     pub oa_url: Option<String>,
+    /// Other years the record gives the work besides `year` (online first, print,
+    /// issue): an online-first article cited by its print year is cited rightly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_years: Vec<i32>,
+    /// The ISBNs of a book's edition (Open Library).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub isbn: Vec<String>,
+    /// A package's releases, each with the year it was published (package registries).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub releases: Vec<Release>,
+}
+
+/// One published version of a package.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Release {
+    pub version: String,
+    pub year: Option<i32>,
 }
 
 /// One root document with everything it pulled in: included files, bibliographies,

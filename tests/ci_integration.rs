@@ -60,9 +60,31 @@ fn action_is_composite_with_the_documented_inputs() {
             "input {input}"
         );
     }
+    for input in ["cache", "build-from-source", "release-url"] {
+        assert!(
+            action["inputs"][input]["description"].as_str().is_some(),
+            "input {input}"
+        );
+    }
+    // The install step runs the action's own script (played end to end by
+    // tests/install_release.rs): the release binary, then the wheel, then cargo on request.
     let install = action["runs"]["steps"][0]["run"].as_str().unwrap();
-    assert!(install.contains("cargo install --locked"));
-    assert!(install.contains("GITHUB_PATH"));
+    assert!(install.contains("$GITHUB_ACTION_PATH/scripts/action-install.sh"));
+    let script = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action-install.sh"),
+    )
+    .unwrap();
+    for step in [
+        "scripts/install.sh",
+        "pip install",
+        "cargo install --locked",
+        "GITHUB_PATH",
+    ] {
+        assert!(script.contains(step), "{step}");
+    }
+    let cache = &action["runs"]["steps"][1];
+    assert_eq!(cache["uses"].as_str(), Some("actions/cache@v4"));
+    assert!(cache["with"]["key"].as_str().unwrap().contains("**/*.bib"));
 }
 
 #[test]

@@ -5,9 +5,16 @@
 //! actions, applies the CP108 quick fix and sends the change; this test asserts what
 //! it saw. Skips with a message when Node or the client's npm packages are absent
 //! (`.ci/run` runs `npm ci` in tests/editor_node). CITEPROOF_NODE names another Node.
+//!
+//! The server is the one the VS Code extension itself would start: with
+//! CITEPROOF_VSCODE_EXTENSION naming an unpacked platform-specific .vsix (`.ci/run`
+//! packs one with the binary under test inside), the extension's compiled code picks
+//! the bundled `server/citeproof` (tests/editor_node/bundled-server.js); without it the
+//! binary under test is started directly (CITEPROOF_E2E_REQUIRED=1 forbids that).
 
 mod editor_support;
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use editor_support::{
@@ -15,6 +22,40 @@ use editor_support::{
     run_with_deadline, skip,
 };
 use serde_json::{Value, json};
+
+/// The server the extension starts with its default settings (see the module docs).
+fn server_under_test(node: &Path, client_dir: &Path) -> PathBuf {
+    let binary_under_test = PathBuf::from(env!("CARGO_BIN_EXE_citeproof"));
+    let Some(extension) = std::env::var_os("CITEPROOF_VSCODE_EXTENSION") else {
+        if std::env::var("CITEPROOF_E2E_REQUIRED").is_ok_and(|v| v == "1") {
+            panic!("CITEPROOF_VSCODE_EXTENSION is unset: the bundled server is not tested");
+        }
+        eprintln!("CITEPROOF_VSCODE_EXTENSION unset: starting the binary under test directly");
+        return binary_under_test;
+    };
+    let extension = PathBuf::from(extension);
+    let out = Command::new(node)
+        .arg(client_dir.join("bundled-server.js"))
+        .arg(&extension)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let chosen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let command = PathBuf::from(chosen["command"].as_str().unwrap());
+    assert_eq!(command, extension.join("server/citeproof"), "{chosen}");
+    assert_eq!(chosen["args"], json!(["lsp"]), "{chosen}");
+    // The package carries this build, not a stale one.
+    assert!(
+        std::fs::read(&command).unwrap() == std::fs::read(&binary_under_test).unwrap(),
+        "{} is not the binary under test",
+        command.display()
+    );
+    command
+}
 
 #[test]
 fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
@@ -34,12 +75,13 @@ fn vscode_protocol_client_gets_diagnostics_and_applies_a_quick_fix() {
         );
         return;
     }
+    let server = server_under_test(&node, &client_dir);
     let scratch = tempfile::tempdir().unwrap();
     let fixtures = fixture_copy();
     let mut command = Command::new(node);
     command
         .arg(client_dir.join("client.js"))
-        .arg(env!("CARGO_BIN_EXE_citeproof"))
+        .arg(&server)
         .arg(fixtures.path())
         .arg(EVENT_DEADLINE_MS.to_string())
         .current_dir(&client_dir);

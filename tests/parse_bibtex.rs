@@ -1,7 +1,9 @@
 //! The BibTeX/BibLaTeX parser on fixtures: every field of each case, spans, macros,
 //! inheritance, identifiers, and malformed entries that lose nothing else.
 
-use citeproof::model::{FileId, Person, RefFields, Reference, ReferenceOrigin, SuppressionKind};
+use citeproof::model::{
+    FileId, Person, RefFields, Reference, ReferenceOrigin, SuppressionKind, WorkKind,
+};
 use citeproof::parse::{self, ParseOptions, Parsed};
 
 fn fixture(name: &str) -> String {
@@ -82,6 +84,7 @@ fn entry_types_delimiters_and_value_forms() {
         smith.fields,
         RefFields {
             title: s("Deep Learning for Protein Folding"),
+            kind: Some(WorkKind::Article),
             authors: vec![person("John", "Smith"), person("Jane", "Doe")],
             year: Some(2020),
             venue: s("Nature Methods"),
@@ -96,6 +99,7 @@ fn entry_types_delimiters_and_value_forms() {
         entry(&parsed, "lee2019graph").fields,
         RefFields {
             title: s("Graph Networks with \"Quoted\" Words"),
+            kind: Some(WorkKind::ConferencePaper),
             authors: vec![person("Kim", "Lee"), person("Min-Jun", "Park")],
             year: Some(2019),
             venue: s("Proceedings of the 36th International Conference on Machine Learning"),
@@ -104,12 +108,31 @@ fn entry_types_delimiters_and_value_forms() {
             ..RefFields::default()
         }
     );
+    let kinds: Vec<(&str, Option<WorkKind>)> = parsed
+        .references
+        .iter()
+        .map(|r| (r.key.as_str(), r.fields.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("smith2020deep", Some(WorkKind::Article)),
+            ("lee2019graph", Some(WorkKind::ConferencePaper)),
+            ("knuth1984texbook", Some(WorkKind::Book)),
+            ("garcia2018thesis", Some(WorkKind::Thesis)),
+            ("ng2015report", Some(WorkKind::Report)),
+            ("keyonly", None),
+            ("python2023", Some(WorkKind::WebPage)),
+        ],
+        "the kind of each entry, from its type and fields"
+    );
     let knuth = entry(&parsed, "knuth1984texbook");
     assert!(knuth.raw.starts_with("@book(") && knuth.raw.ends_with(')'));
     assert_eq!(
         knuth.fields,
         RefFields {
             title: s("The TeXbook"),
+            kind: Some(WorkKind::Book),
             authors: vec![person("Donald E.", "Knuth")],
             year: Some(1984),
             venue: s("Addison-Wesley"),
@@ -129,6 +152,7 @@ fn entry_types_delimiters_and_value_forms() {
         entry(&parsed, "python2023").fields,
         RefFields {
             title: s("The Python Language Reference"),
+            kind: Some(WorkKind::WebPage),
             authors: vec![Person::new(None, "Python Software Foundation")],
             year: Some(2023),
             venue: s("Python Software Foundation"),
@@ -233,6 +257,7 @@ fn crossref_and_xdata_fill_missing_fields() {
         entry(&parsed, "child2017").fields,
         RefFields {
             title: s("A Paper in the Proceedings"),
+            kind: Some(WorkKind::ConferencePaper),
             authors: vec![person("Carol", "Child")],
             editors: vec![person("Eve", "Editor")],
             year: Some(2017),

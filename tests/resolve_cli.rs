@@ -12,5 +12,7 @@ mod check;
 mod failures;
 #[path = "resolve_cli/helpers.rs"]
 mod helpers;
+#[path = "resolve_cli/kinds.rs"]
+mod kinds;
 #[path = "resolve_cli/local.rs"]
 mod local;

@@ -43,6 +43,13 @@ pub fn judge(
                 reason: reason.clone(),
             };
         }
+        Finding::NotIndexed { reason } => {
+            return Judged {
+                status: Status::NotIndexed,
+                similarity: None,
+                reason: reason.clone(),
+            };
+        }
         Finding::Found(found) => found,
     };
     let title = &found.work.title;
@@ -143,6 +150,7 @@ pub fn action(status: Status, policy: &Policy) -> (Fate, Taken) {
         Status::NotFound => policy.not_found,
         Status::Retracted => policy.retracted,
         Status::Unverified => policy.unverified,
+        Status::NotIndexed => policy.not_indexed,
     };
     match action {
         Action::Keep => (Fate::Keep, Taken::Kept),

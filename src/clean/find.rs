@@ -23,8 +23,16 @@ use super::report::{Identifier, Record};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Finding {
     Found(Box<FoundWork>),
-    NotFound { reason: String },
-    Unverified { reason: String },
+    NotFound {
+        reason: String,
+    },
+    Unverified {
+        reason: String,
+    },
+    /// No source asked has it, and they hold its kind only partly (a book, a thesis…).
+    NotIndexed {
+        reason: String,
+    },
 }
 
 /// An article a citation names.
@@ -191,6 +199,12 @@ pub async fn open(reading: &Reading, resolver: Option<&Resolver>) -> Vec<Finding
                     }
                     (Resolved::NotFound, _) => Finding::NotFound {
                         reason: not_found_reason(&reading.references[r], &resolution),
+                    },
+                    (Resolved::NotIndexed, _) => Finding::NotIndexed {
+                        reason: format!(
+                            "not in the sources that hold its kind only partly: {}",
+                            explain(&resolution).join("; ")
+                        ),
                     },
                     _ => Finding::Unverified {
                         reason: unverified_reason(&resolution),

@@ -211,6 +211,9 @@ pub struct CleanOptions {
     pub retracted: Option<Action>,
     /// Action for citations that could not be checked (a source failed).
     pub unverified: Option<Action>,
+    /// Action for citations of works that no source asked has, where those sources
+    /// hold the work's kind (a book, a thesis, software …) only partly.
+    pub not_indexed: Option<Action>,
     /// How a marked number is written; `{n}` is the number (default `{n}†`).
     pub mark_format: Option<String>,
     /// The note added at the end for each marked reference; `{marker}`, `{n}`,
@@ -237,16 +240,19 @@ pub struct Policy {
     pub mismatch: Action,
     pub retracted: Action,
     pub unverified: Action,
+    pub not_indexed: Action,
 }
 
 impl Default for Policy {
-    /// Remove `not_found` and `mismatch`, mark `retracted`, keep `unverified`.
+    /// Remove `not_found` and `mismatch`, mark `retracted`, keep `unverified` and
+    /// `not_indexed` (a real book is never removed for being absent from the indexes).
     fn default() -> Policy {
         Policy {
             not_found: Action::Remove,
             mismatch: Action::Remove,
             retracted: Action::Mark,
             unverified: Action::Keep,
+            not_indexed: Action::Keep,
         }
     }
 }
@@ -331,6 +337,7 @@ impl Settled {
         set(&mut self.policy.mismatch, o.mismatch);
         set(&mut self.policy.retracted, o.retracted);
         set(&mut self.policy.unverified, o.unverified);
+        set(&mut self.policy.not_indexed, o.not_indexed);
         if let Some(f) = &o.mark_format {
             self.mark_format.clone_from(f);
         }
@@ -393,7 +400,7 @@ pub struct FailOn {
 
 impl FailOn {
     /// Parse items: `removed`, `marked`, `any` (removed or marked), `none`, or a
-    /// status (`not_found`, `mismatch`, `retracted`, `unverified`), comma-separated
+    /// status (`not_found`, `mismatch`, `retracted`, `unverified`, `not_indexed`), comma-separated
     /// or repeated.
     pub fn parse_items<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<FailOn, String> {
         use super::report::Status;
@@ -413,10 +420,11 @@ impl FailOn {
                 "mismatch" => out.statuses.push(Status::Mismatch),
                 "retracted" => out.statuses.push(Status::Retracted),
                 "unverified" => out.statuses.push(Status::Unverified),
+                "not_indexed" => out.statuses.push(Status::NotIndexed),
                 _ => {
                     return Err(format!(
                         "unknown fail-on item `{item}` (expected removed, marked, any, none, \
-                         not_found, mismatch, retracted or unverified)"
+                         not_found, mismatch, retracted, unverified or not_indexed)"
                     ));
                 }
             }

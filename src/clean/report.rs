@@ -23,6 +23,9 @@ pub enum Status {
     Retracted,
     /// It could not be checked (a source failed or timed out, nothing to look up).
     Unverified,
+    /// No source asked has the work, but they hold its kind (a book, a thesis,
+    /// software …) only partly: not evidence of hallucination.
+    NotIndexed,
 }
 
 impl Status {
@@ -33,6 +36,7 @@ impl Status {
             Status::NotFound => "not_found",
             Status::Retracted => "retracted",
             Status::Unverified => "unverified",
+            Status::NotIndexed => "not_indexed",
         }
     }
 }
@@ -125,6 +129,8 @@ pub struct Summary {
     pub not_found: usize,
     pub retracted: usize,
     pub unverified: usize,
+    #[serde(default)]
+    pub not_indexed: usize,
     pub kept: usize,
     pub removed: usize,
     pub marked: usize,
@@ -159,6 +165,7 @@ impl CleanReport {
                 Status::NotFound => s.not_found += 1,
                 Status::Retracted => s.retracted += 1,
                 Status::Unverified => s.unverified += 1,
+                Status::NotIndexed => s.not_indexed += 1,
             }
             match c.action {
                 Taken::Kept => s.kept += 1,

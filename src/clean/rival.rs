@@ -49,7 +49,7 @@ pub const MIN_RIVAL_COVERAGE: f64 = 0.6;
 /// reference could not be resolved, or its article's abstract could not be fetched.
 fn incomplete(finding: &Finding) -> bool {
     match finding {
-        Finding::Unverified { .. } => true,
+        Finding::Unverified { .. } | Finding::NotIndexed { .. } => true,
         Finding::Found(found) => found.abstract_failed.is_some(),
         Finding::NotFound { .. } => false,
     }

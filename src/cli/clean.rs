@@ -51,7 +51,7 @@ pub struct CleanArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Outcomes that make the run exit with 1: removed, marked, any, none, or statuses
-    /// (not_found, mismatch, retracted, unverified), comma-separated or repeated
+    /// (not_found, mismatch, retracted, unverified, not_indexed), comma-separated or repeated
     /// [default: none; config: clean.fail-on].
     #[arg(long, value_name = "OUTCOMES")]
     pub fail_on: Vec<String>,
@@ -108,6 +108,11 @@ pub struct PolicyFlags {
     /// config: clean.unverified].
     #[arg(long, value_name = "ACTION")]
     pub unverified: Option<String>,
+    /// Action for citations of works that no source asked has, where those sources
+    /// hold the work's kind only partly (books, theses, software …) [default: keep;
+    /// config: clean.not-indexed].
+    #[arg(long, value_name = "ACTION")]
+    pub not_indexed: Option<String>,
     /// How a marked number is written, `{n}` standing for it [default: {n}†;
     /// config: clean.mark-format].
     #[arg(long, value_name = "FORMAT")]
@@ -136,6 +141,7 @@ impl CleanArgs {
             ("--mismatch", "clean.mismatch", &p.mismatch),
             ("--retracted", "clean.retracted", &p.retracted),
             ("--unverified", "clean.unverified", &p.unverified),
+            ("--not-indexed", "clean.not-indexed", &p.not_indexed),
             ("--mark-format", "clean.mark-format", &p.mark_format),
             ("--mark-note", "clean.mark-note", &p.mark_note),
             ("--numbering", "clean.numbering", &p.numbering),
@@ -260,6 +266,7 @@ fn summary(cleaned: &Cleaned) -> String {
         (s.not_found, Status::NotFound),
         (s.retracted, Status::Retracted),
         (s.unverified, Status::Unverified),
+        (s.not_indexed, Status::NotIndexed),
     ] {
         if n > 0 {
             found.push(format!("{n} {}", status.as_str()));

@@ -253,7 +253,9 @@ pub fn run(args: ResolveCommandArgs) -> anyhow::Result<ExitCode> {
     let mut text = String::new();
     for (r, resolution) in refs.iter().zip(&resolutions) {
         let line = match args.format {
-            Format::Jsonl => resolution.to_json_line(&r.id).to_string(),
+            Format::Jsonl => resolution
+                .to_json_line(&r.id, r.query.fields.kind)
+                .to_string(),
             Format::Text => text_line(&r.id, resolution),
         };
         text.push_str(&line);
@@ -278,6 +280,7 @@ fn status_name(status: Status) -> &'static str {
         Status::NotFound => "not found",
         Status::Retracted => "retracted",
         Status::Unverified => "unverified",
+        Status::NotIndexed => "not indexed",
     }
 }
 

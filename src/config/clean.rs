@@ -36,6 +36,7 @@ pub struct CleanSection {
     pub mismatch: Option<Action>,
     pub retracted: Option<Action>,
     pub unverified: Option<Action>,
+    pub not_indexed: Option<Action>,
     /// How a marked number is written (`{n}†`).
     pub mark_format: Option<String>,
     /// The note at the end per marked reference (`""` for none).
@@ -98,7 +99,8 @@ pub(super) fn defaults_text() -> String {
     format!(
         "[clean]\nmetric = \"{}\"\ncontext = \"{}\"\nwindow = {}\nswap-margin = {}\n\
          not-found = \"{}\"\n\
-         mismatch = \"{}\"\nretracted = \"{}\"\nunverified = \"{}\"\nmark-format = {}\n\
+         mismatch = \"{}\"\nretracted = \"{}\"\nunverified = \"{}\"\nnot-indexed = \"{}\"\n\
+         mark-format = {}\n\
          mark-note = {}\nrenumber = {}\nnumbering = \"{}\"\nfail-on = \"none\"\n",
         s.metric.as_str(),
         s.context.as_str(),
@@ -108,6 +110,7 @@ pub(super) fn defaults_text() -> String {
         s.policy.mismatch.as_str(),
         s.policy.retracted.as_str(),
         s.policy.unverified.as_str(),
+        s.policy.not_indexed.as_str(),
         quote(&s.mark_format),
         quote(&s.mark_note),
         s.renumber,
@@ -141,6 +144,7 @@ impl Resolved {
             mismatch: c.mismatch.filter(|_| set("mismatch")),
             retracted: c.retracted.filter(|_| set("retracted")),
             unverified: c.unverified.filter(|_| set("unverified")),
+            not_indexed: c.not_indexed.filter(|_| set("not-indexed")),
             mark_format: c.mark_format.filter(|_| set("mark-format")),
             mark_note: c.mark_note.filter(|_| set("mark-note")),
             renumber: c.renumber.filter(|_| set("renumber")),

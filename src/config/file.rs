@@ -85,6 +85,15 @@ pub struct SourcesSection {
     pub doi: Option<SourceSection>,
     pub datacite: Option<SourceSection>,
     pub unpaywall: Option<SourceSection>,
+    pub openlibrary: Option<SourceSection>,
+    pub rfc: Option<SourceSection>,
+    pub pypi: Option<SourceSection>,
+    pub cran: Option<SourceSection>,
+    pub crates: Option<SourceSection>,
+    pub npm: Option<SourceSection>,
+    pub wayback: Option<SourceSection>,
+    /// Where cited URLs are fetched through (`url`; see `CITEPROOF_WEB_URL`).
+    pub web: Option<SourceSection>,
 }
 
 /// `[sources.<name>]`.

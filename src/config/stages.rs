@@ -165,6 +165,16 @@ impl Resolved {
             }
             s.enabled = !section.disabled.unwrap_or(false);
         }
+        settings.web = self
+            .env_value(crate::resolve::sources::WEB_URL_VAR)
+            .or_else(|| {
+                sources
+                    .web
+                    .as_ref()
+                    .and_then(|w| w.url.as_ref())
+                    .map(|u| u.value.clone())
+            })
+            .map(|v| v.trim_end_matches('/').to_string());
         settings
     }
 
@@ -421,6 +431,13 @@ fn source_section(sources: &SourcesSection, name: SourceName) -> Option<SourceSe
         SourceName::Doi => &sources.doi,
         SourceName::DataCite => &sources.datacite,
         SourceName::Unpaywall => &sources.unpaywall,
+        SourceName::OpenLibrary => &sources.openlibrary,
+        SourceName::Rfc => &sources.rfc,
+        SourceName::Pypi => &sources.pypi,
+        SourceName::Cran => &sources.cran,
+        SourceName::Crates => &sources.crates,
+        SourceName::Npm => &sources.npm,
+        SourceName::Wayback => &sources.wayback,
     };
     section.clone()
 }

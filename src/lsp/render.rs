@@ -130,6 +130,24 @@ pub fn entry(view: &View, project: &Project, reference: &Reference) -> String {
     if let Some(kind) = &reference.entry_type {
         let _ = write!(out, " · {}", escape(kind));
     }
+    // The kind of work, where the entry type does not already say it (`misc`).
+    if let Some(kind) = reference.fields.kind {
+        let what = kind
+            .phrase()
+            .trim_start_matches("an ")
+            .trim_start_matches("a ");
+        let said = reference
+            .entry_type
+            .as_deref()
+            .is_some_and(|t| t == kind.as_str() || what.ends_with(t));
+        if !said {
+            let mut what = what.to_string();
+            if let Some(n) = &reference.fields.number {
+                what.push_str(&format!(" {n}"));
+            }
+            let _ = write!(out, " · {}", escape(&what));
+        }
+    }
     let _ = writeln!(
         out,
         " · {}\n",
@@ -181,6 +199,9 @@ fn status_text(status: Status) -> &'static str {
         Status::NotFound => "❌ **Not found**: no source has this work; it is likely fabricated",
         Status::Retracted => "❌ **Retracted**",
         Status::Unverified => "❔ **Unverified**: the work could not be checked",
+        Status::NotIndexed => {
+            "❔ **Not in the indexes of its kind**: no source asked has it, and they hold works of this kind only partly; not evidence of fabrication"
+        }
     }
 }
 

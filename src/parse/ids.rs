@@ -357,14 +357,18 @@ pub fn find_pmcids(text: &str) -> Vec<(Span, String)> {
 }
 
 /// Normalise an ISBN-10/13 to its digits (and a final `X`), validating the checksum.
-pub fn normalize_isbn(raw: &str) -> Option<String> {
-    let digits: String = raw
-        .trim()
+/// The digits (and `X`) of an ISBN as written, whatever precedes its first digit.
+fn isbn_digits(raw: &str) -> String {
+    raw.trim()
         .trim_start_matches(|c: char| !c.is_ascii_digit())
         .chars()
         .filter(|c| c.is_ascii_digit() || *c == 'X' || *c == 'x')
         .map(|c| c.to_ascii_uppercase())
-        .collect();
+        .collect()
+}
+
+pub fn normalize_isbn(raw: &str) -> Option<String> {
+    let digits = isbn_digits(raw);
     let valid = match digits.len() {
         10 => {
             let sum: u32 = digits
@@ -385,6 +389,59 @@ pub fn normalize_isbn(raw: &str) -> Option<String> {
         _ => false,
     };
     valid.then_some(digits)
+}
+
+/// An ISBN as ISBN-13 (an ISBN-10 gains the `978` prefix and a new check digit), so
+/// the two forms of one ISBN compare equal.
+pub fn isbn13(isbn: &str) -> Option<String> {
+    let digits = normalize_isbn(isbn)?;
+    if digits.len() == 13 {
+        return Some(digits);
+    }
+    let body = format!("978{}", &digits[..9]);
+    let sum: u32 = body
+        .chars()
+        .enumerate()
+        .map(|(i, c)| c.to_digit(10).unwrap_or(0) * if i % 2 == 0 { 1 } else { 3 })
+        .sum();
+    Some(format!("{body}{}", (10 - sum % 10) % 10))
+}
+
+/// DOI prefixes of preprint servers (bioRxiv/medRxiv only with a numeric suffix:
+/// `10.1101/gr.…` is Genome Research).
+pub fn is_preprint_doi(doi: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "10.48550/",
+        "10.21203/rs",
+        "10.20944/preprints",
+        "10.2139/ssrn",
+        "10.31219/osf",
+        "10.31234/osf",
+        "10.31235/osf",
+        "10.31223/",
+        "10.36227/techrxiv",
+        "10.26434/chemrxiv",
+        "10.22541/au",
+        "10.32388/",
+        "10.1002/essoar",
+    ];
+    PREFIXES.iter().any(|p| doi.starts_with(p))
+        || doi
+            .strip_prefix("10.1101/")
+            .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// An ISBN as written whose length or check digit is wrong (`978-0-387-31073-3`):
+/// its digits, for a finding; `None` for a valid ISBN or text that is no ISBN at all.
+pub fn invalid_isbn(raw: &str) -> Option<String> {
+    if normalize_isbn(raw).is_some() {
+        return None;
+    }
+    let digits = isbn_digits(raw);
+    let shaped = raw.chars().all(|c| {
+        c.is_ascii_digit() || matches!(c, 'X' | 'x' | '-' | ' ' | ':') || c.is_alphabetic()
+    });
+    ((9..=14).contains(&digits.len()) && shaped).then_some(digits)
 }
 
 /// Normalise a PMID (digits only).

@@ -10,6 +10,7 @@ pub mod comments;
 pub mod csljson;
 pub mod ids;
 pub mod inline;
+pub mod kind;
 pub mod latex;
 pub mod markdown;
 pub mod reflist;

@@ -143,7 +143,7 @@ pub async fn run_shared(
 /// `N references: a verified, b miscited, …`.
 pub fn resolution_summary(statuses: &[Status]) -> String {
     let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
-    format!(
+    let mut text = format!(
         "{} references: {} verified, {} miscited, {} not found, {} retracted, {} unverified",
         statuses.len(),
         count(Status::Verified),
@@ -151,7 +151,13 @@ pub fn resolution_summary(statuses: &[Status]) -> String {
         count(Status::NotFound),
         count(Status::Retracted),
         count(Status::Unverified)
-    )
+    );
+    // Only where it occurs: most runs cite papers alone.
+    let not_indexed = count(Status::NotIndexed);
+    if not_indexed > 0 {
+        text.push_str(&format!(", {not_indexed} not in the indexes of their kind"));
+    }
+    text
 }
 
 /// Each resolved reference's status, record and explanation as facts.

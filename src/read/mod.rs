@@ -13,6 +13,7 @@ pub(crate) mod compose;
 pub mod docx;
 pub mod fetch;
 pub mod locations;
+pub mod pdf;
 pub mod pdf_document;
 pub mod pdf_layout;
 pub mod zipped;
@@ -88,7 +89,7 @@ impl BinaryFormat {
 pub type PdfEngine = fn(&[u8]) -> Result<PdfLayout, PdfError>;
 
 /// The engine this build reads PDFs with.
-pub const PDF_ENGINE: Option<PdfEngine> = None;
+pub const PDF_ENGINE: Option<PdfEngine> = Some(pdf::read);
 
 /// Read the bytes of a file of `kind` (a binary kind: [`FileKind::is_binary`]) as
 /// file `file`. The error says why the file cannot be read, for an

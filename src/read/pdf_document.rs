@@ -234,6 +234,7 @@ mod tests {
                 dest_key: Some("vaswani2017".into()),
                 uri: None,
             }],
+            unreadable_pages: Vec::new(),
         }
     }
 
@@ -310,6 +311,7 @@ mod tests {
                 ),
             ],
             links: Vec::new(),
+            unreadable_pages: Vec::new(),
         };
         let converted = convert(FileId(0), &layout).unwrap();
         let parsed = &converted.parsed;

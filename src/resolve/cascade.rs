@@ -28,8 +28,9 @@ use crate::resolve::lookup::{Answer, Lookups};
 use crate::resolve::options::{Progress, ResolveOptions, SourcePlan};
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::{Resolution, TryOutcome};
+use crate::resolve::sources::wayback::Snapshot;
 use crate::resolve::sources::{SourceName, Sources};
-use crate::resolve::{ids_phase, index_source, search_phase, verdict};
+use crate::resolve::{ids_phase, index_source, kind_phase, search_phase, verdict};
 
 /// Resolves references; holds the HTTP clients, the cache and the corpora, so one
 /// resolver can serve many runs (a language server keeps one).
@@ -170,6 +171,7 @@ impl Resolver {
             )
             .await;
             self.search_all(queries, &mut evidence, &report).await;
+            kind_phase::run(&self.lookups, queries, &mut evidence, t).await;
             self.urls(queries, &mut evidence).await;
         } else {
             report(queries.len());
@@ -227,6 +229,7 @@ impl Resolver {
         ev.tried(CORPUS_SOURCE, outcome);
         if complete {
             ev.search_complete = Some(true);
+            ev.declared_complete = true;
         }
         ev
     }
@@ -290,6 +293,7 @@ impl Resolver {
                 .buffer_unordered(8)
                 .collect()
                 .await;
+        let mut gone: Vec<(usize, &str)> = Vec::new();
         for (i, answer) in answers {
             let ev = &mut evidence[i];
             let outcome = match answer {
@@ -300,14 +304,96 @@ impl Resolver {
                         TryOutcome::Rejected
                     }
                 }
-                Answer::NotFound => TryOutcome::NotFound,
+                Answer::NotFound => {
+                    gone.extend(queries[i].landing_url().map(|u| (i, u)));
+                    TryOutcome::NotFound
+                }
+                // A page that could not be read establishes nothing either way.
                 Answer::Failed(why) => {
                     ev.failures.push(format!("{LANDING_SOURCE}: {why}"));
+                    ev.kind_incomplete = true;
                     TryOutcome::Failed
                 }
-                Answer::Offline => TryOutcome::Offline,
+                Answer::Offline => {
+                    ev.kind_incomplete = true;
+                    TryOutcome::Offline
+                }
             };
             ev.tried(LANDING_SOURCE, outcome);
+        }
+        self.archived(landing, queries, evidence, gone).await;
+    }
+
+    /// Cited pages that are gone: the Wayback Machine's closest copy, read as the page.
+    async fn archived(
+        &self,
+        landing: &LandingFetcher,
+        queries: &[&RefQuery],
+        evidence: &mut [Evidence],
+        gone: Vec<(usize, &str)>,
+    ) {
+        let t = &self.options.gate;
+        let source = SourceName::Wayback.as_str();
+        let wayback = &self.lookups.sources.wayback;
+        let cache = self.lookups.cache.as_ref();
+        let copies: Vec<(usize, Answer<Snapshot>, Option<Answer<Work>>)> =
+            futures::stream::iter(gone)
+                .map(|(i, url)| async move {
+                    let key = format!("url:{url}");
+                    let snapshot = self
+                        .lookups
+                        .through_cache(source, &key, || wayback.closest(url))
+                        .await;
+                    let page = match &snapshot {
+                        Answer::Found(s) => {
+                            Some(landing.fetch(&s.url, cache, self.lookups.offline).await)
+                        }
+                        _ => None,
+                    };
+                    (i, snapshot, page)
+                })
+                .buffer_unordered(4)
+                .collect()
+                .await;
+        for (i, snapshot, page) in copies {
+            let ev = &mut evidence[i];
+            let outcome = match (snapshot, page) {
+                (Answer::Found(s), Some(Answer::Found(mut work))) => {
+                    ev.notes.push(format!(
+                        "the cited page is gone; the Wayback Machine holds a copy{}: {}",
+                        s.year().map(|y| format!(" from {y}")).unwrap_or_default(),
+                        s.url
+                    ));
+                    work.source = source.to_string();
+                    if ev.add(queries[i], work, Via::Url, t) {
+                        TryOutcome::Found
+                    } else {
+                        TryOutcome::Rejected
+                    }
+                }
+                (Answer::Found(s), _) => {
+                    ev.notes.push(format!(
+                        "the cited page is gone; the Wayback Machine holds a copy{} that could not be read: {}",
+                        s.year().map(|y| format!(" from {y}")).unwrap_or_default(),
+                        s.url
+                    ));
+                    ev.kind_incomplete = true;
+                    TryOutcome::Failed
+                }
+                (Answer::NotFound, _) => {
+                    ev.notes.push(
+                        "the cited page is gone and the Wayback Machine holds no copy of it".into(),
+                    );
+                    TryOutcome::NotFound
+                }
+                (Answer::Failed(why), _) => {
+                    ev.failures.push(format!("{source}: {why}"));
+                    ev.kind_incomplete = true;
+                    TryOutcome::Failed
+                }
+                (Answer::Offline, _) => TryOutcome::Offline,
+            };
+            ev.tried(source, outcome);
         }
     }
 

@@ -26,6 +26,13 @@ pub enum Field {
     Doi,
     Arxiv,
     Pmid,
+    Isbn,
+    /// The number of an RFC, a standard, a report or a patent.
+    Number,
+    /// The registry package software is cited as.
+    Package,
+    /// The cited version of software.
+    Version,
 }
 
 impl Field {
@@ -39,6 +46,10 @@ impl Field {
             Field::Doi => "doi",
             Field::Arxiv => "arxiv",
             Field::Pmid => "pmid",
+            Field::Isbn => "isbn",
+            Field::Number => "number",
+            Field::Package => "package",
+            Field::Version => "version",
         }
     }
 }
@@ -59,6 +70,8 @@ pub enum MismatchKind {
     WrongIdentifier,
     /// The cited identifier resolves to a different work than the cited title.
     IdentifierNamesAnotherWork,
+    /// The registry never published the cited version.
+    UnknownVersion,
 }
 
 impl From<AuthorIssue> for MismatchKind {
@@ -190,6 +203,12 @@ fn year_check(
     if diff <= options.year_slack {
         return Ok(None);
     }
+    // Another year the record gives the work (online first, print, another edition).
+    if work.other_years.contains(&cited) {
+        return Ok(Some(format!(
+            "year {cited}: the record's other date (its first is {record})"
+        )));
+    }
     if diff <= options.preprint_year_slack && (cites_preprint(fields) || record_is_preprint(work)) {
         return Ok(Some(format!(
             "year {cited} vs {record}: preprint and published versions"
@@ -258,6 +277,55 @@ fn same_title(a: &str, b: &str) -> bool {
         || (x.is_empty() && y.is_empty() && function_word_difference(a, b).is_none())
 }
 
+/// A multi-volume work's title and its volume (`The Feynman Lectures on Physics, Vol.
+/// I` → `The Feynman Lectures on Physics`, `i`), an alternative title dropped (`On the
+/// Origin of Species…, or the Preservation of Favoured Races…`).
+fn volume_and_base(title: &str) -> (String, Option<String>) {
+    static VOLUME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)[,.:;(]?\s*\b(?:vol(?:ume)?|bd|band|tome|tomo|part)\.?\s*([ivxlc]+|\d+)\b.*$",
+        )
+        .expect("volume regex")
+    });
+    static ALTERNATIVE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)[,;]\s*or,?\s+(?:the|a|an)\s+.*$").expect("alternative regex")
+    });
+    let title = ALTERNATIVE.replace(title, "");
+    match VOLUME.captures(&title) {
+        Some(c) => {
+            let start = c.get(0).map_or(title.len(), |m| m.start());
+            let volume = c[1].to_ascii_lowercase();
+            let volume = match volume.as_str() {
+                "i" => "1".to_string(),
+                "ii" => "2".to_string(),
+                "iii" => "3".to_string(),
+                "iv" => "4".to_string(),
+                "v" => "5".to_string(),
+                _ => volume,
+            };
+            (title[..start].to_string(), Some(volume))
+        }
+        None => (title.into_owned(), None),
+    }
+}
+
+/// Titles of one book that differ by a volume one of them leaves out (or writes
+/// differently) or by an alternative title: the same work.
+fn same_book_title(cited: &str, record: &str) -> Option<String> {
+    let (a, va) = volume_and_base(cited);
+    let (b, vb) = volume_and_base(record);
+    let stripped = a.len() != cited.len() || b.len() != record.len();
+    if !stripped || !same_title(&a, &b) {
+        return None;
+    }
+    match (va, vb) {
+        (Some(x), Some(y)) if x != y => None,
+        _ => Some(
+            "the titles differ only in how the volume or an alternative title is written".into(),
+        ),
+    }
+}
+
 /// `Ok(note)` when the titles are the same title (formatting, spelling variants, an
 /// omitted or added subtitle), `Err(detail)` for a near miss.
 fn title_check(cited: &str, record: &str) -> Result<Option<String>, String> {
@@ -273,6 +341,9 @@ fn title_check(cited: &str, record: &str) -> Result<Option<String>, String> {
         return Err(detail);
     }
     let same = same_title;
+    if let Some(note) = same_book_title(cited, record) {
+        return Ok(Some(note));
+    }
     if split_subtitle(record).is_some_and(|(main, _)| same(cited, main)) {
         return Ok(Some("the cited title omits the record's subtitle".into()));
     }
@@ -321,9 +392,16 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
                 detail,
             });
         };
+    // A registry's record is titled by its package name, and a page by whatever its
+    // site prints: neither says the cited title is wrong.
+    let curated_title = work.releases.is_empty() && work.work_type.as_deref() != Some("web_page");
     if let Some(title) = fields.title.as_deref() {
         match title_check(title, &work.title) {
             Ok(note) => out.notes.extend(note),
+            Err(detail) if !curated_title => out.notes.push(format!(
+                "the cited title differs from \"{}\" ({detail}), which is not a curated title",
+                work.title
+            )),
             Err(detail) => mismatch(
                 &mut out,
                 Field::Title,
@@ -365,6 +443,7 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
         }
     }
     if let (Some(cited), Some(record)) = (fields.venue.as_deref(), work.venue.as_deref())
+        && crate::resolve::kinds::has_comparable_venue(fields.kind)
         && compare_venues(cited, record) == VenueMatch::Different
     {
         mismatch(
@@ -377,6 +456,21 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
         );
     }
     compare_identifiers(fields, work, &mut out);
+    if let Err(detail) =
+        crate::resolve::sources::registry::release_year(work, fields.version.as_deref())
+    {
+        mismatch(
+            &mut out,
+            Field::Version,
+            MismatchKind::UnknownVersion,
+            fields.version.clone().unwrap_or_default(),
+            work.releases
+                .last()
+                .map(|r| r.version.clone())
+                .unwrap_or_default(),
+            detail,
+        );
+    }
     out
 }
 

@@ -51,6 +51,18 @@ pub struct Evidence {
     pub tries: Vec<SourceTry>,
     pub failures: Vec<String>,
     pub notes: Vec<String>,
+    /// An authority that holds every work of the cited kind (the RFC index, a package
+    /// registry) answered that it has no such one: why, in a phrase.
+    pub kind_absent: Option<String>,
+    /// A source that could establish a work of the cited kind (its book catalogue, its
+    /// registry, the cited URL) failed: absence cannot be concluded.
+    pub kind_incomplete: bool,
+    /// The book a cited chapter is in was found: the chapter itself, absent from the
+    /// indexes, is only unconfirmed.
+    pub container_found: bool,
+    /// A local corpus declared complete settled the search: its silence is final for
+    /// every kind of work.
+    pub declared_complete: bool,
 }
 
 impl Evidence {
@@ -58,6 +70,20 @@ impl Evidence {
     pub fn add(&mut self, q: &RefQuery, work: Work, via: Via, t: &GateThresholds) -> bool {
         let decision = q.judge(&work, t);
         // The same record found twice (by DOI and by search) is kept once.
+        let same = |c: &Candidate| c.work.source == work.source && c.work == work;
+        if !self.candidates.iter().any(same) {
+            self.candidates.push(Candidate {
+                work,
+                via,
+                decision,
+            });
+        }
+        decision.accepted
+    }
+
+    /// Keep a record whose acceptance was decided by what identifies it (a package
+    /// name, an RFC number) rather than by the title gate.
+    pub fn add_decided(&mut self, work: Work, via: Via, decision: GateDecision) -> bool {
         let same = |c: &Candidate| c.work.source == work.source && c.work == work;
         if !self.candidates.iter().any(same) {
             self.candidates.push(Candidate {

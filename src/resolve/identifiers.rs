@@ -9,29 +9,7 @@ use crate::parse::ids::{is_bare_doi_prefix, normalize_arxiv, normalize_doi, norm
 use crate::resolve::compare::{Comparison, Field, Mismatch, MismatchKind};
 use crate::resolve::gate::{GateThresholds, accept};
 
-/// DOI prefixes of preprint servers (bioRxiv/medRxiv only with a numeric suffix:
-/// `10.1101/gr.…` is Genome Research).
-pub(crate) fn is_preprint_doi(doi: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "10.48550/",
-        "10.21203/rs",
-        "10.20944/preprints",
-        "10.2139/ssrn",
-        "10.31219/osf",
-        "10.31234/osf",
-        "10.31235/osf",
-        "10.31223/",
-        "10.36227/techrxiv",
-        "10.26434/chemrxiv",
-        "10.22541/au",
-        "10.32388/",
-        "10.1002/essoar",
-    ];
-    PREFIXES.iter().any(|p| doi.starts_with(p))
-        || doi
-            .strip_prefix("10.1101/")
-            .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit()))
-}
+pub(crate) use crate::parse::ids::is_preprint_doi;
 
 /// The cited DOI, normalised; a DOI cut short (`10.48550/arXiv.`) cites nothing.
 pub(crate) fn cited_doi(fields: &RefFields) -> Option<String> {
@@ -85,7 +63,36 @@ pub fn identifiers_agree(fields: &RefFields, work: &Work) -> bool {
         (fields.pmid.as_deref().and_then(normalize_pmid), work.pmid.as_deref().and_then(normalize_pmid)),
         (Some(a), Some(b)) if a == b
     );
-    doi || arxiv || pmid
+    doi || arxiv || pmid || kind_identifier(fields, work).is_some()
+}
+
+/// The identifier of a book, an RFC or a package that the reference cites and the
+/// record carries: `(field, identifier as cited)`.
+pub(crate) fn kind_identifier(fields: &RefFields, work: &Work) -> Option<(Field, String)> {
+    use crate::parse::ids::isbn13;
+    if let Some(cited) = fields.isbn.as_deref().and_then(isbn13)
+        && work
+            .isbn
+            .iter()
+            .any(|i| isbn13(i).as_deref() == Some(cited.as_str()))
+    {
+        return Some((Field::Isbn, fields.isbn.clone().unwrap_or(cited)));
+    }
+    if fields.kind == Some(crate::model::WorkKind::Rfc)
+        && let Some(n) = fields.number.as_deref().and_then(|n| n.parse::<u32>().ok())
+        && record_doi(work).as_deref() == Some(crate::resolve::sources::rfc::rfc_doi(n).as_str())
+    {
+        return Some((Field::Number, n.to_string()));
+    }
+    if let Some(p) = &fields.package
+        && crate::resolve::kind_phase::names_package(p, work)
+    {
+        return Some((
+            Field::Package,
+            format!("{}:{}", p.registry.as_str(), p.name),
+        ));
+    }
+    None
 }
 
 /// Add identifier mismatches (and notes) of a reference against a record.
@@ -176,7 +183,9 @@ pub fn identifier_conflation(
     let id_arxiv = record_arxiv(by_id);
     let cd = cited_doi(fields);
     let cx = cited_arxiv(fields);
-    let (field, identifier) = if let Some(d) = cd.clone().filter(|d| {
+    let (field, identifier) = if let Some(found) = kind_identifier(fields, by_id) {
+        found
+    } else if let Some(d) = cd.clone().filter(|d| {
         Some(d) == id_doi.as_ref() || arxiv_of_doi(d).is_some_and(|x| Some(&x) == id_arxiv.as_ref())
     }) {
         (Field::Doi, d)
@@ -192,6 +201,8 @@ pub fn identifier_conflation(
     let title_work_identifier = by_title.and_then(|t| match field {
         Field::Doi => record_doi(t),
         Field::Arxiv => record_arxiv(t),
+        Field::Isbn => t.isbn.first().cloned(),
+        Field::Number | Field::Package => None,
         _ => t.pmid.clone(),
     });
     Some(Conflation {

@@ -26,6 +26,8 @@ pub const LANDING_SOURCE: &str = "landing";
 pub struct LandingFetcher {
     http: SourceHandle,
     policy: Arc<UrlPolicy>,
+    /// Where cited URLs are fetched through (see [`SourcesSettings::web`]).
+    web: Option<String>,
     _net: Arc<Net>,
 }
 
@@ -38,6 +40,9 @@ impl LandingFetcher {
         timeout: Duration,
     ) -> Result<LandingFetcher, NetError> {
         let mut policy = UrlPolicy::trusting_sources(settings);
+        if let Some(web) = &settings.web {
+            policy.trust(web);
+        }
         policy.allow_private = allow_private;
         let policy = Arc::new(policy);
         let mailto = settings.sources.iter().find_map(|s| s.mailto.clone());
@@ -59,6 +64,7 @@ impl LandingFetcher {
         Ok(LandingFetcher {
             http,
             policy,
+            web: settings.web.clone(),
             _net: Arc::new(net),
         })
     }
@@ -84,23 +90,59 @@ impl LandingFetcher {
             Ok(u) => u,
             Err(e) => return Answer::Failed(format!("not a URL: {e}")),
         };
+        let parsed = match self.web.as_deref().filter(|web| !same_host(web, &parsed)) {
+            Some(web) => match through(web, &parsed) {
+                Some(u) => u,
+                None => return Answer::Failed(format!("cannot fetch {url} through {web}")),
+            },
+            None => parsed,
+        };
         if let Err(refusal) = self.policy.check(&parsed).await {
             return Answer::Failed(refusal.to_string());
         }
         let request = HttpRequest::get(parsed).header("accept", "text/html, application/xhtml+xml");
         match self.http.send(&request).await {
-            Ok(reply) if reply.status == 200 => match page_work(&reply.text()) {
-                Some(mut work) => {
-                    work.url = Some(url.to_string());
-                    Answer::Found(work)
+            Ok(reply) if reply.status == 200 => {
+                let html = reply.text();
+                if let Some(wall) = crate::resolve::web_page::bot_wall(&html) {
+                    return Answer::Failed(format!("the site answered with {wall}, not the page"));
                 }
-                None => Answer::NotFound,
-            },
+                match page_work(&html).or_else(|| crate::resolve::web_page::page_as_work(&html)) {
+                    Some(mut work) => {
+                        work.url = Some(url.to_string());
+                        Answer::Found(work)
+                    }
+                    None => Answer::NotFound,
+                }
+            }
             Ok(reply) if matches!(reply.status, 404 | 410) => Answer::NotFound,
             Ok(reply) => Answer::Failed(format!("HTTP {}", reply.status)),
             Err(e) => Answer::Failed(e.to_string()),
         }
     }
+}
+
+/// A URL on the web proxy's own host is fetched as it is.
+fn same_host(web: &str, url: &Url) -> bool {
+    Url::parse(web).is_ok_and(|w| {
+        w.host_str() == url.host_str() && w.port_or_known_default() == url.port_or_known_default()
+    })
+}
+
+/// `https://host:8080/a/b?c` fetched through `web` as `{web}/https/host:8080/a/b?c`.
+fn through(web: &str, url: &Url) -> Option<Url> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    let host = url.host_str()?;
+    let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
+    let query = url.query().map(|q| format!("?{q}")).unwrap_or_default();
+    Url::parse(&format!(
+        "{web}/{}/{host}{port}{}{query}",
+        url.scheme(),
+        url.path()
+    ))
+    .ok()
 }
 
 fn selector(css: &str) -> Selector {

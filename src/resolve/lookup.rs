@@ -128,6 +128,45 @@ impl Lookups {
         }
     }
 
+    /// One lookup of any kind through the cache under `ns`/`key`: a live entry answers,
+    /// else (unless offline) `fetch` asks the source and its answer is stored — found,
+    /// not found, or a failure for the short failure lifetime.
+    pub async fn through_cache<T, Fut>(
+        &self,
+        ns: &str,
+        key: &str,
+        fetch: impl FnOnce() -> Fut,
+    ) -> Answer<T>
+    where
+        T: Serialize + serde::de::DeserializeOwned + Clone,
+        Fut: std::future::Future<Output = Result<Lookup<T>, SourceError>>,
+    {
+        match self.cached::<T>(ns, key) {
+            Some(cached) => return cached.into(),
+            None if self.offline => return Answer::Offline,
+            None => {}
+        }
+        match fetch().await {
+            Ok(Lookup::Found(value)) => {
+                let stored = serde_json::to_value(&value).unwrap_or_default();
+                self.store(ns, vec![(key.to_string(), true, stored)]).await;
+                Answer::Found(value)
+            }
+            Ok(Lookup::NotFound) => {
+                self.store(ns, vec![(key.to_string(), false, serde_json::Value::Null)])
+                    .await;
+                Answer::NotFound
+            }
+            Err(e) => {
+                if remember_failure(&e) {
+                    self.store_failures(ns, vec![(key.to_string(), failure(&e))])
+                        .await;
+                }
+                Answer::Failed(failure(&e))
+            }
+        }
+    }
+
     /// Look identifiers of one scheme up in one source: cached answers first, the rest
     /// in the source's batches.
     pub async fn ids(

@@ -23,6 +23,33 @@ pub enum Status {
     Retracted,
     /// Some source failed or timed out, so absence cannot be concluded.
     Unverified,
+    /// Every source asked answered and none has the work, but its kind (a book, a
+    /// thesis, a standard, software …) is one those sources hold only partly or not at
+    /// all: absence is no evidence of fabrication. Never an accusation.
+    NotIndexed,
+}
+
+impl Status {
+    pub const ALL: [Status; 6] = [
+        Status::Verified,
+        Status::Miscited,
+        Status::NotFound,
+        Status::Retracted,
+        Status::Unverified,
+        Status::NotIndexed,
+    ];
+
+    /// The name in JSON and reports (`not_found`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Verified => "verified",
+            Status::Miscited => "miscited",
+            Status::NotFound => "not_found",
+            Status::Retracted => "retracted",
+            Status::Unverified => "unverified",
+            Status::NotIndexed => "not_indexed",
+        }
+    }
 }
 
 /// Whether every relevant source gave an answer (found or not found).

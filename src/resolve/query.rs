@@ -209,7 +209,14 @@ impl RefQuery {
                 method: GateMethod::Identifier,
             };
         }
-        let decision = accept(&self.fields, &self.raw, work, thresholds);
+        let mut decision = accept(&self.fields, &self.raw, work, thresholds);
+        let record_kind = crate::resolve::kinds::record_kind(work);
+        if crate::resolve::kinds::kinds_conflict(self.fields.kind, record_kind)
+            || crate::resolve::kinds::reprint_of_unique_work(&self.fields, work)
+        {
+            decision.accepted = false;
+            return decision;
+        }
         if decision.accepted || self.kind != QueryKind::String || self.title().is_none() {
             return decision;
         }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::model::Work;
+use crate::model::{Work, WorkKind};
 use crate::resolve::compare::{Field, Mismatch};
 use crate::resolve::gate::GateDecision;
 use crate::resolve::outcome::Status;
@@ -96,9 +96,10 @@ impl Resolution {
             .collect()
     }
 
-    /// One line of `citeproof resolve --format jsonl`: exactly `id`, `status`,
-    /// `fields_wrong`, `expected`, `match` and `sources_tried`.
-    pub fn to_json_line(&self, id: &str) -> Value {
+    /// One line of `citeproof resolve --format jsonl`: exactly `id`, `kind` (of the
+    /// cited work, as the reference states it; `null` for a paper by default),
+    /// `status`, `fields_wrong`, `expected`, `match`, `sources_tried` and `notes`.
+    pub fn to_json_line(&self, id: &str, kind: Option<WorkKind>) -> Value {
         let matched = self.work.as_ref().map(|w| {
             json!({
                 "doi": w.doi,
@@ -114,11 +115,13 @@ impl Resolution {
         });
         json!({
             "id": id,
+            "kind": kind,
             "status": self.status,
             "fields_wrong": self.fields_wrong,
             "expected": self.expected(),
             "match": matched,
             "sources_tried": self.sources_tried,
+            "notes": self.notes,
         })
     }
 }
@@ -157,7 +160,7 @@ mod tests {
             source: "crossref".into(),
             outcome: TryOutcome::Found,
         });
-        let line = r.to_json_line("a");
+        let line = r.to_json_line("a", Some(WorkKind::Book));
         let mut keys: Vec<&String> = line.as_object().unwrap().keys().collect();
         keys.sort();
         assert_eq!(
@@ -166,11 +169,14 @@ mod tests {
                 "expected",
                 "fields_wrong",
                 "id",
+                "kind",
                 "match",
+                "notes",
                 "sources_tried",
                 "status"
             ]
         );
+        assert_eq!(line["kind"], "book");
         assert_eq!(line["expected"]["year"], "2018");
         assert_eq!(line["fields_wrong"][0], "year");
         assert_eq!(line["status"], "miscited");

@@ -9,6 +9,7 @@ use crate::resolve::compare::{
 use crate::resolve::evidence::{Candidate, Evidence, IdConclusion, Via};
 use crate::resolve::gate::{GateMethod, GateThresholds};
 use crate::resolve::identifiers::identifier_conflation;
+use crate::resolve::kinds;
 use crate::resolve::outcome::{self, Coverage, Matched, Status};
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::Resolution;
@@ -91,10 +92,7 @@ pub fn decide(
         .candidates
         .iter()
         .filter(|c| matches!(c.via, Via::Identifier(_) | Via::Corpus) && !c.decision.accepted)
-        .filter(|c| {
-            !q.cited_ids().is_empty()
-                && crate::resolve::identifiers::identifiers_agree(&q.fields, &c.work)
-        });
+        .filter(|c| crate::resolve::identifiers::identifiers_agree(&q.fields, &c.work));
     let Some(i) = chosen else {
         let identifier_work = rejected_by_id.map(|c| c.work.clone()).next();
         let coverage = match (ev.ids_settled(), ev.search_complete) {
@@ -106,6 +104,18 @@ pub fn decide(
         let decided = outcome::decide(None, coverage);
         let mut notes = ev.notes;
         let mut status = decided.status;
+        if let Some(why) = ev.kind_absent {
+            // An authority that holds every work of the kind has no such one.
+            status = Status::NotFound;
+            notes.push(why);
+        } else if status == Status::NotFound && ev.kind_incomplete {
+            status = Status::Unverified;
+        } else if status == Status::NotFound
+            && !ev.declared_complete
+            && (!kinds::absence_is_evidence(q) || ev.container_found)
+        {
+            status = Status::NotIndexed;
+        }
         if status == Status::NotFound
             && let Some(c) = ev.candidates.iter().find(|c| main_title_only(q, c))
         {

@@ -6,8 +6,8 @@ use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 use crate::model::{CitationKind, Document, Reference, ReferenceOrigin};
 use crate::parse::ids;
 use crate::rules::{
-    DOI_AS_URL, DUPLICATE_KEY, DUPLICATE_WORK, MISSING_FIELD, ORPHAN_MARKER, UNCITED_REFERENCE,
-    UNDEFINED_CITATION, UNUSED_ENTRY,
+    DOI_AS_URL, DUPLICATE_KEY, DUPLICATE_WORK, INVALID_ISBN, MISSING_FIELD, ORPHAN_MARKER,
+    UNCITED_REFERENCE, UNDEFINED_CITATION, UNUSED_ENTRY,
 };
 use crate::source::SourceMap;
 
@@ -92,6 +92,7 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
     for reference in &doc.references {
         missing_fields(reference, &mut out);
         doi_as_url(sources, reference, &mut out);
+        invalid_isbn(reference, &mut out);
     }
     out
 }
@@ -364,5 +365,34 @@ fn doi_as_url(sources: &SourceMap, reference: &Reference, out: &mut Vec<Diagnost
         )
         .with_key(&reference.key)
         .with_fix(fix),
+    );
+}
+
+/// An ISBN whose length or check digit is wrong (CP109), at the `isbn` field where
+/// the entry records it.
+fn invalid_isbn(reference: &Reference, out: &mut Vec<Diagnostic>) {
+    let Some(digits) = &reference.fields.invalid_isbn else {
+        return;
+    };
+    let span = reference
+        .field_span("isbn")
+        .map(|f| f.whole)
+        .or(reference.key_span)
+        .unwrap_or(reference.span);
+    let why = match digits.len() {
+        10 | 13 => "its check digit is wrong".to_string(),
+        n => format!("it has {n} digits, not 10 or 13"),
+    };
+    out.push(
+        Diagnostic::new(
+            &INVALID_ISBN,
+            reference.file,
+            span,
+            format!(
+                "`{}` cites ISBN {digits}, which names no book: {why}",
+                reference.key
+            ),
+        )
+        .with_key(&reference.key),
     );
 }

@@ -115,14 +115,24 @@ most styles print it incompletely.\n\nExample:\n\n    @article{smith2020, title 
         "A DOI is written as a doi.org URL instead of a DOI field."
         "`url = {https://doi.org/10.1/x}` carries a DOI that tools can only use once it is a DOI. \
 The safe fix replaces the field with `doi = {10.1/x}`.\n\nExample:\n\n    url = {https://doi.org/10.1038/nature14539}";
+    INVALID_ISBN = "CP109" "invalid-isbn" Links Error
+        "A cited ISBN has the wrong length or a wrong check digit."
+        "An ISBN-10 or ISBN-13 carries its own check digit; one that does not add up names no \
+book at all: a typo, or a number invented along with the reference. The entry's other fields \
+are still checked against the scholarly record and the book catalogues.\n\n\
+Example:\n\n    isbn = {978-0-387-31073-3}   <- the check digit of 978-0-387-31073 is 2";
     REFERENCE_NOT_FOUND = "CP201" "reference-not-found" Resolution Error
         "No scholarly source has the cited work: the reference is likely fabricated."
         "Every source that could have the work (Crossref, OpenAlex, Semantic Scholar, and the \
 identifier's registry when one is cited) answered, and none has a work whose title matches the \
-cited one. Typical of references invented by a language model. Sources that failed or timed out \
-never lead here: then the reference is reported as unverified (CP211). With `--offline` only the \
-cache and local corpora are consulted; a corpus declared complete (`--corpus-complete`) is \
-authoritative.\n\n\
+cited one. Reported only for the kinds of work those sources hold thoroughly — journal articles, \
+conference papers, preprints, chapters of recent scholarly books — or when an authority that holds \
+every work of its kind says there is no such one: the RFC index for an RFC number, a package \
+registry (PyPI, CRAN, crates.io, npm) for a package. A book, thesis, standard, web page or other \
+work that no source has is CP213 instead. Typical of references invented by a language model. \
+Sources that failed or timed out, and a cited URL that could not be read, never lead here: then the \
+reference is reported as unverified (CP211). With `--offline` only the cache and local corpora are \
+consulted; a corpus declared complete (`--corpus-complete`) is authoritative.\n\n\
 Example:\n\n    @article{lee2023, title = {Quantum Gradient Folding for Sparse Transformers}, …}\n    \
 <- no source knows this title";
     RETRACTED_WORK = "CP202" "retracted-work" Resolution Error
@@ -195,6 +205,23 @@ makes the reference unambiguous and checkable. The fix adds the field (safe when
 field agrees with the record).\n\n\
 Example:\n\n    @article{he2016, title = {Deep residual learning …}, year = 2016}\n    \
 <- add doi = {10.1109/cvpr.2016.90}";
+    WORK_NOT_INDEXED = "CP213" "work-not-indexed" Resolution Warning
+        "The cited work is of a kind the asked sources hold only partly, and none of them has it."
+        "Every source asked answered and none has the work, but its kind — a book, a thesis, a \
+report, a standard, an RFC, a patent, software, a dataset, a web page, a legal text, a talk, or a \
+work in a language the indexes cover poorly — is one those sources hold only partly or not at \
+all, so absence is no evidence of fabrication. The message names the kind, the sources asked and \
+where to confirm the work by hand. Never an accusation: it does not fail CI at the default \
+`--fail-on`, and `clean` keeps the citation by default. A cited package that its registry does \
+not have, or an RFC number that was never issued, is reported as not found (CP201) instead: those \
+registries are complete.\n\n\
+Example:\n\n    @phdthesis{nash1950, title = {Non-Cooperative Games}, school = {Princeton University}}\n    \
+<- a thesis: Crossref, OpenAlex, Semantic Scholar and DataCite do not have it";
+    WRONG_VERSION = "CP214" "wrong-version" Resolution Warning
+        "The cited version of a software package was never released."
+        "The package exists in its registry (PyPI, CRAN, crates.io, npm), but no release carries \
+the cited version. A typo, or a version number invented along with the reference.\n\n\
+Example:\n\n    @software{sklearn, title = {scikit-learn}, version = {9.1}, url = {https://pypi.org/project/scikit-learn/}}";
     CLAIM_CONTRADICTED = "CP301" "claim-contradicted" Verification Error
         "The cited work says the opposite of the claim that cites it."
         "The model judged the claim against the cited work's abstract (or, when the abstract did \

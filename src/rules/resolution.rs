@@ -12,8 +12,8 @@ use crate::resolve::run::ProjectResolution;
 use crate::rules::resolution_fix::{add_doi, field_span, record_value, replace_value};
 use crate::rules::{
     EXPRESSION_OF_CONCERN, IDENTIFIER_NAMES_ANOTHER_WORK, IDENTIFIER_NOT_FOUND, MISSING_DOI,
-    REFERENCE_NOT_FOUND, REFERENCE_UNVERIFIED, RETRACTED_WORK, Rule, WRONG_AUTHORS,
-    WRONG_IDENTIFIER, WRONG_TITLE, WRONG_VENUE, WRONG_YEAR,
+    REFERENCE_NOT_FOUND, REFERENCE_UNVERIFIED, RETRACTED_WORK, Rule, WORK_NOT_INDEXED,
+    WRONG_AUTHORS, WRONG_IDENTIFIER, WRONG_TITLE, WRONG_VENUE, WRONG_VERSION, WRONG_YEAR,
 };
 use crate::source::SourceMap;
 
@@ -82,13 +82,20 @@ pub fn explain(r: &Resolution) -> Vec<String> {
         parts.push(format!("{} {value} does not resolve", field.as_str()));
     }
     if r.status == Status::NotFound {
-        let mut asked: Vec<&str> = Vec::new();
-        for t in &r.sources_tried {
-            if !asked.contains(&t.source.as_str()) {
-                asked.push(&t.source);
-            }
-        }
-        parts.push(format!("no source has it (asked {})", asked.join(", ")));
+        parts.push(format!("no source has it (asked {})", sources_answering(r)));
+        parts.extend(
+            r.notes
+                .iter()
+                .filter(|n| n.contains("never issued") || n.contains("has no package named"))
+                .cloned(),
+        );
+    }
+    if r.status == Status::NotIndexed {
+        parts.push(format!(
+            "not in the sources that hold its kind only partly (asked {})",
+            sources_answering(r)
+        ));
+        parts.extend(r.notes.iter().take(2).cloned());
     }
     if r.status == Status::Unverified {
         parts.extend(r.failures.iter().take(3).cloned());
@@ -102,6 +109,10 @@ pub fn identifier(field: Field, value: &str) -> String {
     match field {
         Field::Arxiv => format!("arXiv:{value}"),
         Field::Pmid => format!("PMID {value}"),
+        Field::Isbn => format!("ISBN {value}"),
+        Field::Number => format!("RFC {value}"),
+        Field::Package => format!("the package {value}"),
+        Field::Version => format!("version {value}"),
         _ if value.starts_with("10.48550/") || !value.starts_with("10.") => {
             format!("arXiv:{value}")
         }
@@ -170,6 +181,21 @@ fn reference_diagnostics(
                 format!("`{key}` cites a retracted work: {work}"),
             ));
         }
+        Status::NotIndexed => match &res.identifier_work {
+            Some(other) => {
+                let id = cited_identifier(reference, res);
+                out.push(place.at(
+                    &IDENTIFIER_NAMES_ANOTHER_WORK,
+                    None,
+                    format!("`{key}`: {id} names another work, {}", describe(other)),
+                ));
+            }
+            None => out.push(place.at(
+                &WORK_NOT_INDEXED,
+                None,
+                not_indexed_message(key, reference, res),
+            )),
+        },
         Status::Unverified if !res.sources_tried.is_empty() => {
             out.push(place.at(&REFERENCE_UNVERIFIED, None, unverified_message(key, res)));
             if let Some(other) = &res.identifier_work {
@@ -216,6 +242,17 @@ fn reference_diagnostics(
 
 fn cited_identifier(reference: &Reference, res: &Resolution) -> String {
     let f = &reference.fields;
+    if let Some(isbn) = &f.isbn {
+        return identifier(Field::Isbn, isbn);
+    }
+    if f.kind == Some(crate::model::WorkKind::Rfc)
+        && let Some(n) = &f.number
+    {
+        return identifier(Field::Number, n);
+    }
+    if let Some(p) = &f.package {
+        return format!("the {} package {}", p.registry.display(), p.name);
+    }
     match (&f.doi, &f.arxiv, &f.pmid) {
         (Some(d), _, _) => identifier(Field::Doi, d),
         (None, Some(a), _) => identifier(Field::Arxiv, a),
@@ -231,27 +268,46 @@ fn cited_identifier(reference: &Reference, res: &Resolution) -> String {
     }
 }
 
-fn sources_asked(res: &Resolution) -> String {
-    let mut names: Vec<&str> = res
-        .sources_tried
-        .iter()
-        .map(|t| t.source.as_str())
-        .collect();
-    names.dedup();
+/// The sources that answered without the work (each once, in the order asked): a
+/// source that failed or was not asked did not "not find" it.
+pub fn sources_answering(res: &Resolution) -> String {
     let mut unique: Vec<&str> = Vec::new();
-    for n in names {
-        if !unique.contains(&n) {
-            unique.push(n);
+    for t in &res.sources_tried {
+        let answered = matches!(t.outcome, TryOutcome::NotFound | TryOutcome::Rejected);
+        if answered && !unique.contains(&t.source.as_str()) {
+            unique.push(&t.source);
         }
     }
     unique.join(", ")
 }
 
+/// The sources that failed, each once.
+fn sources_failing(res: &Resolution) -> Vec<&str> {
+    let mut unique: Vec<&str> = Vec::new();
+    for t in &res.sources_tried {
+        if t.outcome == TryOutcome::Failed && !unique.contains(&t.source.as_str()) {
+            unique.push(&t.source);
+        }
+    }
+    unique
+}
+
 fn not_found_message(key: &str, res: &Resolution) -> String {
     let mut message = format!(
         "`{key}` was not found in any source ({}): the reference is likely fabricated",
-        sources_asked(res)
+        sources_answering(res)
     );
+    if let Some(absent) = res
+        .notes
+        .iter()
+        .find(|n| n.contains("never issued") || n.contains("has no package named"))
+    {
+        message = format!("`{key}`: {absent}: the reference is likely fabricated");
+    }
+    let failing = sources_failing(res);
+    if !failing.is_empty() {
+        message.push_str(&format!(" ({} could not be asked)", failing.join(", ")));
+    }
     for (field, value) in &res.unresolved {
         message.push_str(&format!("; {} does not resolve", identifier(*field, value)));
     }
@@ -260,6 +316,38 @@ fn not_found_message(key: &str, res: &Resolution) -> String {
             "; its identifier names another work, {}",
             describe(other)
         ));
+    }
+    message
+}
+
+fn not_indexed_message(key: &str, reference: &Reference, res: &Resolution) -> String {
+    let kind = reference.fields.kind;
+    let what = match kind {
+        Some(k) => k.phrase(),
+        None => "a work in a language or venue the indexes hold only partly",
+    };
+    let foreign = kind.is_none()
+        || matches!(
+            kind,
+            Some(
+                crate::model::WorkKind::Article
+                    | crate::model::WorkKind::ConferencePaper
+                    | crate::model::WorkKind::Preprint
+            )
+        );
+    let what = if foreign {
+        "a work in a language or venue the indexes hold only partly"
+    } else {
+        what
+    };
+    let mut message = format!(
+        "`{key}` is {what}, and none of the sources asked has it ({}); they hold such works only \
+         partly, so this is no evidence of fabrication: {}",
+        sources_answering(res),
+        crate::resolve::kinds::how_to_confirm(kind)
+    );
+    for note in res.notes.iter().take(2) {
+        message.push_str(&format!("; {note}"));
     }
     message
 }
@@ -347,7 +435,8 @@ fn mismatch(place: &Place<'_>, res: &Resolution, work: &Work, m: &Mismatch) -> D
                 .as_deref()
                 .and_then(|v| fix_to(v, Applicability::Unsafe)),
         ),
-        Field::Doi | Field::Arxiv | Field::Pmid => {
+        Field::Version => (&WRONG_VERSION, format!("`{key}`: {}", m.detail), None),
+        Field::Doi | Field::Arxiv | Field::Pmid | Field::Isbn | Field::Number | Field::Package => {
             let cited = identifier(m.field, &m.cited);
             let theirs = if m.record.is_empty() {
                 String::new()

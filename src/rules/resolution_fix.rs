@@ -17,6 +17,10 @@ fn field_names(field: Field) -> &'static [&'static str] {
         Field::Doi => &["doi"],
         Field::Arxiv => &["eprint", "arxiv", "arxivid"],
         Field::Pmid => &["pmid"],
+        Field::Isbn => &["isbn"],
+        Field::Number => &["number", "howpublished"],
+        Field::Package => &["url", "howpublished"],
+        Field::Version => &["version"],
     }
 }
 
@@ -63,6 +67,10 @@ pub fn record_value(field: Field, work: &Work) -> Option<String> {
         Field::Doi => work.doi.clone(),
         Field::Arxiv => work.arxiv.clone(),
         Field::Pmid => work.pmid.clone(),
+        Field::Isbn => work.isbn.first().cloned(),
+        // The number of an RFC is part of its record's DOI, never rewritten blindly.
+        Field::Number | Field::Package => None,
+        Field::Version => work.releases.last().map(|r| r.version.clone()),
     }
 }
 

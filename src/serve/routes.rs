@@ -187,7 +187,7 @@ pub async fn resolve(
         let lines: Vec<Value> = queries
             .iter()
             .zip(&resolutions)
-            .map(|((id, _), r)| r.to_json_line(id))
+            .map(|((id, q), r)| r.to_json_line(id, q.fields.kind))
             .collect();
         Ok(lines)
     })

@@ -140,6 +140,13 @@ pub fn judge(identifier: Identifier, r: &Resolution) -> IdentifierCheck {
                     format!("retracted according to {source}"),
                 )
             }
+            Status::NotIndexed => (
+                Access::Unverified,
+                None,
+                format!(
+                    "no source that was asked has it, and they hold works of its kind only partly{asked}"
+                ),
+            ),
             Status::Unverified => {
                 let offline = r
                     .sources_tried

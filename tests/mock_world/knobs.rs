@@ -304,8 +304,16 @@ fn env_names_every_configurable_service() {
             "CITEPROOF_DOI_URL",
             "CITEPROOF_DATACITE_URL",
             "CITEPROOF_UNPAYWALL_URL",
+            "CITEPROOF_OPENLIBRARY_URL",
+            "CITEPROOF_RFC_URL",
+            "CITEPROOF_PYPI_URL",
+            "CITEPROOF_CRAN_URL",
+            "CITEPROOF_CRATES_URL",
+            "CITEPROOF_NPM_URL",
+            "CITEPROOF_WAYBACK_URL",
+            "CITEPROOF_WEB_URL",
             "CITEPROOF_ARXIV_WEB_URL",
-            "CITEPROOF_OPENREVIEW_WEB_URL"
+            "CITEPROOF_OPENREVIEW_WEB_URL",
         ]
     );
     assert!(env.iter().all(|(_, url)| url.starts_with(world.origin())));

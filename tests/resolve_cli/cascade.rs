@@ -199,8 +199,10 @@ fn disabled_sources_are_never_asked() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(world.request_count(Source::S2), 0);
     assert_eq!(world.request_count(Source::OpenAlex), 0);
-    // Crossref alone answered: without the disabled sources the S2-only work is not found.
-    assert_eq!(run.statuses(), ["not_found", "not_found"]);
+    // Crossref alone answered: without the disabled sources the S2-only work is not
+    // found — but a reference from 1989 with no venue, publisher or identifier may be a
+    // report or a manuscript, which the indexes hold only partly: not concluded fabricated.
+    assert_eq!(run.statuses(), ["not_found", "not_indexed"]);
 }
 
 #[test]

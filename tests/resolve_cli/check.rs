@@ -1,7 +1,7 @@
 //! `citeproof check` with resolution: diagnostics at the entries, `--no-resolve`, the
 //! cache across runs, and `resolve` on a .bib file.
 
-use crate::helpers::{citeproof, write_lines};
+use crate::helpers::{citeproof, findings, write_lines};
 use crate::support::{MockConfig, MockWorld};
 
 const PAPER: &[&str] = &[
@@ -37,18 +37,6 @@ const BIB: &[&str] = &[
     "  doi = {10.1088/1741-2552/ac4430}",
     "}",
 ];
-
-/// `(code, key)` of every finding in the text report.
-fn findings(stdout: &str) -> Vec<(String, String)> {
-    stdout
-        .lines()
-        .filter_map(|line| {
-            let code = line.split_once('[')?.1.split_once(']')?.0;
-            let key = line.split_once('`')?.1.split_once('`')?.0;
-            Some((code.to_string(), key.to_string()))
-        })
-        .collect()
-}
 
 #[test]
 fn check_reports_resolution_findings_at_the_entries_and_caches_them() {

@@ -71,6 +71,18 @@ fn closed_world() -> Vec<(String, String)> {
         .collect()
 }
 
+/// `(code, key)` of every finding in a text report.
+pub fn findings(stdout: &str) -> Vec<(String, String)> {
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let code = line.split_once('[')?.1.split_once(']')?.0;
+            let key = line.split_once('`')?.1.split_once('`')?.0;
+            Some((code.to_string(), key.to_string()))
+        })
+        .collect()
+}
+
 /// Write `lines` to `dir/name`, one per line.
 pub fn write_lines(dir: &Path, name: &str, lines: &[&str]) -> PathBuf {
     let path = dir.join(name);

@@ -11,14 +11,16 @@ use axum::routing::get;
 use serde_json::{Value, json};
 
 use super::ids::{self, Agency};
+use super::search::{Fields, terms};
 use super::service::{AppState, Source, json as json_reply};
-use super::text::percent_decode;
+use super::text::{param, percent_decode, query_pairs};
 use super::world::{Entry, Kind};
 
 const JSON_API: &str = "application/vnd.api+json; charset=utf-8";
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/dois", get(search))
         .route("/dois/{*doi}", get(single))
         .fallback(|| async { not_found() })
 }
@@ -44,6 +46,38 @@ async fn single(State(state): State<AppState>, uri: Uri) -> Response {
         }
         _ => not_found(),
     }
+}
+
+/// `GET /dois?query=titles.title:(…)&page[size]=n`: DataCite's Elasticsearch query
+/// string; the mock reads the words of the title clause and ranks the works it holds.
+async fn search(State(state): State<AppState>, uri: Uri) -> Response {
+    let pairs = query_pairs(uri.query());
+    let query = param(&pairs, "query").unwrap_or("");
+    let words = query
+        .strip_prefix("titles.title:(")
+        .and_then(|q| q.strip_suffix(')'))
+        .unwrap_or(query);
+    let size: usize = param(&pairs, "page[size]")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(25);
+    let world = &state.world;
+    let hits = world.index.rank(&terms(words, Fields::TITLE), |i| {
+        world.entry(i).held_by(Source::DataCite)
+    });
+    let data: Vec<Value> = hits
+        .iter()
+        .take(size)
+        .filter_map(|h| {
+            let e = world.entry(h.entry);
+            let doi = e.datacite_dois().next()?.to_string();
+            Some(record(&state, e, &doi))
+        })
+        .collect();
+    json_reply(
+        StatusCode::OK,
+        JSON_API,
+        &json!({"data": data, "meta": {"total": data.len()}, "links": {}}),
+    )
 }
 
 fn is_arxiv(doi: &str) -> bool {

@@ -57,7 +57,13 @@ impl RateLimit {
             Source::Pubmed => 3.0,
             Source::EuropePmc | Source::Doi | Source::DataCite => 5.0,
             Source::Unpaywall => 10.0,
-            Source::Landing | Source::ArxivWeb | Source::OpenReviewWeb => return None,
+            Source::OpenLibrary => 2.0,
+            Source::Rfc | Source::Cran => 5.0,
+            Source::Pypi | Source::Npm => 10.0,
+            Source::Crates | Source::Wayback => 1.0,
+            Source::Landing | Source::Web | Source::ArxivWeb | Source::OpenReviewWeb => {
+                return None;
+            }
         };
         Some(RateLimit::new(
             per_second,

@@ -15,8 +15,8 @@ use super::faults::{Gate, gate};
 use super::knobs::Control;
 use super::world::{Entry, World};
 use super::{
-    admin, arxiv, crossref, datacite, doi, eprint, europepmc, landing, openalex, pubmed, s2,
-    unpaywall,
+    admin, arxiv, crossref, datacite, doi, eprint, europepmc, landing, openalex, openlibrary,
+    pubmed, registries, rfc, s2, unpaywall, wayback, web,
 };
 
 /// A scholarly service the mock serves, each under `/{name}` on the mock's port.
@@ -33,6 +33,15 @@ pub enum Source {
     Unpaywall,
     /// Publisher landing pages (`citation_*` meta tags, JSON-LD) for the URL fallback.
     Landing,
+    OpenLibrary,
+    Rfc,
+    Pypi,
+    Cran,
+    Crates,
+    Npm,
+    Wayback,
+    /// Cited URLs of the web, reached as `/web/{scheme}/{host}/{path}` (`CITEPROOF_WEB_URL`).
+    Web,
     /// arXiv's web site: e-prints and PDFs (`check arXiv:…`, full texts).
     ArxivWeb,
     /// OpenReview's web site: PDFs (`check https://openreview.net/forum?id=…`).
@@ -40,7 +49,7 @@ pub enum Source {
 }
 
 impl Source {
-    pub const ALL: [Source; 12] = [
+    pub const ALL: [Source; 20] = [
         Source::Crossref,
         Source::OpenAlex,
         Source::S2,
@@ -51,6 +60,14 @@ impl Source {
         Source::DataCite,
         Source::Unpaywall,
         Source::Landing,
+        Source::OpenLibrary,
+        Source::Rfc,
+        Source::Pypi,
+        Source::Cran,
+        Source::Crates,
+        Source::Npm,
+        Source::Wayback,
+        Source::Web,
         Source::ArxivWeb,
         Source::OpenReviewWeb,
     ];
@@ -68,6 +85,14 @@ impl Source {
             Source::DataCite => "datacite",
             Source::Unpaywall => "unpaywall",
             Source::Landing => "landing",
+            Source::OpenLibrary => "openlibrary",
+            Source::Rfc => "rfc",
+            Source::Pypi => "pypi",
+            Source::Cran => "cran",
+            Source::Crates => "crates",
+            Source::Npm => "npm",
+            Source::Wayback => "wayback",
+            Source::Web => "web",
             Source::ArxivWeb => "arxiv-web",
             Source::OpenReviewWeb => "openreview-web",
         }
@@ -86,6 +111,14 @@ impl Source {
             Source::Doi => "DOI",
             Source::DataCite => "DATACITE",
             Source::Unpaywall => "UNPAYWALL",
+            Source::OpenLibrary => "OPENLIBRARY",
+            Source::Rfc => "RFC",
+            Source::Pypi => "PYPI",
+            Source::Cran => "CRAN",
+            Source::Crates => "CRATES",
+            Source::Npm => "NPM",
+            Source::Wayback => "WAYBACK",
+            Source::Web => "WEB",
             Source::ArxivWeb => "ARXIV_WEB",
             Source::OpenReviewWeb => "OPENREVIEW_WEB",
             Source::Landing => return None,
@@ -136,6 +169,14 @@ pub fn router(state: AppState, control: Arc<Control>) -> Router {
             Source::DataCite => datacite::router(),
             Source::Unpaywall => unpaywall::router(),
             Source::Landing => landing::router(),
+            Source::OpenLibrary => openlibrary::router(),
+            Source::Rfc => rfc::router(),
+            Source::Pypi => registries::pypi_router(),
+            Source::Cran => registries::cran_router(),
+            Source::Crates => registries::crates_router(),
+            Source::Npm => registries::npm_router(),
+            Source::Wayback => wayback::router(),
+            Source::Web => web::router(),
             Source::ArxivWeb => eprint::arxiv_router(),
             Source::OpenReviewWeb => eprint::openreview_router(),
         };

@@ -110,6 +110,54 @@ pub struct Work {
     pub updates: Vec<Update>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixture_note: Option<String>,
+    /// Exactly the services that hold the work (`["openlibrary", "web"]`), instead of
+    /// those its identifiers imply: books, RFCs, packages and pages the scholarly
+    /// indexes do not have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_by: Option<Vec<String>>,
+    /// ISBNs of the book's editions (Open Library).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub isbn: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<String>,
+    /// Years of the book's editions besides `year`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub editions: Vec<i32>,
+    /// The RFC number (the RFC index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rfc: Option<u32>,
+    /// The package in its registry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<Package>,
+    /// The page at `url` (web pages, software home pages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<Page>,
+}
+
+/// A package as a registry records it.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Package {
+    /// `pypi`, `cran`, `crates` or `npm`.
+    pub registry: String,
+    pub name: String,
+    /// `(version, ISO date)`, oldest first.
+    pub releases: Vec<(String, String)>,
+}
+
+/// The web page of a work.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Page {
+    pub url: String,
+    /// 200 (served), 404/410 (gone), 403/429 (refused), or 0 for a captcha wall.
+    #[serde(default = "ok_status")]
+    pub status: u16,
+    /// A Wayback Machine copy's timestamp (`20190301000000`), for a page that is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived: Option<String>,
+}
+
+fn ok_status() -> u16 {
+    200
 }
 
 /// Normalised publication kind, mapped to each service's own vocabulary.
@@ -212,6 +260,13 @@ impl Entry {
 
     fn compute_holds(&self, source: Source) -> bool {
         let w = &self.work;
+        if let Some(services) = &w.held_by {
+            // doi.org resolves every DOI its registration agencies hold.
+            let registered =
+                w.doi.is_some() && services.iter().any(|s| s == "crossref" || s == "datacite");
+            return services.iter().any(|s| s == source.name())
+                || (source == Source::Doi && registered);
+        }
         match source {
             Source::Crossref | Source::Unpaywall => self.crossref_doi().is_some(),
             Source::DataCite => self.datacite_dois().next().is_some(),
@@ -228,6 +283,14 @@ impl Entry {
                     || w.sources.iter().any(|s| s == "openalex")
             }
             Source::S2 | Source::Landing => true,
+            Source::OpenLibrary => !w.isbn.is_empty(),
+            Source::Rfc => w.rfc.is_some(),
+            Source::Pypi | Source::Cran | Source::Crates | Source::Npm => w
+                .package
+                .as_ref()
+                .is_some_and(|p| p.registry == source.name()),
+            Source::Web => w.page.is_some(),
+            Source::Wayback => w.page.as_ref().is_some_and(|p| p.archived.is_some()),
             // Web sites serving files, not records.
             Source::ArxivWeb | Source::OpenReviewWeb => false,
         }

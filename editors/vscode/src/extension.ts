@@ -12,10 +12,12 @@ import {
   ServerOptions,
 } from 'vscode-languageclient/node';
 
-import { DOCUMENT_SELECTOR, serverCommand, serverSettings, ServerSettings } from './settings';
+import { bundledServerPath, DOCUMENT_SELECTOR, serverCommand, serverSettings, ServerSettings } from './settings';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
+/** The server inside this package (platform-specific builds), or undefined. */
+let bundled: string | undefined;
 
 function firstWorkspaceFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -38,11 +40,16 @@ function findCommand(command: string): boolean {
 }
 
 async function start(): Promise<void> {
-  const { command, args } = serverCommand(vscode.workspace.getConfiguration('citeproof'), firstWorkspaceFolder());
+  const { command, args } = serverCommand(
+    vscode.workspace.getConfiguration('citeproof'),
+    firstWorkspaceFolder(),
+    bundled,
+  );
+  output?.info(`starting ${command === bundled ? 'the bundled server' : 'the server'} ${command} ${args.join(' ')}`);
   if (!findCommand(command)) {
     const choice = await vscode.window.showErrorMessage(
-      `citeproof: cannot find the server \`${command}\`. Install it (cargo install --locked --path .) ` +
-        'or set citeproof.server.path.',
+      `citeproof: cannot find the server \`${command}\`. Install citeproof ` +
+        '(https://github.com/citeproof/citeproof#install) or set citeproof.server.path.',
       'Open Settings',
     );
     if (choice === 'Open Settings') {
@@ -100,6 +107,8 @@ async function restart(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('citeproof', { log: true });
+  const candidate = bundledServerPath(context.extensionPath);
+  bundled = fs.existsSync(candidate) ? candidate : undefined;
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand('citeproof.restartServer', restart),

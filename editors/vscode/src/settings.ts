@@ -70,17 +70,31 @@ export function serverSettings(read: SettingsReader, workspaceFolder?: string): 
   return settings;
 }
 
-/** The command that starts the server. A bare name is looked up on PATH; a path with
- * a separator is expanded like `configFile`. */
+/** Where a platform-specific package (`vsce package --target`) carries the server:
+ * `server/citeproof` (`server/citeproof.exe` on Windows) inside the extension. */
+export function bundledServerPath(extensionDir: string, platform: string = process.platform): string {
+  return path.join(extensionDir, 'server', platform === 'win32' ? 'citeproof.exe' : 'citeproof');
+}
+
+/** The command that starts the server: `citeproof.server.path` when set (a bare name
+ * is looked up on PATH; a path with a separator is expanded like `configFile`), else
+ * the server bundled with the extension (`bundled`, when the package has one), else
+ * `citeproof` on PATH. */
 export function serverCommand(
   read: SettingsReader,
   workspaceFolder?: string,
+  bundled?: string,
 ): { command: string; args: string[] } {
   const configured = read.get<unknown>('server.path');
-  const name = typeof configured === 'string' && configured.trim() !== '' ? configured.trim() : 'citeproof';
-  const command = name.includes('/') || name.includes('\\') || name.startsWith('~')
-    ? expandPath(name, workspaceFolder)
-    : name;
+  const name = typeof configured === 'string' ? configured.trim() : '';
+  let command: string;
+  if (name === '') {
+    command = bundled ?? 'citeproof';
+  } else if (name.includes('/') || name.includes('\\') || name.startsWith('~')) {
+    command = expandPath(name, workspaceFolder);
+  } else {
+    command = name;
+  }
   const args = read.get<unknown>('server.args');
   const list = Array.isArray(args) && args.every((a) => typeof a === 'string') ? (args as string[]) : ['lsp'];
   return { command, args: list };

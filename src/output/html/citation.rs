@@ -91,6 +91,25 @@ fn id_links(
     out.join(" · ")
 }
 
+/// `book`, `RFC 2119`, `software 1.3.2 (PyPI: scikit-learn)`.
+fn kind_label(kind: crate::model::WorkKind, f: &RefFields) -> String {
+    let mut label = kind
+        .phrase()
+        .trim_start_matches("a ")
+        .trim_start_matches("an ")
+        .to_string();
+    if let Some(n) = &f.number {
+        label.push_str(&format!(" {n}"));
+    }
+    if let Some(v) = &f.version {
+        label.push_str(&format!(" {v}"));
+    }
+    if let Some(p) = &f.package {
+        label.push_str(&format!(" ({}: {})", p.registry.display(), p.name));
+    }
+    escape(&label).into_owned()
+}
+
 fn cited_as(reference: &Reference) -> String {
     let f: &RefFields = &reference.fields;
     let mut parts = Vec::new();
@@ -110,6 +129,12 @@ fn cited_as(reference: &Reference) -> String {
     }
     if let Some(venue) = &f.venue {
         parts.push(escape(venue).into_owned());
+    }
+    if let Some(kind) = f.kind {
+        parts.push(format!(
+            "<span class=\"kind\">{}</span>",
+            kind_label(kind, f)
+        ));
     }
     if parts.is_empty() {
         let raw: String = reference.raw.chars().take(300).collect();
@@ -199,6 +224,7 @@ fn status_badge(status: Status) -> String {
         Status::NotFound => ("not found", "bad"),
         Status::Retracted => ("retracted", "bad"),
         Status::Unverified => ("unverified", "neutral"),
+        Status::NotIndexed => ("not indexed", "neutral"),
     };
     format!("<span class=\"badge {class}\">{text}</span>")
 }

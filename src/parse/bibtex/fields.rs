@@ -60,6 +60,19 @@ pub(super) fn ref_fields(entry_type: &str, f: &impl Fields) -> RefFields {
     if out.venue.is_none() && out.arxiv.is_some() {
         out.venue = Some("arXiv".to_string());
     }
+    if out.isbn.is_none() {
+        out.invalid_isbn = f.get("isbn").and_then(|i| ids::invalid_isbn(&plain(i)));
+    }
+    let get = |name: &str| {
+        let value = f.get(name)?;
+        let identifier = matches!(name, "url" | "doi" | "eprint");
+        Some(if identifier {
+            plain(value)
+        } else {
+            text(value)
+        })
+    };
+    crate::parse::kind::of_entry(entry_type, &get, &out).apply(&mut out);
     out
 }
 

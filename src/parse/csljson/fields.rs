@@ -115,5 +115,11 @@ pub fn fields(item: &Map<String, Value>, id: &str) -> RefFields {
     if let Some((scheme, value)) = ids::parse_prefixed(id) {
         f.identifier_mut(scheme).get_or_insert(value);
     }
+    if f.isbn.is_none() {
+        f.invalid_isbn = text(item, "ISBN").and_then(|i| ids::invalid_isbn(&i));
+    }
+    let csl_type = text(item, "type").unwrap_or_default();
+    let get = |name: &str| text(item, name);
+    crate::parse::kind::of_csl(&csl_type, &get, &f).apply(&mut f);
     f
 }

@@ -209,6 +209,9 @@ pub fn extract<'t>(text: &'t str, f: &mut RefFields) -> Cow<'t, str> {
         && let Some(c) = ISBN.captures(text)
     {
         f.isbn = ids::normalize_isbn(&c[1]);
+        if f.isbn.is_none() {
+            f.invalid_isbn = ids::invalid_isbn(&c[1]);
+        }
         let m = c.get(0).expect("whole match");
         cut.push((m.start(), m.end()));
     }

@@ -9,6 +9,8 @@
 //! volume, issue, pages and publisher ([`venue`]).
 
 mod clean;
+/// Ligatures, stray spaces in identifiers and the like undone (for the PDF reader).
+pub(crate) use clean::clean as clean_text;
 pub(crate) use clean::contains_ignore_case;
 mod id_needles;
 mod identifiers;
@@ -52,6 +54,7 @@ pub fn parse(raw: &str) -> RefFields {
     if f.venue.is_none() && f.arxiv.is_some() && clean::contains_ignore_case(&body, "arxiv") {
         f.venue = Some("arXiv".to_string());
     }
+    crate::parse::kind::of_string(&body, &f).apply(&mut f);
     f
 }
 

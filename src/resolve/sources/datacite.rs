@@ -26,6 +26,27 @@ impl DataCiteClient {
         &self.ep.settings
     }
 
+    /// `GET /dois?query=titles.title:(…)`: records whose titles share the words, best
+    /// first (theses, reports, datasets and software in repositories).
+    pub async fn search(&self, title: &str, rows: usize) -> Result<Vec<Work>, SourceError> {
+        let words: Vec<String> = title
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() > 2)
+            .map(str::to_lowercase)
+            .take(12)
+            .collect();
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let query = format!("titles.title:({})", words.join(" "));
+        let size = rows.to_string();
+        let url = self.ep.url(
+            "/dois",
+            &[("query", query.as_str()), ("page[size]", size.as_str())],
+        )?;
+        parse_search(&self.ep.send(HttpRequest::get(url)).await?)
+    }
+
     /// `GET /dois/{doi}`.
     pub async fn lookup(&self, doi: &str) -> LookupResult {
         let url = self.ep.url(&format!("/dois/{}", encode_path(doi)), &[])?;
@@ -49,6 +70,19 @@ pub fn parse_doi(reply: &HttpReply) -> LookupResult {
         404 if !is_html(reply) => Ok(Lookup::NotFound),
         _ => Err(status_error(reply)),
     }
+}
+
+/// The reply to `/dois?query=…`: a JSON:API list.
+pub fn parse_search(reply: &HttpReply) -> Result<Vec<Work>, SourceError> {
+    if reply.status != 200 {
+        return Err(status_error(reply));
+    }
+    let v = parse_body(reply)?;
+    let data = v
+        .get("data")
+        .and_then(Value::as_array)
+        .ok_or_else(|| SourceError::Malformed("DataCite search reply without data".into()))?;
+    Ok(data.iter().map(work_from_json).collect())
 }
 
 fn creator(c: &Value) -> Option<Person> {

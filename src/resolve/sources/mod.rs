@@ -18,17 +18,23 @@ pub mod doi;
 pub mod europepmc;
 mod json;
 pub mod openalex;
+pub mod openlibrary;
 pub mod pubmed;
+pub mod registry;
+pub mod rfc;
 pub mod s2;
 mod settings;
 pub mod text;
 pub mod unpaywall;
+pub mod wayback;
 pub mod xml;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-pub use settings::{SettingsError, SourceName, SourceSettings, SourcesSettings, parse_rate};
+pub use settings::{
+    SettingsError, SourceName, SourceSettings, SourcesSettings, WEB_URL_VAR, parse_rate,
+};
 
 use crate::model::Work;
 use crate::net::{HttpReply, HttpRequest, Net, NetError, SourceHandle};
@@ -151,6 +157,10 @@ pub struct Sources {
     pub doi: doi::DoiClient,
     pub datacite: datacite::DataCiteClient,
     pub unpaywall: unpaywall::UnpaywallClient,
+    pub openlibrary: openlibrary::OpenLibraryClient,
+    pub rfc: rfc::RfcClient,
+    pub registries: registry::RegistryClients,
+    pub wayback: wayback::WaybackClient,
 }
 
 impl Sources {
@@ -166,6 +176,10 @@ impl Sources {
             doi: doi::DoiClient::new(net, get(SourceName::Doi)),
             datacite: datacite::DataCiteClient::new(net, get(SourceName::DataCite)),
             unpaywall: unpaywall::UnpaywallClient::new(net, get(SourceName::Unpaywall)),
+            openlibrary: openlibrary::OpenLibraryClient::new(net, get(SourceName::OpenLibrary)),
+            rfc: rfc::RfcClient::new(net, get(SourceName::Rfc)),
+            registries: registry::RegistryClients::new(net, get),
+            wayback: wayback::WaybackClient::new(net, get(SourceName::Wayback)),
         }
     }
 }

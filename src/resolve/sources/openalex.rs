@@ -210,6 +210,9 @@ pub fn work_from_json(v: &Value) -> Work {
             .unwrap_or(false),
         has_concern: false,
         oa_url,
+        other_years: Vec::new(),
+        isbn: Vec::new(),
+        releases: Vec::new(),
     };
     finish(work)
 }

@@ -230,6 +230,9 @@ pub fn work_from_json(v: &Value) -> Work {
         is_retracted: false,
         has_concern: false,
         oa_url: str_of(v.pointer("/openAccessPdf/url")),
+        other_years: Vec::new(),
+        isbn: Vec::new(),
+        releases: Vec::new(),
     };
     finish(work)
 }

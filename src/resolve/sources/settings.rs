@@ -21,10 +21,20 @@ pub enum SourceName {
     Doi,
     DataCite,
     Unpaywall,
+    /// Books: editions by ISBN, works by title and author.
+    OpenLibrary,
+    /// The RFC Editor's index of RFCs.
+    Rfc,
+    Pypi,
+    Cran,
+    Crates,
+    Npm,
+    /// The Internet Archive's Wayback Machine (archived copies of cited pages).
+    Wayback,
 }
 
 impl SourceName {
-    pub const ALL: [SourceName; 9] = [
+    pub const ALL: [SourceName; 16] = [
         SourceName::Crossref,
         SourceName::OpenAlex,
         SourceName::S2,
@@ -34,6 +44,13 @@ impl SourceName {
         SourceName::Doi,
         SourceName::DataCite,
         SourceName::Unpaywall,
+        SourceName::OpenLibrary,
+        SourceName::Rfc,
+        SourceName::Pypi,
+        SourceName::Cran,
+        SourceName::Crates,
+        SourceName::Npm,
+        SourceName::Wayback,
     ];
 
     /// The name used in configuration, cache namespaces and reports.
@@ -48,6 +65,13 @@ impl SourceName {
             SourceName::Doi => "doi",
             SourceName::DataCite => "datacite",
             SourceName::Unpaywall => "unpaywall",
+            SourceName::OpenLibrary => "openlibrary",
+            SourceName::Rfc => "rfc",
+            SourceName::Pypi => "pypi",
+            SourceName::Cran => "cran",
+            SourceName::Crates => "crates",
+            SourceName::Npm => "npm",
+            SourceName::Wayback => "wayback",
         }
     }
 
@@ -68,6 +92,13 @@ impl SourceName {
             SourceName::Doi => "https://doi.org",
             SourceName::DataCite => "https://api.datacite.org",
             SourceName::Unpaywall => "https://api.unpaywall.org",
+            SourceName::OpenLibrary => "https://openlibrary.org",
+            SourceName::Rfc => "https://www.rfc-editor.org",
+            SourceName::Pypi => "https://pypi.org",
+            SourceName::Cran => "https://crandb.r-pkg.org",
+            SourceName::Crates => "https://crates.io",
+            SourceName::Npm => "https://registry.npmjs.org",
+            SourceName::Wayback => "https://archive.org",
         }
     }
 
@@ -84,7 +115,14 @@ impl SourceName {
             SourceName::EuropePmc
             | SourceName::Doi
             | SourceName::DataCite
-            | SourceName::Unpaywall => Rate::per_second(5),
+            | SourceName::Unpaywall
+            | SourceName::Rfc
+            | SourceName::Cran => Rate::per_second(5),
+            // Open Library asks API users to stay well below its page rate; crates.io's
+            // crawler policy is one request per second; the Wayback Machine throttles hard.
+            SourceName::OpenLibrary => Rate::per_second(2),
+            SourceName::Crates | SourceName::Wayback => Rate::per_second(1),
+            SourceName::Pypi | SourceName::Npm => Rate::per_second(10),
         }
     }
 
@@ -100,7 +138,13 @@ impl SourceName {
             SourceName::EuropePmc
             | SourceName::Doi
             | SourceName::DataCite
-            | SourceName::Unpaywall => 5,
+            | SourceName::Unpaywall
+            | SourceName::Rfc
+            | SourceName::Pypi
+            | SourceName::Cran
+            | SourceName::Npm => 5,
+            SourceName::OpenLibrary => 2,
+            SourceName::Crates | SourceName::Wayback => 1,
         }
     }
 
@@ -128,6 +172,9 @@ impl FromStr for SourceName {
             "semanticscholar" | "semantic_scholar" => "s2",
             "europe_pmc" | "epmc" => "europepmc",
             "doi.org" => "doi",
+            "open_library" | "open-library" => "openlibrary",
+            "crates.io" | "cratesio" => "crates",
+            "archive.org" | "internet_archive" => "wayback",
             other => other,
         };
         SourceName::ALL
@@ -140,7 +187,7 @@ impl FromStr for SourceName {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
     #[error(
-        "unknown source `{0}` (expected one of crossref, openalex, s2, arxiv, pubmed, europepmc, doi, datacite, unpaywall)"
+        "unknown source `{0}` (expected one of crossref, openalex, s2, arxiv, pubmed, europepmc, doi, datacite, unpaywall, openlibrary, rfc, pypi, cran, crates, npm, wayback)"
     )]
     UnknownSource(String),
     #[error("{var}: `{value}` is not an http(s) base URL")]
@@ -273,10 +320,17 @@ impl SourceSettings {
     }
 }
 
+/// The variable naming where cited URLs are fetched through.
+pub const WEB_URL_VAR: &str = "CITEPROOF_WEB_URL";
+
 /// Settings of every source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourcesSettings {
     pub sources: Vec<SourceSettings>,
+    /// Where cited URLs are fetched through (`CITEPROOF_WEB_URL`): a cited
+    /// `https://host/path` is asked of `{web}/https/host/path`. `None`: asked directly.
+    /// For tests, mirrors and archives of the web.
+    pub web: Option<String>,
 }
 
 impl Default for SourcesSettings {
@@ -286,6 +340,7 @@ impl Default for SourcesSettings {
                 .into_iter()
                 .map(SourceSettings::new)
                 .collect(),
+            web: None,
         }
     }
 }
@@ -303,7 +358,10 @@ impl SourcesSettings {
             .into_iter()
             .map(|n| SourceSettings::from_env_with(n, &get))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(SourcesSettings { sources })
+        let web = get(WEB_URL_VAR)
+            .map(|v| v.trim().trim_end_matches('/').to_string())
+            .filter(|v| !v.is_empty());
+        Ok(SourcesSettings { sources, web })
     }
 
     /// Every source pointed at `base` + `/<name>` (a mock world serving all APIs).
@@ -313,7 +371,10 @@ impl SourcesSettings {
             .into_iter()
             .map(|n| SourceSettings::new(n).with_base_url(&format!("{base}/{}", n.as_str())))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(SourcesSettings { sources })
+        Ok(SourcesSettings {
+            sources,
+            web: Some(format!("{base}/web")),
+        })
     }
 
     pub fn get(&self, name: SourceName) -> &SourceSettings {

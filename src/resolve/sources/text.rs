@@ -203,6 +203,38 @@ pub fn year_in(text: &str) -> Option<i32> {
 /// Normalise the identifiers of a parsed record and apply the title retraction flag:
 /// DOIs lowercase and bare, arXiv ids without version (also derived from an arXiv
 /// DataCite DOI), PMCIDs as `PMC` + digits, empty strings dropped.
+/// One "author" that is a list of people (`Barry Becker, Ronny Kohavi`, as some
+/// deposits write them), as those people; anything else (`University of California,
+/// Irvine`, `Smith, John`) as it is.
+fn split_name_list(person: Person) -> Vec<Person> {
+    if person.given.is_some() || !person.family.contains(", ") {
+        return vec![person];
+    }
+    let parts: Vec<&str> = person
+        .family
+        .split(", ")
+        .flat_map(|p| p.split(" and "))
+        .map(str::trim)
+        .collect();
+    let all_names = parts.iter().all(|p| {
+        let words: Vec<&str> = p.split_whitespace().collect();
+        (2..=4).contains(&words.len())
+            && words
+                .iter()
+                .all(|w| w.chars().next().is_some_and(char::is_uppercase))
+            && !words.iter().any(|w| {
+                matches!(
+                    *w,
+                    "University" | "Institute" | "Department" | "Center" | "Centre"
+                )
+            })
+    });
+    if parts.len() < 2 || !all_names {
+        return vec![person];
+    }
+    parts.into_iter().map(split_name).collect()
+}
+
 pub fn finish(mut work: Work) -> Work {
     let keep = |v: Option<String>| v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
     work.title = collapse_whitespace(&work.title);
@@ -223,6 +255,7 @@ pub fn finish(mut work: Work) -> Work {
     work.oa_url = keep(work.oa_url);
     work.abstract_text = keep(work.abstract_text);
     work.authors.retain(|p| !p.family.trim().is_empty());
+    work.authors = work.authors.into_iter().flat_map(split_name_list).collect();
     if has_retracted_prefix(&work.title) {
         work.is_retracted = true;
     }

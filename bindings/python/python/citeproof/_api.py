@@ -254,7 +254,8 @@ def check_citations(
     ``reason``, ``record``) plus MicroTraitLLM's keys: ``raw_citation`` (``"[n]"``),
     ``identifier`` as a string (the PMCID/DOI, or ``None``; its scheme in
     ``identifier_scheme``) and ``similarity`` as a float (0.0 when not computed). Statuses
-    are ``valid``, ``mismatch``, ``not_found``, ``retracted`` and ``unverified``.
+    are ``valid``, ``mismatch``, ``not_found``, ``retracted``, ``unverified`` and
+    ``not_indexed`` (a book, thesis or other work the indexes hold only partly).
     ``retrieved_articles=None`` checks the references in the scholarly record instead.
     """
     cleaner = _cleaner(cleaner)

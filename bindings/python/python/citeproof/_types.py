@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, Literal, Optional, Tuple
 
-Status = Literal["valid", "mismatch", "not_found", "retracted", "unverified"]
+Status = Literal["valid", "mismatch", "not_found", "retracted", "unverified", "not_indexed"]
 Action = Literal["kept", "removed", "marked"]
 Label = Literal["high", "medium", "low", "invalid_id", "unknown"]
 Access = Literal[
@@ -94,6 +94,7 @@ class CleanSummary:
     not_found: int
     retracted: int
     unverified: int
+    not_indexed: int
     kept: int
     removed: int
     marked: int

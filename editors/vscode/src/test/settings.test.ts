@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 
-import { DOCUMENT_SELECTOR, serverCommand, serverSettings, SettingsReader } from '../settings';
+import { bundledServerPath, DOCUMENT_SELECTOR, serverCommand, serverSettings, SettingsReader } from '../settings';
 
 function reader(values: Record<string, unknown>): SettingsReader {
   return { get: <T>(key: string) => values[key] as T | undefined };
@@ -51,6 +51,21 @@ test('the server command: a name on PATH, or a path expanded', () => {
     serverCommand(reader({ 'server.path': 'target/release/citeproof' }), '/src/citeproof').command,
     '/src/citeproof/target/release/citeproof',
   );
+});
+
+test('the bundled server unless citeproof.server.path is set', () => {
+  const bundled = bundledServerPath('/ext', 'linux');
+  assert.equal(bundled, path.join('/ext', 'server', 'citeproof'));
+  assert.equal(bundledServerPath('/ext', 'win32'), path.join('/ext', 'server', 'citeproof.exe'));
+  assert.equal(serverCommand(reader({}), undefined, bundled).command, bundled);
+  assert.equal(serverCommand(reader({ 'server.path': '  ' }), undefined, bundled).command, bundled);
+  assert.equal(serverCommand(reader({ 'server.path': 'citeproof' }), undefined, bundled).command, 'citeproof');
+  assert.equal(
+    serverCommand(reader({ 'server.path': '/opt/citeproof' }), undefined, bundled).command,
+    '/opt/citeproof',
+  );
+  // A universal package (no server inside) starts citeproof from PATH.
+  assert.equal(serverCommand(reader({ 'server.path': '' })).command, 'citeproof');
 });
 
 test('the documents: Markdown, Quarto, LaTeX, BibTeX and plain text, saved or not', () => {
