@@ -356,27 +356,33 @@ impl Loader<'_> {
             return Some(id);
         }
         let declared = self.options.fs.kind(path);
-        let registered = match self.fetch(path, declared) {
-            Ok(Content::Text(kind, text)) => {
-                Ok(self.project.sources.add(path.to_path_buf(), kind, text))
-            }
-            Ok(Content::Binary(kind, bytes)) => {
-                let id = self
-                    .project
-                    .sources
-                    .add(path.to_path_buf(), kind, String::new());
-                match read::convert(kind, id, &bytes) {
-                    Ok(converted) => {
-                        let sources = &mut self.project.sources;
-                        sources.set_converted(id, converted.text, converted.locations);
-                        self.parsed.insert(id, converted.parsed);
-                        Ok(id)
-                    }
-                    Err(why) => Err((Some(id), why)),
+        let registered =
+            match self.fetch(path, declared) {
+                Ok(Content::Text(kind, text)) => {
+                    Ok(self.project.sources.add(path.to_path_buf(), kind, text))
                 }
-            }
-            Err(why) => Err((None, why)),
-        };
+                Ok(Content::Binary(kind, bytes)) => {
+                    let id = self
+                        .project
+                        .sources
+                        .add(path.to_path_buf(), kind, String::new());
+                    match read::convert(kind, id, &bytes) {
+                        Ok(converted) => {
+                            let sources = &mut self.project.sources;
+                            sources.set_converted(id, converted.text, converted.locations);
+                            let mut parsed = converted.parsed;
+                            let shown = path.to_string_lossy();
+                            parsed.problems.extend(converted.unread.iter().map(|why| {
+                                input::unreadable_file(id, Span::default(), &shown, why)
+                            }));
+                            self.parsed.insert(id, parsed);
+                            Ok(id)
+                        }
+                        Err(why) => Err((Some(id), why)),
+                    }
+                }
+                Err(why) => Err((None, why)),
+            };
         let (registered, why) = match registered {
             Ok(id) => return Some(id),
             Err(failure) => failure,

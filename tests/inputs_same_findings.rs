@@ -1,7 +1,7 @@
 //! One manuscript in every form a reviewer may receive it — LaTeX with its `.bib`,
-//! LaTeX with only the `.bbl` a BibTeX or biber run left (as arXiv ships it), a
-//! Word file and an OpenDocument file typeset by pandoc, a Word file written with
-//! Zotero — checked against the demo's corpus: every form gives the same
+//! LaTeX with only the `.bbl` a BibTeX or biber run left (as arXiv ships it), the
+//! PDF pdflatex made of it, a Word file and an OpenDocument file typeset by pandoc,
+//! a Word file written with Zotero — checked against the demo's corpus: every form gives the same
 //! resolution findings, about the same works.
 //!
 //! The forms are in fixtures/inputs/demo, made from fixtures/demo by
@@ -98,6 +98,7 @@ fn every_form_of_the_manuscript_gives_the_same_findings() {
                 ],
             ),
         ),
+        ("PDF (pdflatex)", Path::new(demo).join("paper.pdf")),
         ("Word (pandoc)", Path::new(demo).join("paper.docx")),
         ("OpenDocument (pandoc)", Path::new(demo).join("paper.odt")),
         (

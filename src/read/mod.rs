@@ -34,6 +34,9 @@ pub struct Converted {
     pub text: String,
     pub locations: LocationMap,
     pub parsed: Parsed,
+    /// Parts of the file that could not be read (a PDF page the engine failed on),
+    /// each with why; the rest was read. Reported as unreadable-file findings.
+    pub unread: Vec<String>,
 }
 
 /// A file format that is not text.

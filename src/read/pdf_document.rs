@@ -71,6 +71,13 @@ pub fn convert(file: FileId, layout: &PdfLayout) -> Result<Converted, String> {
     for reference in &mut references {
         reference.raw = text[reference.span.start..reference.span.end].to_string();
     }
+    let unread = layout
+        .unreadable_pages
+        .iter()
+        .map(|(page, why)| {
+            format!("page {page} could not be read ({why}); the other pages are checked")
+        })
+        .collect();
     Ok(Converted {
         text,
         locations,
@@ -80,6 +87,7 @@ pub fn convert(file: FileId, layout: &PdfLayout) -> Result<Converted, String> {
             references,
             ..Parsed::default()
         },
+        unread,
     })
 }
 
@@ -329,6 +337,20 @@ mod tests {
                 .to_string(),
             "page 1, line 1"
         );
+    }
+
+    #[test]
+    fn pages_the_engine_could_not_read_are_named() {
+        let layout = PdfLayout {
+            unreadable_pages: vec![(2, "a broken content stream".into())],
+            ..numbered()
+        };
+        let converted = convert(FileId(0), &layout).unwrap();
+        assert_eq!(
+            converted.unread,
+            ["page 2 could not be read (a broken content stream); the other pages are checked"]
+        );
+        assert_eq!(converted.parsed.references.len(), 4);
     }
 
     #[test]

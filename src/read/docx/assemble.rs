@@ -81,6 +81,7 @@ pub fn assemble(
             references,
             ..Parsed::default()
         },
+        unread: Vec::new(),
     }
 }
 
