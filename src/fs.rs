@@ -107,11 +107,13 @@ struct Buffer {
     kind: Option<FileKind>,
 }
 
-/// What a buffer holds: an editor's text, or the bytes of an uploaded file.
+/// What a buffer holds: an editor's text, the bytes of an uploaded or fetched
+/// file, or why a file that stands in an input's place cannot be read.
 #[derive(Clone)]
 enum Content {
     Text(Arc<str>),
     Bytes(Arc<[u8]>),
+    Unreadable(Arc<str>),
 }
 
 impl Content {
@@ -119,6 +121,7 @@ impl Content {
         match self {
             Content::Text(text) => text.len(),
             Content::Bytes(bytes) => bytes.len(),
+            Content::Unreadable(_) => 0,
         }
     }
 }
@@ -153,6 +156,19 @@ impl Overlay {
             .insert(normalize(path), Buffer { content, kind });
     }
 
+    /// Make `path` a file that cannot be read, for the reason `why` (an input
+    /// that names a paper which could not be fetched): reading it reports `why`.
+    pub fn set_unreadable(&mut self, path: &Path, why: &str) {
+        let content = Content::Unreadable(Arc::from(why));
+        self.buffers.insert(
+            normalize(path),
+            Buffer {
+                content,
+                kind: None,
+            },
+        );
+    }
+
     /// Forget the buffer at `path`: the file on the base view shows again.
     pub fn remove(&mut self, path: &Path) {
         self.buffers.remove(&normalize(path));
@@ -162,7 +178,7 @@ impl Overlay {
     pub fn buffer(&self, path: &Path) -> Option<&Arc<str>> {
         match &self.buffers.get(&normalize(path))?.content {
             Content::Text(text) => Some(text),
-            Content::Bytes(_) => None,
+            Content::Bytes(_) | Content::Unreadable(_) => None,
         }
     }
 
@@ -194,6 +210,7 @@ impl FileSystem for Overlay {
             }
             Some(Content::Text(text)) => Ok(text.to_string()),
             Some(Content::Bytes(bytes)) => crate::walk::decode_text(bytes.to_vec()),
+            Some(Content::Unreadable(why)) => Err(why.to_string()),
             None => self.base().read_text(path, max_size),
         }
     }
@@ -205,6 +222,7 @@ impl FileSystem for Overlay {
             }
             Some(Content::Text(text)) => Ok(text.as_bytes().to_vec()),
             Some(Content::Bytes(bytes)) => Ok(bytes.to_vec()),
+            Some(Content::Unreadable(why)) => Err(why.to_string()),
             None => self.base().read_bytes(path, max_size),
         }
     }

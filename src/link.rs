@@ -120,7 +120,10 @@ pub fn folded_keys(references: &[Reference]) -> HashMap<String, usize> {
 
 /// The reference whose first author's family name and year match an author–year
 /// citation (`Smith et al., 2020a` → Smith, 2020, suffix a). With a year suffix the
-/// n-th such reference in bibliography order is taken.
+/// n-th such reference in bibliography order is taken. Without one, several
+/// references of one first author and year are told apart by the rest of the
+/// citation: `Kingma and Ba 2015` is the one whose second author is Ba, `Kingma et
+/// al. 2015` one with three authors or more.
 fn author_year_target(references: &[Reference], key: &str) -> Option<usize> {
     let (family, year, suffix) = author_year_parts(key)?;
     let candidates: Vec<usize> = references
@@ -142,8 +145,50 @@ fn author_year_target(references: &[Reference], key: &str) -> Option<usize> {
         Some(letter) => candidates
             .get((letter as u8).wrapping_sub(b'a') as usize)
             .copied(),
+        None if candidates.len() > 1 => {
+            let fit = |&&i: &&usize| names_fit(&references[i], key);
+            candidates
+                .iter()
+                .max_by_key(|i| (fit(i), std::cmp::Reverse(**i)))
+                .copied()
+        }
         None => candidates.first().copied(),
     }
+}
+
+/// How well the names of an author–year citation fit a reference's authors: the
+/// other family names it writes that the authors hold, and whether "et al." or a
+/// pair of names agrees with the number of authors.
+fn names_fit(reference: &Reference, key: &str) -> (usize, bool) {
+    let authors: Vec<String> = reference
+        .fields
+        .authors
+        .iter()
+        .map(|p| fold(&p.family))
+        .collect();
+    let names = key.split(|c: char| c.is_ascii_digit()).next().unwrap_or("");
+    let et_al = names.contains("et al");
+    let words: Vec<String> = names
+        .split(|c: char| !c.is_alphabetic() && c != '-' && c != '\'')
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .map(fold)
+        .collect();
+    let named = words
+        .iter()
+        .skip(1)
+        .filter(|w| {
+            authors
+                .iter()
+                .skip(1)
+                .any(|a| a == *w || a.ends_with(&format!(" {w}")))
+        })
+        .count();
+    let count_agrees = if et_al {
+        authors.len() >= 3 || reference.fields.authors_truncated
+    } else {
+        authors.len() <= words.len().max(1)
+    };
+    (named, count_agrees)
 }
 
 fn inline_reference(
@@ -228,5 +273,39 @@ mod tests {
             Some(("muller".into(), 2018, None))
         );
         assert_eq!(author_year_parts("no year here"), None);
+    }
+
+    #[test]
+    fn one_first_author_and_year_told_apart_by_the_other_names() {
+        let reference = |key: &str, families: &[&str]| Reference {
+            key: key.into(),
+            origin: ReferenceOrigin::ReferenceList,
+            entry_type: None,
+            file: crate::model::FileId(0),
+            span: Span::default(),
+            key_span: None,
+            raw: String::new(),
+            fields: RefFields {
+                authors: families
+                    .iter()
+                    .map(|f| crate::model::Person::new(Some("A."), f))
+                    .collect(),
+                year: Some(2015),
+                ..RefFields::default()
+            },
+            field_spans: Vec::new(),
+        };
+        let refs = [
+            reference("adam", &["Kingma", "Ba"]),
+            reference("vd", &["Kingma", "Salimans", "Welling"]),
+        ];
+        assert_eq!(author_year_target(&refs, "Kingma and Ba 2015"), Some(0));
+        assert_eq!(
+            author_year_target(&refs, "Kingma, Salimans, and Welling 2015"),
+            Some(1)
+        );
+        assert_eq!(author_year_target(&refs, "Kingma et al., 2015"), Some(1));
+        assert_eq!(author_year_target(&refs, "Kingma 2015"), Some(0));
+        assert_eq!(author_year_target(&refs, "Kingma et al., 2015b"), Some(1));
     }
 }

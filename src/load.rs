@@ -90,6 +90,21 @@ pub struct Project {
 /// Read the given files and directories into documents. Never fails: unreadable
 /// inputs become `unreadable-file` diagnostics and the rest is still loaded.
 pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
+    // Archives are opened first: their files are read from memory, under the
+    // archive's path, and each archive stands for its main document.
+    let mounted = read::archive::mount::mount(inputs, &options.fs, options.parse.max_file_size);
+    let with_archives;
+    let options = match mounted.fs {
+        Some(fs) => {
+            with_archives = LoadOptions {
+                fs,
+                ..options.clone()
+            };
+            &with_archives
+        }
+        None => options,
+    };
+    let inputs = &mounted.inputs;
     let mut loader = Loader {
         project: Project::default(),
         options,
@@ -115,7 +130,9 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
             }
         } else {
             match options.fs.kind(input) {
-                Some(FileKind::Bibtex | FileKind::CslJson) => explicit_bibs.push(input.clone()),
+                Some(FileKind::Bibtex | FileKind::CslJson | FileKind::Bbl) => {
+                    explicit_bibs.push(input.clone())
+                }
                 _ => roots.push(input.clone()),
             }
         }
@@ -141,6 +158,15 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
     } else {
         found_bibs
     };
+    for (path, why) in mounted.failures {
+        let shown = path.to_string_lossy().into_owned();
+        let id = loader
+            .project
+            .sources
+            .add(path, FileKind::Text, String::new());
+        let problem = input::unreadable_file(id, Span::default(), &shown, &why);
+        loader.project.problems.push(problem);
+    }
     for path in standalone {
         if loader
             .project
@@ -268,7 +294,9 @@ impl Loader<'_> {
         let found = candidates
             .iter()
             .find(|p| self.options.fs.is_file(p))
-            .cloned();
+            .cloned()
+            // A `--bib` file is read as named; a document's request may fall back.
+            .or_else(|| request.at.and_then(|_| self.built_bibliography(doc)));
         let id = match (found, request.at) {
             (Some(path), Some((file, span))) => {
                 self.read(&path, Some((file, span, &mut doc.problems)))
@@ -305,6 +333,18 @@ impl Loader<'_> {
         merge(doc, parsed);
     }
 
+    /// The `.bbl` a LaTeX build left next to the document's main file
+    /// (`paper.bbl` for `paper.tex`), read when a requested `.bib` is absent: arXiv
+    /// sources ship the `.bbl` only.
+    fn built_bibliography(&self, doc: &Document) -> Option<PathBuf> {
+        let root = self.project.sources.get(doc.root);
+        if root.kind != FileKind::Latex {
+            return None;
+        }
+        let bbl = root.path.with_extension("bbl");
+        self.options.fs.is_file(&bbl).then_some(bbl)
+    }
+
     /// Read and register a file. Problems go to `at` (the requesting place) when
     /// given, else to the file itself (registered with empty text).
     fn read(
@@ -316,27 +356,33 @@ impl Loader<'_> {
             return Some(id);
         }
         let declared = self.options.fs.kind(path);
-        let registered = match self.fetch(path, declared) {
-            Ok(Content::Text(kind, text)) => {
-                Ok(self.project.sources.add(path.to_path_buf(), kind, text))
-            }
-            Ok(Content::Binary(kind, bytes)) => {
-                let id = self
-                    .project
-                    .sources
-                    .add(path.to_path_buf(), kind, String::new());
-                match read::convert(kind, id, &bytes) {
-                    Ok(converted) => {
-                        let sources = &mut self.project.sources;
-                        sources.set_converted(id, converted.text, converted.locations);
-                        self.parsed.insert(id, converted.parsed);
-                        Ok(id)
-                    }
-                    Err(why) => Err((Some(id), why)),
+        let registered =
+            match self.fetch(path, declared) {
+                Ok(Content::Text(kind, text)) => {
+                    Ok(self.project.sources.add(path.to_path_buf(), kind, text))
                 }
-            }
-            Err(why) => Err((None, why)),
-        };
+                Ok(Content::Binary(kind, bytes)) => {
+                    let id = self
+                        .project
+                        .sources
+                        .add(path.to_path_buf(), kind, String::new());
+                    match read::convert(kind, id, &bytes) {
+                        Ok(converted) => {
+                            let sources = &mut self.project.sources;
+                            sources.set_converted(id, converted.text, converted.locations);
+                            let mut parsed = converted.parsed;
+                            let shown = path.to_string_lossy();
+                            parsed.problems.extend(converted.unread.iter().map(|why| {
+                                input::unreadable_file(id, Span::default(), &shown, why)
+                            }));
+                            self.parsed.insert(id, parsed);
+                            Ok(id)
+                        }
+                        Err(why) => Err((Some(id), why)),
+                    }
+                }
+                Err(why) => Err((None, why)),
+            };
         let (registered, why) = match registered {
             Ok(id) => return Some(id),
             Err(failure) => failure,
@@ -429,9 +475,10 @@ impl Loader<'_> {
             FileKind::Bibtex => parse::bibtex::parse(id, &file.text, options),
             FileKind::Text => parse::answer::parse(id, &file.text, options),
             FileKind::CslJson => parse::csljson::parse(id, &file.text, options),
+            FileKind::Bbl => parse::bbl::parse(id, &file.text, options),
             // Converted files are parsed by their reader when read (see `read`); one
             // that could not be read has no text and nothing to find.
-            FileKind::Pdf => Parsed::default(),
+            FileKind::Pdf | FileKind::Docx | FileKind::Odt => Parsed::default(),
         };
         if let Some(cache) = cache {
             cache.put(id, file, options, &parsed);

@@ -24,8 +24,14 @@ pub enum FileKind {
     Text,
     /// CSL-JSON bibliography (pandoc/Manubot).
     CslJson,
+    /// The bibliography a LaTeX build writes (`.bbl`: BibTeX's or biber's).
+    Bbl,
     /// A typeset PDF, read by [`crate::read`] into text with pages and lines.
     Pdf,
+    /// A Word file, read by [`crate::read`] into text with paragraphs.
+    Docx,
+    /// An OpenDocument text, read like a Word file.
+    Odt,
 }
 
 impl FileKind {
@@ -38,7 +44,10 @@ impl FileKind {
             "bib" | "bibtex" | "biblatex" => FileKind::Bibtex,
             "txt" | "text" | "answer" => FileKind::Text,
             "json" => FileKind::CslJson,
+            "bbl" => FileKind::Bbl,
             "pdf" => FileKind::Pdf,
+            "docx" => FileKind::Docx,
+            "odt" => FileKind::Odt,
             _ => return None,
         })
     }
@@ -47,13 +56,18 @@ impl FileKind {
     pub fn is_document(self) -> bool {
         matches!(
             self,
-            FileKind::Markdown | FileKind::Latex | FileKind::Text | FileKind::Pdf
+            FileKind::Markdown
+                | FileKind::Latex
+                | FileKind::Text
+                | FileKind::Pdf
+                | FileKind::Docx
+                | FileKind::Odt
         )
     }
 
     /// Kinds read from bytes by a converter ([`crate::read`]) rather than as text.
     pub fn is_binary(self) -> bool {
-        matches!(self, FileKind::Pdf)
+        matches!(self, FileKind::Pdf | FileKind::Docx | FileKind::Odt)
     }
 }
 

@@ -549,3 +549,29 @@ fn citation_key_and_glued_number_labels() {
     let f = parse("3-D printing in medicine. Lancet. 2015;385:1-2.");
     assert_eq!(f.title.as_deref(), Some("3-D printing in medicine"));
 }
+
+#[test]
+fn bibtex_styles_mix_initials_and_full_given_names() {
+    // plainnat prints each given name as the .bib entry writes it.
+    let f = parse(
+        "F. Mattioli, Camillo Porcaro, and Gianluca Baldassarre. A 1D CNN for high accuracy classification in motor imagery EEG-based brain-computer interface. Journal of Neural Engineering, 2021.",
+    );
+    assert_eq!(families(&f), ["Mattioli", "Porcaro", "Baldassarre"]);
+    assert_eq!(
+        f.title.as_deref(),
+        Some(
+            "A 1D CNN for high accuracy classification in motor imagery EEG-based brain-computer interface"
+        )
+    );
+    let f = parse(
+        "D. P. Kingma, Tim Salimans, and Max Welling. Variational dropout and the local reparameterization trick. In NIPS, 2015.",
+    );
+    assert_eq!(families(&f), ["Kingma", "Salimans", "Welling"]);
+    // A title after an initialled name is still a title.
+    let f = parse("J. Smith, Grace Hopper and the invention of the compiler, in Proc. HOPL, 2019.");
+    assert_eq!(families(&f), ["Smith"]);
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Grace Hopper and the invention of the compiler")
+    );
+}

@@ -11,3 +11,5 @@ mod api;
 mod limits;
 #[path = "serve_http/page.rs"]
 mod page;
+#[path = "serve_http/uploads.rs"]
+mod uploads;

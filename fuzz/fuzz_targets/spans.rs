@@ -10,11 +10,18 @@ fn check(text: &str, span: Span) {
 }
 
 /// Parse `data` (when it is UTF-8) with `parse` and check the spans of the result.
+#[allow(dead_code)]
 pub fn run(data: &[u8], parse: fn(FileId, &str, &ParseOptions) -> Parsed) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let parsed = parse(FileId(0), text, &ParseOptions::default());
+    check_parsed(text, &parsed);
+}
+
+/// Every span of `parsed` on character boundaries inside `text` (a file's text, or
+/// the text a reader converted a binary file to).
+pub fn check_parsed(text: &str, parsed: &Parsed) {
     for c in &parsed.citations {
         check(text, c.span);
         check(text, c.group_span);

@@ -25,7 +25,13 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.refs {
         return extract_refs(path);
     }
-    let mut project = load::load(&args.input.paths, &args.input.load_options());
+    let overrides = citeproof::config::Overrides::from_process_env();
+    let (paths, fs) = super::fetch_named_papers(&args.input.paths, &overrides)?;
+    let options = load::LoadOptions {
+        fs,
+        ..args.input.load_options()
+    };
+    let mut project = load::load(&paths, &options);
     check::link_all(&mut project);
     let problems = check::local_diagnostics(&project);
     let problems: Vec<_> = problems

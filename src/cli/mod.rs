@@ -101,6 +101,23 @@ impl InputArgs {
     }
 }
 
+/// The inputs with those that name a paper (`arXiv:…`, `doi:…`, an OpenReview
+/// forum URL) fetched, and the file-system view that holds what was fetched. The
+/// configuration nearest to the working folder (or `--config`) says where from.
+pub fn fetch_named_papers(
+    paths: &[PathBuf],
+    overrides: &citeproof::config::Overrides,
+) -> anyhow::Result<(Vec<PathBuf>, citeproof::fs::Vfs)> {
+    use citeproof::read::fetch;
+    if !paths.iter().any(|p| fetch::is_identifier(p)) {
+        return Ok((paths.to_vec(), citeproof::fs::Vfs::disk()));
+    }
+    let configs = citeproof::config::ConfigSet::load(None, overrides.clone())?;
+    let settings = configs.run().fetch_settings();
+    let (inputs, fs) = fetch::fetch_inputs(paths, &citeproof::fs::Vfs::disk(), &settings);
+    Ok((inputs, fs.unwrap_or_default()))
+}
+
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(args),

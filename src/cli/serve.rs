@@ -28,6 +28,10 @@ pub struct ServeArgs {
     /// Largest request body (`2M`) [config: serve.max-body-size].
     #[arg(long, value_name = "SIZE")]
     pub max_body_size: Option<String>,
+    /// Largest body of `POST /v1/check`, whose documents may be uploaded PDFs, Word
+    /// files or bundles (`32M`) [config: serve.max-upload-size].
+    #[arg(long, value_name = "SIZE")]
+    pub max_upload_size: Option<String>,
     /// Longest a request may take (`120s`) [config: serve.request-timeout].
     #[arg(long, value_name = "DURATION")]
     pub request_timeout: Option<String>,
@@ -53,6 +57,9 @@ impl ServeArgs {
         }
         if let Some(size) = &self.max_body_size {
             layers.set("--max-body-size", "serve.max-body-size", size.as_str())?;
+        }
+        if let Some(size) = &self.max_upload_size {
+            layers.set("--max-upload-size", "serve.max-upload-size", size.as_str())?;
         }
         if let Some(timeout) = &self.request_timeout {
             layers.set(

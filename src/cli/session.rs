@@ -13,7 +13,6 @@ use citeproof::baseline::Baseline;
 use citeproof::changed::ChangedLines;
 use citeproof::config::{Layer, Overrides};
 use citeproof::diagnostic::{Applicability, Diagnostic};
-use citeproof::fs::Vfs;
 use citeproof::load::Project;
 use citeproof::output::{self, Format, Report};
 use citeproof::pipeline::{CheckSetup, Checked, Checker, Stages};
@@ -116,11 +115,12 @@ impl<'a> Session<'a> {
         overrides.config_file = args.config.clone();
         overrides.cli = cli_layers(input, args)?;
         overrides.cli.extend(stages.layers()?);
+        let (inputs, fs) = super::fetch_named_papers(&input.paths, &overrides)?;
         let checker = Checker::new(CheckSetup {
-            inputs: input.paths.clone(),
+            inputs,
             bibliographies: input.bibliographies.clone(),
             overrides,
-            fs: Vfs::disk(),
+            fs,
         })?;
         let fail_on = checker.fail_on();
         let changed = match &args.changed_since {

@@ -10,6 +10,7 @@ use super::layers::{Layer, Origin};
 use crate::diagnostic::Severity;
 use crate::parse::ParseOptions;
 use crate::policy::FailOn;
+use crate::read::fetch::DEFAULT_OPENREVIEW_WEB;
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::options::{SearchOrder, SourcePlan};
 use crate::resolve::sources::SourceName;
@@ -37,7 +38,8 @@ pub(super) fn defaults() -> Layer {
              max-tokens = {}\nfull-text = {}\nmax-invalid-retries = {}\nparallel = {}\n\
              fulltext-title-similarity = {}\n\
              min-full-text-chars = {}\nchunk-size = {}\nchunk-overlap = {}\npassages = {}\n\
-             arxiv-web-url = \"{DEFAULT_ARXIV_WEB}\"\n[rules]\n",
+             arxiv-web-url = \"{DEFAULT_ARXIV_WEB}\"\n\
+             openreview-web-url = \"{DEFAULT_OPENREVIEW_WEB}\"\n[rules]\n",
             SearchOrder(SourcePlan::default().search),
             gate.accept,
             gate.corroborated,

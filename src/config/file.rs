@@ -173,8 +173,11 @@ pub struct VerifySection {
     pub local_embedding_model: Option<String>,
     /// Embedded backend scoring: `lexical`, `embeddings` or `hybrid`.
     pub scoring: Option<ScoringValue>,
-    /// arXiv's web site, for HTML and PDF full texts.
+    /// arXiv's web site, for HTML and PDF full texts and the e-prints of
+    /// `check arXiv:…`.
     pub arxiv_web_url: Option<BaseUrl>,
+    /// OpenReview's web site, for the PDFs of `check <forum URL>`.
+    pub openreview_web_url: Option<BaseUrl>,
 }
 
 /// Deserialize a string and check it with `parse`; the error lands on the value.

@@ -230,6 +230,11 @@ fn env_keys() -> Vec<EnvKey> {
             "CITEPROOF_ARXIV_WEB_URL",
             EnvKind::Text,
         ),
+        (
+            "verify.openreview-web-url",
+            "CITEPROOF_OPENREVIEW_WEB_URL",
+            EnvKind::Text,
+        ),
     ] {
         out.push(entry(key, var, kind));
     }

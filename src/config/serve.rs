@@ -17,6 +17,8 @@ pub struct ServeSection {
     pub listen: Option<ListenAddr>,
     /// Largest request body accepted (`2M`); larger ones get 413.
     pub max_body_size: Option<Size>,
+    /// Largest body of `POST /v1/check` (`32M`: uploaded PDFs, Word files, bundles).
+    pub max_upload_size: Option<Size>,
     /// Longest a request may take, body included; slower ones get 504.
     pub request_timeout: Option<Seconds>,
     /// Requests handled at once.
@@ -65,10 +67,12 @@ impl<'de> Deserialize<'de> for ListenAddr {
 pub(super) fn defaults_text() -> String {
     let s = ServeSettings::default();
     format!(
-        "[serve]\nlisten = \"{}\"\nmax-body-size = \"{}\"\nrequest-timeout = \"{}s\"\n\
+        "[serve]\nlisten = \"{}\"\nmax-body-size = \"{}\"\nmax-upload-size = \"{}\"\n\
+         request-timeout = \"{}s\"\n\
          max-concurrency = {}\nmax-queue = {}\nshutdown-timeout = \"{}s\"\naccess-log = {}\n",
         s.listen,
         s.max_body_size,
+        s.max_upload_size,
         s.request_timeout.as_secs(),
         s.max_concurrency,
         s.max_queue,
@@ -85,6 +89,7 @@ impl Resolved {
         ServeSettings {
             listen: s.listen.map_or(d.listen, |l| l.value),
             max_body_size: s.max_body_size.map_or(d.max_body_size, |v| v.value),
+            max_upload_size: s.max_upload_size.map_or(d.max_upload_size, |v| v.value),
             request_timeout: s.request_timeout.map_or(d.request_timeout, |v| v.value),
             max_concurrency: s
                 .max_concurrency

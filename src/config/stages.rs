@@ -14,6 +14,7 @@ use super::Resolved;
 use super::file::{SourceSection, SourcesSection};
 use super::layers::Origin;
 use crate::cache::{Cache, CacheConfig, system_clock};
+use crate::read::fetch::{DEFAULT_OPENREVIEW_WEB, FetchSettings};
 use crate::resolve::corpus::Corpus;
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::options::{ResolveOptions, SourcePlan};
@@ -360,6 +361,28 @@ impl Resolved {
             config.min_chars = n as usize;
         }
         config
+    }
+
+    /// Where papers named by an identifier (`check arXiv:…`, `check doi:…`, an
+    /// OpenReview forum) are fetched from: the web sites and sources configured,
+    /// offline and private-address settings of resolution, the file-size limit.
+    pub fn fetch_settings(&self) -> FetchSettings {
+        let v = self.verify_section();
+        let resolve = self.resolve_section();
+        let base = |url: &Option<super::file::BaseUrl>, default: &str| {
+            url.as_ref()
+                .map_or(default.to_string(), |u| u.value.clone())
+        };
+        let sources = self.sources_settings();
+        FetchSettings {
+            arxiv_web: base(&v.arxiv_web_url, DEFAULT_ARXIV_WEB),
+            openreview_web: base(&v.openreview_web_url, DEFAULT_OPENREVIEW_WEB),
+            sources,
+            allow_private_urls: resolve.allow_private_urls.unwrap_or(false),
+            offline: resolve.offline.unwrap_or(false),
+            max_bytes: self.parse_options().max_file_size,
+            ..FetchSettings::default()
+        }
     }
 
     /// Chunking of full texts and how many passages are judged.

@@ -344,7 +344,8 @@ impl Server {
             let spec = match kind {
                 // Bibliographies are read through documents; converted files (a PDF)
                 // are not edited in an editor.
-                FileKind::Bibtex | FileKind::CslJson | FileKind::Pdf => continue,
+                FileKind::Bibtex | FileKind::CslJson | FileKind::Bbl => continue,
+                FileKind::Pdf | FileKind::Docx | FileKind::Odt => continue,
                 FileKind::Text => RootSpec::single(&path),
                 FileKind::Markdown => match self.manubot_group(&path, &fs) {
                     Some(spec) => spec,

@@ -130,8 +130,9 @@ pub fn suppress(view: &View, read: Read, offset: usize, rule: &Rule) -> Option<S
                 ],
             })
         }
-        // JSON has no comments; a converted file (a PDF) is not edited.
-        FileKind::CslJson | FileKind::Pdf => None,
+        // JSON has no comments; a .bbl is written by the build; a converted file (a
+        // PDF, a Word file) is not edited.
+        FileKind::CslJson | FileKind::Bbl | FileKind::Pdf | FileKind::Docx | FileKind::Odt => None,
     }
 }
 

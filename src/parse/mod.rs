@@ -3,6 +3,7 @@
 //! problem diagnostic and parsing goes on.
 
 pub mod answer;
+pub mod bbl;
 pub mod bibtex;
 pub mod collect;
 pub mod comments;

@@ -10,7 +10,7 @@
 
 use crate::model::{Citation, Claim, FileId, Span};
 use crate::parse::collect::Collector;
-use crate::parse::inline::Syntax;
+use crate::parse::inline::{Found, Syntax};
 
 use super::locations::{LocationMap, Origin};
 
@@ -59,11 +59,16 @@ impl Composer {
         (!span.is_empty()).then_some(span)
     }
 
-    /// Write `content` as a line of its own.
+    /// Write `content` as a line of its own, as it is (flattened by [`flat_char`],
+    /// not trimmed: a byte of `content` at offset `k` is at `span.start + k` when
+    /// `content` is flat already).
     pub fn line(&mut self, origin: Origin, content: &str) -> Span {
         self.end_line();
-        let span = self.append(origin, content);
-        self.end_line();
+        self.locations.mark(self.text.len(), origin);
+        let start = self.text.len();
+        self.push_flat(content);
+        let span = Span::new(start, self.text.len());
+        self.text.push('\n');
         span
     }
 
@@ -100,10 +105,18 @@ impl Composer {
     }
 
     fn push_flat(&mut self, content: &str) {
-        for c in content.chars() {
-            let flat = c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}');
-            self.text.push(if flat { ' ' } else { c });
-        }
+        self.text.extend(content.chars().map(flat_char));
+    }
+}
+
+/// A character as a converted text holds it: control characters and line or
+/// paragraph separators become spaces, so that one piece of the original stays on
+/// one line. Readers that keep offsets into their pieces flatten with it first.
+pub fn flat_char(c: char) -> char {
+    if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+        ' '
+    } else {
+        c
     }
 }
 
@@ -117,12 +130,44 @@ fn breaks_word(line: &str, next: &str) -> bool {
     hyphen && letter_before && lower_after
 }
 
-/// The citations and claims of prose paragraphs of `text`, one paragraph per
-/// span: each paragraph's sentences that carry a citation become claims.
-pub fn read_prose(file: FileId, text: &str, paragraphs: &[Span]) -> (Vec<Citation>, Vec<Claim>) {
+/// A paragraph of prose, with the citations a reader already knows in it (a
+/// Word file's reference-manager fields), which the scanners do not read again.
+#[derive(Debug, Clone, Default)]
+pub struct Paragraph {
+    pub span: Span,
+    /// In text order, inside `span`, not overlapping.
+    pub known: Vec<Found>,
+}
+
+impl Paragraph {
+    pub fn plain(span: Span) -> Paragraph {
+        Paragraph {
+            span,
+            known: Vec::new(),
+        }
+    }
+}
+
+/// The citations and claims of prose paragraphs of `text`: markers are found by
+/// the scanners outside the known citations, and each paragraph's sentences that
+/// carry a citation become claims.
+pub fn read_prose(
+    file: FileId,
+    text: &str,
+    paragraphs: Vec<Paragraph>,
+) -> (Vec<Citation>, Vec<Claim>) {
     let mut collector = Collector::new(file, text);
     for paragraph in paragraphs {
-        collector.run(*paragraph, Syntax::TYPESET);
+        let mut at = paragraph.span.start;
+        for found in paragraph.known {
+            if found.group.start < at || found.group.end > paragraph.span.end {
+                continue;
+            }
+            collector.run(Span::new(at, found.group.start), Syntax::TYPESET);
+            at = found.group.end;
+            collector.construct(found);
+        }
+        collector.run(Span::new(at, paragraph.span.end), Syntax::TYPESET);
         collector.flush();
     }
     collector.finish()
@@ -159,7 +204,7 @@ mod tests {
         assert_eq!(place(text.find("matters").unwrap()), "page 1, line 2");
         assert_eq!(place(text.find("2020").unwrap()), "page 2, line 1");
         assert_eq!(place(entry.start), "page 9, line 3");
-        let (citations, claims) = read_prose(FileId(0), &text, &[paragraph]);
+        let (citations, claims) = read_prose(FileId(0), &text, vec![Paragraph::plain(paragraph)]);
         assert_eq!(citations.len(), 1, "{citations:?}");
         assert_eq!(citations[0].key, "Smith et al., 2020");
         assert_eq!(claims[0].text, "Citation checking matters.");

@@ -8,11 +8,15 @@
 //! Which reader reads a file is decided by its extension, or by its first bytes
 //! when the extension says nothing ([`BinaryFormat::sniff`]).
 
-mod compose;
+pub mod archive;
+pub(crate) mod compose;
+pub mod docx;
+pub mod fetch;
 pub mod locations;
 pub mod pdf;
 pub mod pdf_document;
 pub mod pdf_layout;
+pub mod zipped;
 
 use std::path::Path;
 
@@ -30,21 +34,36 @@ pub struct Converted {
     pub text: String,
     pub locations: LocationMap,
     pub parsed: Parsed,
+    /// Parts of the file that could not be read (a PDF page the engine failed on),
+    /// each with why; the rest was read. Reported as unreadable-file findings.
+    pub unread: Vec<String>,
 }
 
 /// A file format that is not text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BinaryFormat {
     Pdf,
+    Docx,
+    Odt,
 }
 
 impl BinaryFormat {
-    /// The format the first bytes of a file announce (`%PDF-` …), if any.
+    /// The document format the first bytes of a file announce (`%PDF-`, a zip
+    /// holding `word/document.xml` …), if any. A zip that is no document is
+    /// none (an archive: see [`archive`]).
     pub fn sniff(bytes: &[u8]) -> Option<BinaryFormat> {
         // Readers accept up to 1 KiB of junk before the PDF header.
         let head = &bytes[..bytes.len().min(1024)];
         if memchr::memmem::find(head, b"%PDF-").is_some() {
             return Some(BinaryFormat::Pdf);
+        }
+        if bytes.starts_with(docx::COMPOUND_FILE) {
+            // A password-protected Word file (its reader says so).
+            return Some(BinaryFormat::Docx);
+        }
+        if bytes.starts_with(b"PK\x03\x04") {
+            let mut zip = zipped::Zipped::open(bytes).ok()?;
+            return docx::zip_kind(&mut zip).and_then(BinaryFormat::of_kind);
         }
         None
     }
@@ -53,12 +72,16 @@ impl BinaryFormat {
     pub fn kind(self) -> FileKind {
         match self {
             BinaryFormat::Pdf => FileKind::Pdf,
+            BinaryFormat::Docx => FileKind::Docx,
+            BinaryFormat::Odt => FileKind::Odt,
         }
     }
 
     fn of_kind(kind: FileKind) -> Option<BinaryFormat> {
         match kind {
             FileKind::Pdf => Some(BinaryFormat::Pdf),
+            FileKind::Docx => Some(BinaryFormat::Docx),
+            FileKind::Odt => Some(BinaryFormat::Odt),
             _ => None,
         }
     }
@@ -78,6 +101,19 @@ pub fn convert(kind: FileKind, file: FileId, bytes: &[u8]) -> Result<Converted, 
     let Some(format) = BinaryFormat::of_kind(kind) else {
         return Err(format!("{kind:?} files are not read by a converter"));
     };
+    // The readers are fuzzed not to panic; should one still, the file is reported
+    // as unreadable and the run goes on.
+    std::panic::catch_unwind(|| convert_format(format, file, bytes)).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(format!("the reader failed on this file ({why})"))
+    })
+}
+
+fn convert_format(format: BinaryFormat, file: FileId, bytes: &[u8]) -> Result<Converted, String> {
     match format {
         BinaryFormat::Pdf => {
             let Some(engine) = PDF_ENGINE else {
@@ -86,6 +122,8 @@ pub fn convert(kind: FileKind, file: FileId, bytes: &[u8]) -> Result<Converted, 
             let layout = engine(bytes).map_err(|e| e.to_string())?;
             pdf_document::convert(file, &layout)
         }
+        BinaryFormat::Docx => docx::convert_docx(file, bytes),
+        BinaryFormat::Odt => docx::convert_odt(file, bytes),
     }
 }
 

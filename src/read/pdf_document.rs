@@ -10,7 +10,7 @@ use crate::model::{FileId, RefFields, Reference, ReferenceOrigin};
 use crate::parse::{Parsed, ids, refstring};
 
 use super::Converted;
-use super::compose::{Composer, read_prose};
+use super::compose::{Composer, Paragraph, read_prose};
 use super::locations::Origin;
 use super::pdf_layout::{PdfLayout, PdfReference, TextLine};
 
@@ -66,10 +66,18 @@ pub fn convert(file: FileId, layout: &PdfLayout) -> Result<Converted, String> {
         }
     }
     let (text, locations) = composer.finish();
-    let (citations, claims) = read_prose(file, &text, &paragraphs);
+    let paragraphs = paragraphs.into_iter().map(Paragraph::plain).collect();
+    let (citations, claims) = read_prose(file, &text, paragraphs);
     for reference in &mut references {
         reference.raw = text[reference.span.start..reference.span.end].to_string();
     }
+    let unread = layout
+        .unreadable_pages
+        .iter()
+        .map(|(page, why)| {
+            format!("page {page} could not be read ({why}); the other pages are checked")
+        })
+        .collect();
     Ok(Converted {
         text,
         locations,
@@ -79,6 +87,7 @@ pub fn convert(file: FileId, layout: &PdfLayout) -> Result<Converted, String> {
             references,
             ..Parsed::default()
         },
+        unread,
     })
 }
 
@@ -328,6 +337,20 @@ mod tests {
                 .to_string(),
             "page 1, line 1"
         );
+    }
+
+    #[test]
+    fn pages_the_engine_could_not_read_are_named() {
+        let layout = PdfLayout {
+            unreadable_pages: vec![(2, "a broken content stream".into())],
+            ..numbered()
+        };
+        let converted = convert(FileId(0), &layout).unwrap();
+        assert_eq!(
+            converted.unread,
+            ["page 2 could not be read (a broken content stream); the other pages are checked"]
+        );
+        assert_eq!(converted.parsed.references.len(), 4);
     }
 
     #[test]

@@ -20,15 +20,22 @@ use crate::source::FileKind;
 use crate::verify::backend::Backend;
 
 use super::errors::ApiError;
+use super::upload::{self, CheckInput, Posted};
 
-/// The body of `POST /v1/check`.
+/// The JSON body of `POST /v1/check` (see [`super::upload`] for the other forms).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckRequest {
     /// The document's text.
-    pub text: String,
-    /// `markdown`, `latex`, `bibtex`, `text` (an LLM answer) or `csl_json`; default:
-    /// from the name's extension, else Markdown.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Instead of `text`: the bytes of a file (PDF, Word, OpenDocument, `.zip` or
+    /// `.tar.gz` bundle, any text file), in base64.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// `markdown`, `latex`, `bibtex`, `text` (an LLM answer), `csl_json`, `pdf`,
+    /// `docx` or `odt`; default: from the name's extension (or a file's first
+    /// bytes), else Markdown.
     #[serde(default)]
     pub kind: Option<DocumentKind>,
     /// The file name the document is checked as (default `document.md`, `.tex`, …).
@@ -52,6 +59,9 @@ pub enum DocumentKind {
     #[serde(alias = "answer")]
     Text,
     CslJson,
+    Pdf,
+    Docx,
+    Odt,
 }
 
 impl DocumentKind {
@@ -62,6 +72,9 @@ impl DocumentKind {
             DocumentKind::Bibtex => FileKind::Bibtex,
             DocumentKind::Text => FileKind::Text,
             DocumentKind::CslJson => FileKind::CslJson,
+            DocumentKind::Pdf => FileKind::Pdf,
+            DocumentKind::Docx => FileKind::Docx,
+            DocumentKind::Odt => FileKind::Odt,
         }
     }
 
@@ -72,6 +85,9 @@ impl DocumentKind {
             DocumentKind::Bibtex => "document.bib",
             DocumentKind::Text => "answer.txt",
             DocumentKind::CslJson => "document.json",
+            DocumentKind::Pdf => "document.pdf",
+            DocumentKind::Docx => "document.docx",
+            DocumentKind::Odt => "document.odt",
         }
     }
 }
@@ -101,7 +117,7 @@ impl CheckService {
     /// Check one posted document.
     pub fn check(
         &self,
-        request: CheckRequest,
+        request: CheckInput,
         resolver: Option<&Resolver>,
         runtime: &tokio::runtime::Handle,
     ) -> Result<CheckAnswer, ApiError> {
@@ -109,17 +125,21 @@ impl CheckService {
             Some(f) => f.parse().map_err(ApiError::unprocessable)?,
             None => Format::Json,
         };
+        let sniffed = match &request.document {
+            Posted::Bytes(bytes) if request.kind.is_none() => upload::name_of_bytes(bytes),
+            _ => None,
+        };
         let name = match &request.name {
             Some(name) => plain_name(name, "name")?,
-            None => request
-                .kind
-                .unwrap_or(DocumentKind::Markdown)
-                .default_name()
-                .to_string(),
+            None => match (request.kind, sniffed) {
+                (Some(kind), _) => kind.default_name().to_string(),
+                (None, Some(name)) => name.to_string(),
+                (None, None) => DocumentKind::Markdown.default_name().to_string(),
+            },
         };
         let kind = match request.kind {
             Some(kind) => Some(kind.file_kind()),
-            None => FileKind::from_path(Path::new(&name)).or(Some(FileKind::Markdown)),
+            None => FileKind::from_path(Path::new(&name)),
         };
         let mut overlay = Overlay::new(Vfs::new(ConfigFiles(self.config_files.clone())));
         for (file, text) in &request.files {
@@ -131,7 +151,15 @@ impl CheckService {
             }
             overlay.set(Path::new(&file), Arc::from(text.as_str()));
         }
-        overlay.set_with_kind(Path::new(&name), Arc::from(request.text.as_str()), kind);
+        match request.document {
+            Posted::Text(text) => overlay.set_with_kind(
+                Path::new(&name),
+                Arc::from(text.as_str()),
+                kind.or(Some(FileKind::Markdown)),
+            ),
+            // Bytes are read as their name or first bytes say (an archive is opened).
+            Posted::Bytes(bytes) => overlay.set_bytes(Path::new(&name), Arc::from(bytes), kind),
+        }
         let checker = Checker::new(CheckSetup {
             inputs: vec![PathBuf::from(&name)],
             bibliographies: Vec::new(),

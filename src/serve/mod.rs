@@ -18,6 +18,7 @@ pub mod errors;
 pub mod limits;
 pub mod metrics;
 pub mod routes;
+pub mod upload;
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -65,6 +66,9 @@ pub const ROUTES: [(&str, &str); 8] = [
 pub struct ServeSettings {
     pub listen: SocketAddr,
     pub max_body_size: u64,
+    /// Largest body of `POST /v1/check`, which takes whole documents (a PDF, a
+    /// bundle); the other routes keep `max_body_size`.
+    pub max_upload_size: u64,
     pub request_timeout: Duration,
     pub max_concurrency: usize,
     pub max_queue: usize,
@@ -77,6 +81,7 @@ impl Default for ServeSettings {
         ServeSettings {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             max_body_size: 2 << 20,
+            max_upload_size: 32 << 20,
             request_timeout: Duration::from_secs(120),
             max_concurrency: default_concurrency(),
             max_queue: 256,
@@ -167,8 +172,11 @@ pub fn router(service: Arc<Service>) -> Router {
         metrics: service.metrics.clone(),
         log: s.access_log,
     };
+    let upload_limit = DefaultBodyLimit::max(
+        usize::try_from(s.max_upload_size.max(s.max_body_size)).unwrap_or(usize::MAX),
+    );
     let api = Router::new()
-        .route("/v1/check", post(routes::check))
+        .route("/v1/check", post(routes::check).layer(upload_limit))
         .route("/v1/resolve", post(routes::resolve))
         .route("/v1/validate", post(routes::validate))
         .route("/v1/clean", post(routes::clean_answer))

@@ -17,7 +17,6 @@ use crate::resolve::query::RefQuery;
 use crate::validate::{self, ValidateRequest};
 
 use super::Service;
-use super::check::CheckRequest;
 use super::errors::{ApiError, JsonBody};
 use super::limits::Slot;
 
@@ -35,12 +34,14 @@ async fn blocking<T: Send + 'static>(
     .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
 }
 
-/// `POST /v1/check`.
+/// `POST /v1/check`: a JSON body (`text`, or `file` in base64) or a multipart
+/// upload.
 pub async fn check(
     State(service): State<Arc<Service>>,
     Extension(slot): Extension<Slot>,
-    JsonBody(request): JsonBody<CheckRequest>,
+    request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
+    let request = super::upload::read(request).await?;
     let handle = tokio::runtime::Handle::current();
     let answer = blocking(slot, move || {
         service

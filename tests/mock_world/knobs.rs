@@ -312,6 +312,8 @@ fn env_names_every_configurable_service() {
             "CITEPROOF_NPM_URL",
             "CITEPROOF_WAYBACK_URL",
             "CITEPROOF_WEB_URL",
+            "CITEPROOF_ARXIV_WEB_URL",
+            "CITEPROOF_OPENREVIEW_WEB_URL",
         ]
     );
     assert!(env.iter().all(|(_, url)| url.starts_with(world.origin())));

@@ -68,7 +68,11 @@ fn slow_resolve(server: &Server) -> std::thread::JoinHandle<crate::serve_support
         crate::serve_support::request(
             &url,
             "POST",
-            Some(json!({"references": [DOI_REFERENCE]}).to_string()),
+            Some(
+                json!({"references": [DOI_REFERENCE]})
+                    .to_string()
+                    .into_bytes(),
+            ),
             &[("content-type", "application/json")],
         )
         .expect("the slow request is answered")

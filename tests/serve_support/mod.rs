@@ -131,10 +131,15 @@ impl Server {
     }
 
     pub fn post_raw(&self, path: &str, body: &str, content_type: &str) -> Reply {
+        self.post_bytes(path, body.as_bytes().to_vec(), content_type)
+    }
+
+    /// POST any bytes (a multipart form).
+    pub fn post_bytes(&self, path: &str, body: Vec<u8>, content_type: &str) -> Reply {
         request(
             &format!("{}{path}", self.base),
             "POST",
-            Some(body.to_string()),
+            Some(body),
             &[("content-type", content_type)],
         )
         .unwrap_or_else(|e| panic!("POST {path}: {e}"))
@@ -194,7 +199,7 @@ impl Reply {
 pub fn request(
     url: &str,
     method: &str,
-    body: Option<String>,
+    body: Option<Vec<u8>>,
     headers: &[(&str, &str)],
 ) -> Result<Reply, String> {
     let _ = rustls::crypto::ring::default_provider().install_default();

@@ -61,7 +61,9 @@ impl RateLimit {
             Source::Rfc | Source::Cran => 5.0,
             Source::Pypi | Source::Npm => 10.0,
             Source::Crates | Source::Wayback => 1.0,
-            Source::Landing | Source::Web => return None,
+            Source::Landing | Source::Web | Source::ArxivWeb | Source::OpenReviewWeb => {
+                return None;
+            }
         };
         Some(RateLimit::new(
             per_second,

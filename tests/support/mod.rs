@@ -16,6 +16,7 @@ pub mod arxiv;
 pub mod crossref;
 pub mod datacite;
 pub mod doi;
+pub mod eprint;
 pub mod europepmc;
 pub mod faults;
 pub mod fulltext;

@@ -15,8 +15,8 @@ use super::faults::{Gate, gate};
 use super::knobs::Control;
 use super::world::{Entry, World};
 use super::{
-    admin, arxiv, crossref, datacite, doi, europepmc, landing, openalex, openlibrary, pubmed,
-    registries, rfc, s2, unpaywall, wayback, web,
+    admin, arxiv, crossref, datacite, doi, eprint, europepmc, landing, openalex, openlibrary,
+    pubmed, registries, rfc, s2, unpaywall, wayback, web,
 };
 
 /// A scholarly service the mock serves, each under `/{name}` on the mock's port.
@@ -42,10 +42,14 @@ pub enum Source {
     Wayback,
     /// Cited URLs of the web, reached as `/web/{scheme}/{host}/{path}` (`CITEPROOF_WEB_URL`).
     Web,
+    /// arXiv's web site: e-prints and PDFs (`check arXiv:…`, full texts).
+    ArxivWeb,
+    /// OpenReview's web site: PDFs (`check https://openreview.net/forum?id=…`).
+    OpenReviewWeb,
 }
 
 impl Source {
-    pub const ALL: [Source; 18] = [
+    pub const ALL: [Source; 20] = [
         Source::Crossref,
         Source::OpenAlex,
         Source::S2,
@@ -64,6 +68,8 @@ impl Source {
         Source::Npm,
         Source::Wayback,
         Source::Web,
+        Source::ArxivWeb,
+        Source::OpenReviewWeb,
     ];
 
     /// Path prefix and name used in `--source` style arguments.
@@ -87,6 +93,8 @@ impl Source {
             Source::Npm => "npm",
             Source::Wayback => "wayback",
             Source::Web => "web",
+            Source::ArxivWeb => "arxiv-web",
+            Source::OpenReviewWeb => "openreview-web",
         }
     }
 
@@ -111,6 +119,8 @@ impl Source {
             Source::Npm => "NPM",
             Source::Wayback => "WAYBACK",
             Source::Web => "WEB",
+            Source::ArxivWeb => "ARXIV_WEB",
+            Source::OpenReviewWeb => "OPENREVIEW_WEB",
             Source::Landing => return None,
         })
     }
@@ -167,6 +177,8 @@ pub fn router(state: AppState, control: Arc<Control>) -> Router {
             Source::Npm => registries::npm_router(),
             Source::Wayback => wayback::router(),
             Source::Web => web::router(),
+            Source::ArxivWeb => eprint::arxiv_router(),
+            Source::OpenReviewWeb => eprint::openreview_router(),
         };
         let gated = service.with_state(state.clone()).layer(from_fn_with_state(
             Gate {

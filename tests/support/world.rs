@@ -291,6 +291,8 @@ impl Entry {
                 .is_some_and(|p| p.registry == source.name()),
             Source::Web => w.page.is_some(),
             Source::Wayback => w.page.as_ref().is_some_and(|p| p.archived.is_some()),
+            // Web sites serving files, not records.
+            Source::ArxivWeb | Source::OpenReviewWeb => false,
         }
     }
 

@@ -40,6 +40,25 @@ impl fields::Fields for Entry<'_> {
     }
 }
 
+/// Named values as a `.bib` entry writes them (braces and LaTeX kept).
+struct Pairs<'a>(&'a [(String, String)]);
+
+impl fields::Fields for Pairs<'_> {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The fields of an entry of `entry_type` given as (lowercase name, value) pairs
+/// written as in a `.bib` file: the structured entries of a biblatex `.bbl` are
+/// read with the same rules as `.bib` entries.
+pub fn ref_fields_of(entry_type: &str, values: &[(String, String)]) -> crate::model::RefFields {
+    fields::ref_fields(entry_type, &Pairs(values))
+}
+
 /// Parse one .bib file. Never fails: broken entries become problems.
 pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
     let _ = options;

@@ -8,10 +8,10 @@
 mod fields;
 mod scan;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
-use crate::model::{FileId, Reference, ReferenceOrigin, Span};
+use crate::model::{FileId, RefFields, Reference, ReferenceOrigin, Span};
 use crate::parse::{ParseOptions, Parsed};
 use crate::rules::input;
 
@@ -70,6 +70,12 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
     }
     out.problems.extend(scan_problem);
     out
+}
+
+/// The fields of one CSL-JSON item whose id is `id` (also read from the items
+/// that Word files' Zotero and Mendeley fields carry).
+pub fn item_fields(item: &Map<String, Value>, id: &str) -> RefFields {
+    fields::fields(item, id)
 }
 
 /// One item: an object with an `id`; the problem (boxed: it is large) otherwise.

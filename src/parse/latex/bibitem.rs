@@ -52,6 +52,14 @@ impl Scanner<'_> {
                 return open + 1;
             }
         };
+        // `\bibitem[label]%` + a line break, then the key (ACM-Reference-Format).
+        let after = args::skip_blanks(bytes, q);
+        let q = if bytes.get(after) == Some(&b'%') {
+            args::line_end(bytes, after) + 1
+        } else {
+            q
+        };
+        let q = q.min(bytes.len());
         let (open, close) = match args::mandatory(bytes, q, true) {
             Some(Ok(group)) => group,
             Some(Err(open)) => {
@@ -142,10 +150,21 @@ pub(super) fn item_text(body: &str) -> String {
             continue;
         }
         let name = &body[at + 1..end];
+        // ACM's `\showeprint[arxiv]{2205.11916}`: the optional type says which kind.
+        let (end, eprint_type) = match name {
+            "showeprint" => {
+                let q = args::skip_optionals(bytes, end).unwrap_or(end);
+                let written = body[end..q].trim().trim_matches(['[', ']']).trim();
+                (q, written.to_ascii_lowercase())
+            }
+            _ => (end, String::new()),
+        };
         let (prefix, raw) = match name {
-            "url" | "path" | "nolinkurl" | "href" => ("", true),
-            "doi" => ("doi:", true),
+            "url" | "path" | "nolinkurl" | "href" | "showURL" => ("", true),
+            "doi" | "showDOI" => ("doi:", true),
             "eprint" | "arxiv" => ("arXiv:", true),
+            "showeprint" if matches!(eprint_type.as_str(), "" | "arxiv") => ("arXiv:", true),
+            "showeprint" => ("", true),
             "bibinfo" | "bibfield" | "bibAnnoteFile" => ("", false),
             _ => {
                 p = end;
@@ -198,6 +217,11 @@ mod tests {
         assert_eq!(
             item_text(r"\bibinfo{author}{J. Doe}, \bibinfo{title}{On {X}}"),
             "J. Doe, On X"
+        );
+        // ACM-Reference-Format's identifiers.
+        assert_eq!(
+            item_text(r"\newblock \showeprint[arxiv]{2205.11916} \showDOI{10.1/x}"),
+            "arXiv:2205.11916 doi:10.1/x"
         );
     }
 }

@@ -16,8 +16,8 @@ use crate::model::Person;
 pub(super) use chunk::Chunk;
 use chunk::{Shape, given_like, is_sep, is_sep_word, read_chunk, shape_of};
 use lookahead::{
-    colon_after_full_name, follower_ok, given_name_follows, initialled_name_follows,
-    next_is_initials, saw_comma_before,
+    colon_after_full_name, follower_ok, full_name_among_initials, given_name_follows,
+    initialled_name_follows, next_is_initials, saw_comma_before,
 };
 use loose::{LooseNames, known_given, runs_on, title_follows};
 
@@ -308,7 +308,8 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
                         && !full_names
                         && !after_and
                         && pending.is_none()
-                        && !next_is_initials(&toks, to, terminal) =>
+                        && !next_is_initials(&toks, to, terminal)
+                        && (terminal || !full_name_among_initials(&toks, i, to, shape)) =>
                 {
                     false
                 }

@@ -20,6 +20,26 @@ pub(super) fn given_name_follows(toks: &[Tok], to: usize, terminal: bool) -> boo
     closed && shape_of(&toks[k..end]) == Some(Shape::Words(1)) && is_given_name(&first.lower())
 }
 
+/// `F. Mattioli, Camillo Porcaro, and G. Baldassarre`: a full name (two or three
+/// words, the first a known given name) followed by another name — after `and`,
+/// or after a comma and a given name or an initial. BibTeX styles print given
+/// names as each `.bib` entry writes them, so initials and full names mix.
+pub(super) fn full_name_among_initials(toks: &[Tok], i: usize, to: usize, shape: Shape) -> bool {
+    if !matches!(shape, Shape::Words(2..=3)) || !super::loose::known_given(&toks[i]) {
+        return false;
+    }
+    let (mut k, mut joined, mut comma) = (to, false, false);
+    while let Some(t) = toks.get(k).filter(|t| is_sep(t)) {
+        joined |= is_sep_word(t) || t.is('&');
+        comma |= t.is(',');
+        k += 1;
+    }
+    let name_next = toks
+        .get(k)
+        .is_some_and(|t| t.kind == Kind::Word && (t.is_initial() || super::loose::known_given(t)));
+    joined || (comma && name_next)
+}
+
 /// `Wolfgang Jantzen: Behinderung`: a full name whose first word is a given name,
 /// set off from the title by a colon.
 pub(super) fn colon_after_full_name(toks: &[Tok], i: usize, to: usize, shape: Shape) -> bool {
