@@ -23,6 +23,8 @@ pub mod parse;
 pub mod pg;
 pub mod pipeline;
 pub mod policy;
+#[cfg(test)]
+pub(crate) mod proptest_config;
 pub mod report;
 pub mod resolve;
 pub mod rules;
