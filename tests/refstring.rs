@@ -427,6 +427,30 @@ fn a_family_name_that_is_a_function_word_is_an_author() {
 }
 
 #[test]
+fn ieee_full_given_names_with_lowercase_particles() {
+    let f = parse(
+        "Marta C. de la Cruz and Pieter J. van den Berg, \"Sparse priors for robust retrieval,\" in Proc. IEEE Int. Conf. Data Eng., 2021, pp. 1-10, doi: 10.1109/ICDE.2021.00001.",
+    );
+    assert_eq!(
+        f.authors,
+        vec![p("Marta C.", "de la Cruz"), p("Pieter J.", "van den Berg")]
+    );
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Sparse priors for robust retrieval")
+    );
+    assert_eq!(f.doi.as_deref(), Some("10.1109/icde.2021.00001"));
+    let three = parse(
+        "Ana M. de Souza, Karl W. von Stein, and Lucia R. di Marco, \"Graph sampling at scale,\" IEEE Trans. Knowl. Data Eng., vol. 3, 2020.",
+    );
+    assert_eq!(
+        families(&three),
+        ["de Souza", "von Stein", "di Marco"],
+        "{three:?}"
+    );
+}
+
+#[test]
 fn a_title_that_opens_with_a_function_word_is_no_author() {
     for (raw, title) in [
         (
