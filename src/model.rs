@@ -317,6 +317,15 @@ pub struct Work {
     /// An expression of concern is attached to the record.
     pub has_concern: bool,
     pub oa_url: Option<String>,
+    /// Other years the record gives the work besides `year` (online first, print,
+    /// issue): an online-first article cited by its print year is cited rightly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_years: Vec<i32>,
+    /// The record's author list is cut short (OpenAlex `is_authors_truncated`, a
+    /// closing "et al." or "others", a list at a source's cap): cited names beyond it
+    /// may be right.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub authors_truncated: bool,
 }
 
 /// One root document with everything it pulled in: included files, bibliographies,

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Person, RefFields, Work};
-use crate::resolve::authors::{AuthorIssue, compare_authors};
+use crate::resolve::authors::{AuthorIssue, RecordAuthors, compare_authors};
 use crate::resolve::identifiers::{
     Conflation, cited_doi, compare_identifiers, is_preprint_doi, record_arxiv, record_doi,
 };
@@ -190,6 +190,17 @@ fn year_check(
     if diff <= options.year_slack {
         return Ok(None);
     }
+    // Online first in one year, in print (or in an issue) the next: either year is
+    // the work's.
+    if let Some(other) = work
+        .other_years
+        .iter()
+        .find(|y| (cited - **y).abs() <= options.year_slack)
+    {
+        return Ok(Some(format!(
+            "year {cited}: the record's {other} (its main year is {record})"
+        )));
+    }
     if diff <= options.preprint_year_slack && (cites_preprint(fields) || record_is_preprint(work)) {
         return Ok(Some(format!(
             "year {cited} vs {record}: preprint and published versions"
@@ -334,7 +345,11 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
             ),
         }
     }
-    let authors = compare_authors(&fields.authors, fields.authors_truncated, &work.authors);
+    let record_authors = RecordAuthors {
+        names: &work.authors,
+        truncated: work.authors_truncated,
+    };
+    let authors = compare_authors(&fields.authors, fields.authors_truncated, record_authors);
     out.notes.extend(authors.notes);
     if let Some((issue, detail)) = authors.issue {
         let cited = names(&fields.authors, fields.authors_truncated);
@@ -343,7 +358,7 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
             Field::Authors,
             issue.into(),
             cited,
-            names(&work.authors, false),
+            names(&work.authors, work.authors_truncated),
             detail,
         );
     }

@@ -21,6 +21,7 @@ pub mod lookup;
 pub mod normalize;
 pub mod options;
 pub mod outcome;
+pub mod published;
 pub mod query;
 pub mod resolution;
 pub mod run;

@@ -135,6 +135,7 @@ fn work_of_row(row: &Row) -> rusqlite::Result<(Work, i64)> {
         is_retracted: flags & FLAG_RETRACTED != 0,
         has_concern: flags & FLAG_CONCERN != 0,
         oa_url: text(11)?,
+        ..Work::default()
     };
     Ok((work, flags))
 }
