@@ -39,10 +39,13 @@ fn venueless_preprint(work: &Work) -> bool {
 /// Whether the reference should be searched for its published version: it names a
 /// venue of record, and every record accepted so far is a preprint without one.
 pub fn wants_published_version(fields: &RefFields, ev: &Evidence) -> bool {
-    let mut accepted = ev.candidates.iter().filter(|c| c.decision.accepted);
     cites_venue_of_record(fields)
-        && accepted.all(|c| venueless_preprint(&c.work))
         && ev.has_accepted()
+        && ev
+            .candidates
+            .iter()
+            .filter(|c| c.decision.accepted)
+            .all(|c| venueless_preprint(&c.work))
 }
 
 /// Whether the accepted candidate `i` is set aside for the published version: it is
