@@ -216,6 +216,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         /// Whatever fixes are offered, the chosen edits do not overlap and every byte
         /// outside them is kept, in order.
         #[test]

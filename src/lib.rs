@@ -24,6 +24,8 @@ pub mod pg;
 pub mod pipeline;
 pub mod policy;
 pub mod read;
+#[cfg(test)]
+pub(crate) mod proptest_config;
 pub mod report;
 pub mod resolve;
 pub mod rules;

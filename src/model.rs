@@ -480,6 +480,11 @@ pub struct Work {
     /// issue): an online-first article cited by its print year is cited rightly.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub other_years: Vec<i32>,
+    /// The record's author list is cut short (OpenAlex `is_authors_truncated`, a
+    /// closing "et al." or "others", a list at a source's cap): cited names beyond it
+    /// may be right.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub authors_truncated: bool,
     /// The ISBNs of a book's edition (Open Library).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub isbn: Vec<String>,

@@ -3,6 +3,9 @@
 //! citations to remove, the cleaned answer is the original with only those markers
 //! edited, and every kept marker names the same reference as before.
 
+#[path = "../src/proptest_config.rs"]
+mod proptest_config;
+
 use proptest::prelude::*;
 
 use citeproof::clean::edit::{self, Fate, Note};
@@ -238,7 +241,7 @@ fn check(original: &str, cleaned: &str, kept: &[bool]) -> Result<(), TestCaseErr
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::proptest_config::config(512))]
 
     #[test]
     fn only_the_chosen_markers_change((text, _n) in answer(), seed in any::<u64>()) {

@@ -2,6 +2,9 @@
 //! never panic, every span lies on character boundaries inside the text, a
 //! citation's span spells its key and a reference's span its raw text.
 
+#[path = "../src/proptest_config.rs"]
+mod proptest_config;
+
 mod parse_support;
 
 use parse_support::*;
@@ -90,7 +93,7 @@ fn json_piece() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::proptest_config::config(400))]
 
     #[test]
     fn markdown_keeps_invariants(text in document()) {

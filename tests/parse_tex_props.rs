@@ -2,6 +2,9 @@
 //! input, every span lies on char boundaries inside the text, a citation span
 //! slices to its key, and a field's value span slices to the value as written.
 
+#[path = "../src/proptest_config.rs"]
+mod proptest_config;
+
 use citeproof::model::{FileId, Span};
 use citeproof::parse::{self, ParseOptions, Parsed};
 use proptest::prelude::*;
@@ -174,7 +177,7 @@ fn braced_value() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::proptest_config::config(400))]
 
     #[test]
     fn latex_never_panics_on_arbitrary_text(text in any::<String>()) {

@@ -2,6 +2,9 @@
 //! extraction noise, organisations, particles, `et al.`, Unicode names, LLM Markdown,
 //! garbage. Every field that the case determines is asserted exactly.
 
+#[path = "../src/proptest_config.rs"]
+mod proptest_config;
+
 use citeproof::model::{Person, RefFields};
 use citeproof::parse::refstring::parse;
 
@@ -398,6 +401,73 @@ fn empty_and_garbage_input_give_empty_fields() {
     assert!(f.authors.is_empty() && f.doi.is_none() && f.year.is_none());
 }
 
+#[test]
+fn a_family_name_that_is_a_function_word_is_an_author() {
+    // The case a CI run once failed on (tests/resolve_props.proptest-regressions).
+    let f = parse("Con, A. (2000). Aaaa aaa aaa aaa. Aaaa Aaaa.");
+    assert_eq!(f.authors, vec![p("A.", "Con")]);
+    assert_eq!(f.title.as_deref(), Some("Aaaa aaa aaa aaa"));
+    assert_eq!(f.year, Some(2000));
+    for (raw, authors, title) in [
+        (
+            "New, B. C., & Per, J. (2011). Growth of small firms. Economic Letters, 4, 1-9.",
+            vec![p("B. C.", "New"), p("J.", "Per")],
+            "Growth of small firms",
+        ),
+        (
+            "Des, M., Un, K., and Smith, R. (1999). A survey of caching. Computing Surveys.",
+            vec![p("M.", "Des"), p("K.", "Un"), p("R.", "Smith")],
+            "A survey of caching",
+        ),
+    ] {
+        let f = parse(raw);
+        assert_eq!(f.authors, authors, "{raw}");
+        assert_eq!(f.title.as_deref(), Some(title), "{raw}");
+    }
+}
+
+#[test]
+fn ieee_full_given_names_with_lowercase_particles() {
+    let f = parse(
+        "Marta C. de la Cruz and Pieter J. van den Berg, \"Sparse priors for robust retrieval,\" in Proc. IEEE Int. Conf. Data Eng., 2021, pp. 1-10, doi: 10.1109/ICDE.2021.00001.",
+    );
+    assert_eq!(
+        f.authors,
+        vec![p("Marta C.", "de la Cruz"), p("Pieter J.", "van den Berg")]
+    );
+    assert_eq!(
+        f.title.as_deref(),
+        Some("Sparse priors for robust retrieval")
+    );
+    assert_eq!(f.doi.as_deref(), Some("10.1109/icde.2021.00001"));
+    let three = parse(
+        "Ana M. de Souza, Karl W. von Stein, and Lucia R. di Marco, \"Graph sampling at scale,\" IEEE Trans. Knowl. Data Eng., vol. 3, 2020.",
+    );
+    assert_eq!(
+        families(&three),
+        ["de Souza", "von Stein", "di Marco"],
+        "{three:?}"
+    );
+}
+
+#[test]
+fn a_title_that_opens_with_a_function_word_is_no_author() {
+    for (raw, title) in [
+        (
+            "On the origin of species. London: John Murray, 1859.",
+            "On the origin of species",
+        ),
+        (
+            "New directions in cryptography. IEEE Transactions on Information Theory, 22(6), 1976.",
+            "New directions in cryptography",
+        ),
+    ] {
+        let f = parse(raw);
+        assert!(f.authors.is_empty(), "{raw}: {:?}", f.authors);
+        assert_eq!(f.title.as_deref(), Some(title), "{raw}");
+    }
+}
+
 mod properties {
     use citeproof::parse::refstring::parse;
     use proptest::prelude::*;
@@ -429,7 +499,7 @@ mod properties {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(512))]
+        #![proptest_config(crate::proptest_config::config(512))]
 
         #[test]
         fn arbitrary_text_never_panics(s in any::<String>()) {

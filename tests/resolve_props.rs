@@ -1,6 +1,9 @@
 //! Property tests: the resolver's handling of user text never panics, and the
 //! reference-string title anchoring keeps its promises on arbitrary input.
 
+#[path = "../src/proptest_config.rs"]
+mod proptest_config;
+
 use citeproof::model::Work;
 use citeproof::resolve::corpus::Corpus;
 use citeproof::resolve::gate::GateThresholds;
@@ -14,7 +17,7 @@ fn text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(crate::proptest_config::config(300))]
 
     #[test]
     fn queries_judge_and_compare_any_text(raw in text(), title in text()) {

@@ -571,6 +571,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         /// Lowercasing the prefix once reads every prefix as comparing it to each name did.
         #[test]
         fn prefixes_read_as_by_names(
@@ -586,6 +587,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         /// Bare new-style arXiv ids are read by hand as the regex reads them.
         #[test]
         fn bare_arxiv_ids_read_as_the_regex_reads_them(parts in proptest::collection::vec(
@@ -598,7 +600,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+        #![proptest_config(crate::proptest_config::config(1024))]
         /// The bare ASCII reading takes only DOIs that the general one reads alike.
         #[test]
         fn bare_dois_read_as_any_doi(

@@ -482,7 +482,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5000))]
+        #![proptest_config(crate::proptest_config::config(5000))]
 
         #[test]
         fn marker_by_hand_is_the_regex(line in "[ \t]{0,2}[\\[(]?[0-9٣３]{0,5}[\\])\\.:]{0,2}[ \t(\\[]{0,2}[-*+•‣◦a ]{0,3}") {

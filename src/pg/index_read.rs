@@ -246,6 +246,7 @@ fn work_of_row(row: &Row) -> Work {
         abstract_text: row.get::<_, Option<Vec<u8>>>(12).and_then(|b| inflate(&b)),
         is_retracted: flags & FLAG_RETRACTED != 0,
         has_concern: flags & FLAG_CONCERN != 0,
+        ..Work::default()
     }
 }
 

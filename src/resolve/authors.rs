@@ -290,8 +290,20 @@ fn display(person: &Person) -> String {
     }
 }
 
+/// A record's author list and whether the source cut it short.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordAuthors<'a> {
+    pub names: &'a [Person],
+    pub truncated: bool,
+}
+
 /// Compare a cited author list (with its "et al." flag) with the record's.
-pub fn compare_authors(cited: &[Person], truncated: bool, record: &[Person]) -> AuthorCheck {
+pub fn compare_authors(
+    cited: &[Person],
+    truncated: bool,
+    record_authors: RecordAuthors<'_>,
+) -> AuthorCheck {
+    let record = record_authors.names;
     let mut check = AuthorCheck::default();
     if cited.is_empty() || record.is_empty() {
         return check;
@@ -321,13 +333,26 @@ pub fn compare_authors(cited: &[Person], truncated: bool, record: &[Person]) -> 
         .enumerate()
         .filter_map(|(i, j)| j.map(|j| (i, j)))
         .collect();
+    // A record that cut its list short cannot deny the names that come after as many
+    // names as it lists.
+    let beyond_record = |i: usize| record_authors.truncated && i >= record.len();
     let unmatched: Vec<&Person> = matches
         .iter()
         .zip(cited)
-        .filter(|(j, _)| j.is_none())
-        .map(|(_, p)| p)
+        .enumerate()
+        .filter(|(i, (j, _))| j.is_none() && !beyond_record(*i))
+        .map(|(_, (_, p))| p)
         .collect();
-    let n = cited.len();
+    let unlisted = (0..cited.len())
+        .filter(|&i| matches[i].is_none() && beyond_record(i))
+        .count();
+    if unlisted > 0 {
+        check.notes.push(format!(
+            "{unlisted} cited name(s) after the record's {} (the record's list is cut short)",
+            record.len()
+        ));
+    }
+    let n = cited.len() - unlisted;
     let first_ok = matches[0].is_some();
     if matched.is_empty() || (!first_ok && matched.len() * 2 < n) {
         check.issue = Some((
@@ -482,6 +507,62 @@ mod tests {
         names.iter().map(|(g, f)| p(g, f)).collect()
     }
 
+    fn whole(names: &[Person]) -> RecordAuthors<'_> {
+        RecordAuthors {
+            names,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn names_beyond_a_record_list_cut_short_are_not_unknown() {
+        // A record at the 100-name cap, a consortium paper cited with 250 names.
+        let record: Vec<Person> = (0..100).map(|i| p("A.", &format!("Author{i}"))).collect();
+        let mut cited = record.clone();
+        cited.extend((100..250).map(|i| p("B.", &format!("Later{i}"))));
+        let cut = |names| RecordAuthors {
+            names,
+            truncated: true,
+        };
+        let check = compare_authors(&cited, false, cut(&record));
+        assert_eq!(check.issue, None, "{check:?}");
+        assert!(
+            check.notes.iter().any(|n| n.contains("cut short")),
+            "{check:?}"
+        );
+        // The same list against a record that lists everyone: unknown names.
+        assert_eq!(
+            compare_authors(&cited, false, whole(&record))
+                .issue
+                .map(|i| i.0),
+            Some(AuthorIssue::UnknownAuthors)
+        );
+        // A deposit of three names and "et al.", cited with six.
+        let three = list(&[("G.", "Chen"), ("C.", "Wiede"), ("R.", "Kokozinski")]);
+        let six = list(&[
+            ("G.", "Chen"),
+            ("C.", "Wiede"),
+            ("R.", "Kokozinski"),
+            ("M.", "Okafor"),
+            ("L.", "Brandt"),
+            ("S.", "Iyer"),
+        ]);
+        assert_eq!(compare_authors(&six, false, cut(&three)).issue, None);
+        // Unknown names within the record's list still count.
+        let wrong = list(&[
+            ("G.", "Chen"),
+            ("T.", "Nobody"),
+            ("U.", "Noone"),
+            ("M.", "Okafor"),
+        ]);
+        assert_eq!(
+            compare_authors(&wrong, false, cut(&three))
+                .issue
+                .map(|i| i.0),
+            Some(AuthorIssue::UnknownAuthors)
+        );
+    }
+
     #[test]
     fn list_verdicts() {
         let record = list(&[
@@ -490,23 +571,26 @@ mod tests {
             ("Rainer", "Kokozinski"),
         ]);
         let full = list(&[("G.", "Chen"), ("C.", "Wiede"), ("R.", "Kokozinski")]);
-        assert_eq!(compare_authors(&full, false, &record).issue, None);
+        assert_eq!(compare_authors(&full, false, whole(&record)).issue, None);
         let first = list(&[("G.", "Chen")]);
-        assert_eq!(compare_authors(&first, true, &record).issue, None);
+        assert_eq!(compare_authors(&first, true, whole(&record)).issue, None);
         let middle_dropped = list(&[("G.", "Chen"), ("R.", "Kokozinski")]);
-        let issue = compare_authors(&middle_dropped, false, &record)
+        let issue = compare_authors(&middle_dropped, false, whole(&record))
             .issue
             .unwrap();
         assert_eq!(issue.0, AuthorIssue::PartialAuthorList);
         assert!(issue.1.contains("Wiede"), "{}", issue.1);
         let swapped = list(&[("A.", "Turing")]);
         assert_eq!(
-            compare_authors(&swapped, false, &record).issue.unwrap().0,
+            compare_authors(&swapped, false, whole(&record))
+                .issue
+                .unwrap()
+                .0,
             AuthorIssue::SwappedAuthors
         );
         let placeholder = list(&[("Firstname", "Lastname")]);
         assert_eq!(
-            compare_authors(&placeholder, true, &record)
+            compare_authors(&placeholder, true, whole(&record))
                 .issue
                 .unwrap()
                 .0,
@@ -514,7 +598,10 @@ mod tests {
         );
         let mixed = list(&[("G.", "Chen"), ("J.", "Smith"), ("K.", "Jones")]);
         assert_eq!(
-            compare_authors(&mixed, false, &record).issue.unwrap().0,
+            compare_authors(&mixed, false, whole(&record))
+                .issue
+                .unwrap()
+                .0,
             AuthorIssue::UnknownAuthors
         );
     }
@@ -523,8 +610,8 @@ mod tests {
     fn organisations_are_compared_as_names() {
         let record = vec![Person::new(None, "The Gene Ontology Consortium")];
         let cited = vec![Person::new(None, "Gene Ontology Consortium")];
-        assert_eq!(compare_authors(&cited, false, &record).issue, None);
+        assert_eq!(compare_authors(&cited, false, whole(&record)).issue, None);
         let person = list(&[("M.", "Ashburner")]);
-        assert_eq!(compare_authors(&person, true, &record).issue, None);
+        assert_eq!(compare_authors(&person, true, whole(&record)).issue, None);
     }
 }

@@ -30,7 +30,7 @@ use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::{Resolution, TryOutcome};
 use crate::resolve::sources::wayback::Snapshot;
 use crate::resolve::sources::{SourceName, Sources};
-use crate::resolve::{ids_phase, index_source, kind_phase, search_phase, verdict};
+use crate::resolve::{ids_phase, index_source, kind_phase, published, search_phase, verdict};
 
 /// Resolves references; holds the HTTP clients, the cache and the corpora, so one
 /// resolver can serve many runs (a language server keeps one).
@@ -244,7 +244,11 @@ impl Resolver {
         let t = &self.options.gate;
         let mut jobs = Vec::new();
         for (i, ev) in evidence.iter_mut().enumerate() {
-            if ev.has_accepted() || !queries[i].is_searchable() {
+            // A preprint found for a reference that names a journal or conference
+            // cannot check that venue: the published version is searched for.
+            let settled =
+                ev.has_accepted() && !published::wants_published_version(&queries[i].fields, ev);
+            if settled || !queries[i].is_searchable() {
                 report(1);
                 continue;
             }

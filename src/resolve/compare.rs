@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Person, RefFields, Work};
-use crate::resolve::authors::{AuthorIssue, compare_authors};
+use crate::resolve::authors::{AuthorIssue, RecordAuthors, compare_authors};
 use crate::resolve::identifiers::{
     Conflation, cited_doi, compare_identifiers, is_preprint_doi, record_arxiv, record_doi,
 };
@@ -203,10 +203,15 @@ fn year_check(
     if diff <= options.year_slack {
         return Ok(None);
     }
-    // Another year the record gives the work (online first, print, another edition).
-    if work.other_years.contains(&cited) {
+    // Online first in one year, in print (or in an issue) the next: either year is
+    // the work's.
+    if let Some(other) = work
+        .other_years
+        .iter()
+        .find(|y| (cited - **y).abs() <= options.year_slack)
+    {
         return Ok(Some(format!(
-            "year {cited}: the record's other date (its first is {record})"
+            "year {cited}: the record's {other} (its main year is {record})"
         )));
     }
     if diff <= options.preprint_year_slack && (cites_preprint(fields) || record_is_preprint(work)) {
@@ -412,12 +417,16 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
             ),
         }
     }
-    let mut authors = compare_authors(&fields.authors, fields.authors_truncated, &work.authors);
+    let record_authors = RecordAuthors {
+        names: &work.authors,
+        truncated: work.authors_truncated,
+    };
+    let mut authors = compare_authors(&fields.authors, fields.authors_truncated, record_authors);
     if authors.issue.is_some()
         && let Some(note) = crate::resolve::name_variants::agree_after_all(
             &fields.authors,
             fields.authors_truncated,
-            &work.authors,
+            record_authors,
         )
     {
         authors.issue = None;
@@ -431,7 +440,7 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
             Field::Authors,
             issue.into(),
             cited,
-            names(&work.authors, false),
+            names(&work.authors, work.authors_truncated),
             detail,
         );
     }

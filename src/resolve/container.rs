@@ -8,8 +8,8 @@ use std::cell::RefCell;
 
 use crate::model::{RefFields, Work};
 use crate::resolve::gate::{GateMethod, title_similarity};
-use crate::resolve::normalize::{compact, fold};
-use crate::resolve::venues::{VenueMatch, compare_venues, is_series_or_publisher};
+use crate::resolve::normalize::{compact, content_words, fold, spelling_variant};
+use crate::resolve::venues::{VenueMatch, compare_venues, is_series_or_publisher, is_venue_name};
 
 /// Record types (Crossref, OpenAlex, DataCite, DBLP vocabularies) that are only ever
 /// containers of papers, or their front matter.
@@ -90,12 +90,30 @@ fn same_name_remembered(title: &str, venue: &str) -> bool {
 }
 
 /// A record title that reads as a venue: `Proceedings of …`, a book series or a
-/// publisher.
+/// publisher, a known venue's name (`Findings of the Association for Computational
+/// Linguistics: ACL 2024`).
 fn reads_as_venue(title: &str) -> bool {
     let folded = fold(title);
     folded.starts_with("proceedings ")
         || folded.starts_with("proc ")
         || is_series_or_publisher(title)
+        || is_venue_name(title)
+}
+
+/// Whether the reference cites the container itself (a volume, a journal, a book
+/// cited whole): its title names the record, adding at most one word of its own (an
+/// acronym). A text that carries another title too — a paper in the volume, however
+/// the string was parsed — does not.
+fn cites_the_container(fields: &RefFields, work: &Work) -> bool {
+    let Some(title) = fields.title.as_deref() else {
+        return false;
+    };
+    let record: Vec<String> = content_words(&work.title);
+    let own = content_words(title)
+        .into_iter()
+        .filter(|w| !record.iter().any(|r| r == w || spelling_variant(w, r)))
+        .count();
+    own == 0 || (own == 1 && same_name(title, &work.title))
 }
 
 /// Whether a record's title is the reference's venue: the same venue, or a close
@@ -125,6 +143,16 @@ fn split_title(fields: &RefFields, venue: &str, work: &Work) -> bool {
 pub fn is_container_of(fields: &RefFields, work: &Work, method: GateMethod) -> bool {
     let venue = container_of(fields);
     if venue.is_some_and(|v| names_the_venue(v, &work.title) && !split_title(fields, v, work)) {
+        return true;
+    }
+    // A volume, a journal or a record named like a venue is the cited work only when
+    // the reference cites it whole; a book only when the reference names no other
+    // container it appeared in.
+    let container = is_container_type(work) || reads_as_venue(&work.title);
+    if container && !cites_the_container(fields, work) {
+        return true;
+    }
+    if is_book(work) && venue.is_some() && !cites_the_container(fields, work) {
         return true;
     }
     let paper_level = venue.is_some() || !fields.authors.is_empty();
@@ -201,6 +229,55 @@ mod tests {
         // A record whose title is only the venue still is the container.
         let venue = work(split.venue.as_deref().unwrap(), None);
         assert!(is_container_of(&split, &venue, GateMethod::Corroborated));
+    }
+
+    #[test]
+    fn a_container_never_verifies_a_paper_whatever_the_parse() {
+        let mut findings = work(
+            "Findings of the Association for Computational Linguistics: ACL 2024",
+            Some("proceedings"),
+        );
+        // A string whose parse ran the paper's title into the volume's name, with no
+        // authors and no venue left.
+        let garbled = RefFields {
+            title: Some(
+                "Rethinking Priors for Sparse Retrieval - Okafor et al., Findings of the \
+                 Association for Computational Linguistics: ACL 2024"
+                    .into(),
+            ),
+            ..RefFields::default()
+        };
+        for method in [
+            GateMethod::Exact,
+            GateMethod::WordOverlap,
+            GateMethod::Subtitle,
+        ] {
+            assert!(is_container_of(&garbled, &findings, method), "{method:?}");
+        }
+        // The same volume typed as a book or an article: its title is a venue's name.
+        for kind in ["book", "article", "other"] {
+            findings.work_type = Some(kind.into());
+            assert!(
+                is_container_of(&garbled, &findings, GateMethod::Exact),
+                "{kind}"
+            );
+        }
+        // A chapter is not its book.
+        let chapter = RefFields {
+            title: Some("Learning internal representations by error propagation".into()),
+            venue: Some("Parallel Distributed Processing".into()),
+            ..RefFields::default()
+        };
+        let book = work("Parallel distributed processing", Some("book"));
+        assert!(is_container_of(&chapter, &book, GateMethod::Exact));
+        // The volume cited whole, by its acronym too.
+        let whole = RefFields {
+            title: Some(
+                "Findings of the Association for Computational Linguistics: ACL 2024".into(),
+            ),
+            ..RefFields::default()
+        };
+        assert!(!is_container_of(&whole, &findings, GateMethod::Exact));
     }
 
     #[test]

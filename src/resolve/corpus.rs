@@ -96,9 +96,7 @@ impl WorldRecord {
             is_retracted: self.is_retracted || retracted,
             has_concern: self.has_concern || concern,
             oa_url: self.oa_url,
-            other_years: Vec::new(),
-            isbn: Vec::new(),
-            releases: Vec::new(),
+            ..Work::default()
         })
     }
 }

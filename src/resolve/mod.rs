@@ -24,6 +24,7 @@ pub mod name_variants;
 pub mod normalize;
 pub mod options;
 pub mod outcome;
+pub mod published;
 pub mod query;
 pub mod resolution;
 pub mod run;

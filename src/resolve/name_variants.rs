@@ -5,15 +5,25 @@
 //! deposits do). Tried only after the lists disagree, and only ever to accept.
 
 use crate::model::Person;
-use crate::resolve::authors::compare_authors;
+use crate::resolve::authors::{RecordAuthors, compare_authors};
 use crate::resolve::normalize::fold;
 use crate::resolve::sources::text::split_name;
 
 /// Why the lists agree after all, when they do.
-pub fn agree_after_all(cited: &[Person], truncated: bool, record: &[Person]) -> Option<String> {
-    let expanded: Vec<Person> = record.iter().flat_map(two_people).collect();
-    if expanded.len() > record.len()
-        && compare_authors(cited, truncated, &expanded).issue.is_none()
+pub fn agree_after_all(
+    cited: &[Person],
+    truncated: bool,
+    record: RecordAuthors,
+) -> Option<String> {
+    let as_record = |names| RecordAuthors {
+        names,
+        truncated: record.truncated,
+    };
+    let expanded: Vec<Person> = record.names.iter().flat_map(two_people).collect();
+    if expanded.len() > record.names.len()
+        && compare_authors(cited, truncated, as_record(&expanded))
+            .issue
+            .is_none()
     {
         return Some("the record writes two authors as one name".into());
     }
@@ -26,8 +36,8 @@ pub fn agree_after_all(cited: &[Person], truncated: bool, record: &[Person]) -> 
             })
             .collect()
     };
-    let (c, r) = (keyed(cited), keyed(record));
-    (c != cited && compare_authors(&c, truncated, &r).issue.is_none())
+    let (c, r) = (keyed(cited), keyed(record.names));
+    (c != cited && compare_authors(&c, truncated, as_record(&r)).issue.is_none())
         .then(|| "the names differ only in transliteration".into())
 }
 
@@ -87,6 +97,13 @@ mod tests {
         assert_ne!(transliteration_key("Smith"), transliteration_key("Smyth-Jones"));
     }
 
+    fn whole(names: &[Person]) -> RecordAuthors<'_> {
+        RecordAuthors {
+            names,
+            truncated: false,
+        }
+    }
+
     #[test]
     fn a_record_that_wrote_two_people_as_one() {
         let cited = [
@@ -94,15 +111,15 @@ mod tests {
             Person::new(Some("Ronny"), "Kohavi"),
         ];
         let garbled = [Person::new(Some("Ronny Kohavi"), "Barry Becker")];
-        assert!(compare_authors(&cited, false, &garbled).issue.is_some());
-        assert!(agree_after_all(&cited, false, &garbled).is_some());
+        assert!(compare_authors(&cited, false, whole(&garbled)).issue.is_some());
+        assert!(agree_after_all(&cited, false, whole(&garbled)).is_some());
         let kolmogorov = [Person::new(Some("A. N."), "Kolmogorov")];
         let record = [Person::new(Some("A."), "Kolmogoroff")];
-        assert!(agree_after_all(&kolmogorov, false, &record).is_some());
+        assert!(agree_after_all(&kolmogorov, false, whole(&record)).is_some());
         let other = [Person::new(Some("J."), "Smith")];
-        assert!(agree_after_all(&other, false, &record).is_none());
+        assert!(agree_after_all(&other, false, whole(&record)).is_none());
         // Splitting only ever accepts a list that then agrees.
         let spanish = [Person::new(Some("Gabriel José"), "García Márquez")];
-        assert!(agree_after_all(&other, false, &spanish).is_none());
+        assert!(agree_after_all(&other, false, whole(&spanish)).is_none());
     }
 }

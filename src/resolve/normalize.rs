@@ -300,6 +300,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         /// The plain-ASCII shortcut folds exactly as the full decoding does.
         #[test]
         fn plain_ascii_folds_as_the_full_path(s in "[ -~]{0,40}") {

@@ -72,7 +72,7 @@ const SKIPPABLE: &[&str] = &[
     "ws",
 ];
 
-fn skippable(word: &str) -> bool {
+pub(crate) fn skippable(word: &str) -> bool {
     SKIPPABLE.contains(&word) || FOREIGN_FUNCTION_WORDS.contains(&word)
 }
 
@@ -192,9 +192,12 @@ pub(crate) fn forms(v: &str) -> Vec<Vec<String>> {
         }
     }
     let mut out: Vec<Vec<String>> = Vec::new();
-    for text in texts {
-        let words = key_words(&text);
-        if !words.is_empty() && !out.contains(&words) {
+    for (i, text) in texts.iter().enumerate() {
+        let words = key_words(text);
+        // A part of the name made only of publisher and meeting words (`IEEE` of
+        // `2023 IEEE/CVF Conference …`) names no venue: two conferences share it.
+        let nameless = i > 0 && words.iter().all(|w| skippable(w));
+        if !words.is_empty() && !nameless && !out.contains(&words) {
             out.push(words);
         }
     }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::resolve::normalize::fold;
 use crate::resolve::venue_align::{
     contains_phrase, folded_words, forms, forms_align, forms_align_with_subtitle, has_any_phrase,
-    key_words, known_ids,
+    key_words, known_ids, skippable,
 };
 use crate::resolve::venue_table::KNOWN_VENUES;
 
@@ -212,6 +212,29 @@ pub fn is_series_or_publisher(v: &str) -> bool {
     PUBLISHERS.contains(&folded.as_str()) || has_any_phrase(v, SERIES)
 }
 
+/// Whether a title is the name of a known venue and nothing else: a full name of the
+/// venue table with only what names of editions add around it (years, ordinals,
+/// `Proceedings`, `Findings`, meeting words, publishers, the acronym) —
+/// `Findings of the Association for Computational Linguistics: ACL 2024`,
+/// `Proceedings of the AAAI Conference on Artificial Intelligence`.
+pub fn is_venue_name(title: &str) -> bool {
+    let words = key_words(title);
+    let form: Vec<String> = words.clone();
+    known_ids(&form)
+        .into_iter()
+        .filter(|k| !k.by_acronym)
+        .any(|k| {
+            let venue = &KNOWN_VENUES[k.id];
+            let own: Vec<String> = venue
+                .names
+                .iter()
+                .flat_map(|n| key_words(n))
+                .chain(venue.acronyms.iter().cloned())
+                .collect();
+            words.iter().all(|w| own.contains(w) || skippable(w))
+        })
+}
+
 /// Whether two venue strings name the same venue. `Unknown` when either is missing or
 /// a placeholder, when the record's venue is a repository or preprint server, when
 /// the cited venue is a preprint server, or when either is a series or publisher;
@@ -251,11 +274,11 @@ pub fn compare_venues(cited: &str, record: &str) -> VenueMatch {
     if fa.iter().any(|x| fb.iter().any(|y| forms_align(x, y))) {
         return VenueMatch::Same;
     }
-    // Both name a known venue by its acronym, and not the same one (`ICCV` against
-    // `Computer Vision – ECCV 2022`): the full names' shared words (`computer
-    // vision`) must not make them one.
-    let (aa, ab) = (ids(&fa, true), ids(&fb, true));
-    if !aa.is_empty() && !ab.is_empty() {
+    // Both name a known venue, and not the same one (`ICCV` against `Computer Vision –
+    // ECCV 2022`, `IEEE/CVF Conference on Computer Vision and Pattern Recognition`
+    // against `… International Conference on Computer Vision (ICCV)`): the full names'
+    // shared words (`computer vision`) must not make them one.
+    if !ia.is_empty() && !ib.is_empty() {
         return VenueMatch::Different;
     }
     // A known venue's full name against an abbreviation of it (`NIPS` vs `Adv.
@@ -421,6 +444,42 @@ mod tests {
             ("J Neurosci Methods", "Journal of Neuroscience"),
         ] {
             assert_eq!(compare_venues(a, b), VenueMatch::Different, "{a} | {b}");
+        }
+        // Two conferences' full names that share words, either way round.
+        for (a, b) in [
+            (
+                "2023 IEEE/CVF International Conference on Computer Vision (ICCV)",
+                "2023 IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)",
+            ),
+            (
+                "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
+                "2021 IEEE/CVF International Conference on Computer Vision (ICCV)",
+            ),
+            ("Water Resources Research", "Journal of Hydrology"),
+        ] {
+            assert_eq!(compare_venues(a, b), VenueMatch::Different, "{a} | {b}");
+            assert_eq!(compare_venues(b, a), VenueMatch::Different, "{b} | {a}");
+        }
+    }
+
+    #[test]
+    fn venue_names_are_told_from_paper_titles() {
+        for v in [
+            "Findings of the Association for Computational Linguistics: ACL 2024",
+            "Proceedings of the AAAI Conference on Artificial Intelligence",
+            "2023 IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)",
+            "Advances in Neural Information Processing Systems 36",
+        ] {
+            assert!(is_venue_name(v), "{v}");
+        }
+        for t in [
+            "Rethinking priors for sparse retrieval",
+            "Rethinking Priors for Sparse Retrieval - Okafor et al., Findings of the Association \
+             for Computational Linguistics: ACL 2024",
+            "A history of the Association for Computational Linguistics",
+            "Computer vision",
+        ] {
+            assert!(!is_venue_name(t), "{t}");
         }
     }
 

@@ -11,6 +11,7 @@ use crate::resolve::gate::{GateMethod, GateThresholds};
 use crate::resolve::identifiers::identifier_conflation;
 use crate::resolve::kinds;
 use crate::resolve::outcome::{self, Coverage, Matched, Status};
+use crate::resolve::published;
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::Resolution;
 
@@ -38,7 +39,7 @@ pub fn choose(
     ev.candidates
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.decision.accepted)
+        .filter(|(i, c)| c.decision.accepted && !published::set_aside(&q.fields, ev, *i))
         .map(|(i, c)| {
             let comparison = comparison_of(q, ev, i, t, options);
             let key = (comparison.mismatches.len(), comparison.notes.len(), c.via);

@@ -364,6 +364,11 @@ pub fn work_message(state: &AppState, e: &Entry, score: f64) -> Value {
         "published": date_parts(w.year),
         "published-online": date_parts(w.year),
     });
+    if let Some(print) = w.published_print {
+        // Online first in `year`: `issued` and `published` are the earlier date.
+        m["published-print"] = date_parts(Some(print));
+        m["journal-issue"] = json!({"issue": "1", "published-print": date_parts(Some(print))});
+    }
     if !authors.is_empty() {
         m["author"] = Value::Array(authors);
     }

@@ -197,7 +197,8 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
         .skip((page - 1) * per_page)
         .take(per_page)
         .map(|&(i, score)| {
-            let full = work_object(&state, world.entry(i), score.map(|s| s.max(0.01)));
+            let mut full = work_object(&state, world.entry(i), score.map(|s| s.max(0.01)));
+            cap_authorships(&mut full);
             match (&select, full) {
                 (Some(keys), Value::Object(map)) => Value::Object(
                     map.into_iter()
@@ -217,6 +218,19 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
 }
 
 /// OpenAlex work type: the recorded one for OpenAlex records, else mapped from the kind.
+/// Lists and searches give the first 100 authorships of a work and say that they cut
+/// the list (`is_authors_truncated`); the single-work endpoint gives them all.
+const LISTED_AUTHORSHIPS: usize = 100;
+
+fn cap_authorships(work: &mut Value) {
+    let Some(authorships) = work.get_mut("authorships").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let truncated = authorships.len() > LISTED_AUTHORSHIPS;
+    authorships.truncate(LISTED_AUTHORSHIPS);
+    work["is_authors_truncated"] = json!(truncated);
+}
+
 fn openalex_type(e: &Entry) -> &'static str {
     const TYPES: &[&str] = &[
         "article",

@@ -1,9 +1,10 @@
 //! The world of works the mock serves: loaded from JSONL in the schema of
 //! `../shared/data/world/works.jsonl`, indexed by every identifier and by title tokens.
 //!
-//! Two optional fields extend the schema for hand-written fixtures: `updates` (Crossref-style
-//! update notices: retraction, expression of concern, correction) and `fixture_note` (a label
-//! saying what in the record was constructed for tests).
+//! Three optional fields extend the schema for hand-written fixtures: `updates` (Crossref-style
+//! update notices: retraction, expression of concern, correction), `published_print` (the
+//! year in print of an article online first in `year`) and `fixture_note` (a label saying
+//! what in the record was constructed for tests).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -132,6 +133,10 @@ pub struct Work {
     /// The page at `url` (web pages, software home pages).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<Page>,
+    /// The year of the printed issue when it is not `year` (an article online first,
+    /// in print the next year): served as Crossref `published-print`, PubMed `PubDate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_print: Option<i32>,
 }
 
 /// A package as a registry records it.

@@ -135,9 +135,7 @@ fn work_of_row(row: &Row) -> rusqlite::Result<(Work, i64)> {
         is_retracted: flags & FLAG_RETRACTED != 0,
         has_concern: flags & FLAG_CONCERN != 0,
         oa_url: text(11)?,
-        other_years: Vec::new(),
-        isbn: Vec::new(),
-        releases: Vec::new(),
+        ..Work::default()
     };
     Ok((work, flags))
 }

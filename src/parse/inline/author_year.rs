@@ -256,6 +256,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         /// What the cheap rejection turns away holds no year: the patterns would not
         /// have matched it (or the digit test it always had turned it away).
         #[test]

@@ -107,6 +107,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         /// Reading sixteen bytes at a time finds what reading one at a time finds,
         /// across the borders of the windows and at the end of the text.
         #[test]

@@ -107,6 +107,7 @@ fn closing_bracket_bytewise(bytes: &[u8], open: usize) -> Option<usize> {
 }
 
 proptest::proptest! {
+    #![proptest_config(crate::proptest_config::config(256))]
     /// Brackets close where a byte-wise reading closes them: not across a blank
     /// line or another `[`.
     #[test]
@@ -146,6 +147,7 @@ fn classify_key_by_first_colon(key: &str) -> Option<(CitationKind, Option<(IdSch
 }
 
 proptest::proptest! {
+    #![proptest_config(crate::proptest_config::config(256))]
     /// Keys are classified as by their first colon, wherever it is.
     #[test]
     fn keys_classify_as_by_their_first_colon(parts in proptest::collection::vec(

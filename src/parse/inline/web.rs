@@ -390,6 +390,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         /// Trying the pattern only where a match may start finds what a plain
         /// leftmost search over the whole text finds.
         #[test]
@@ -404,6 +405,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         /// Reading the heads of URLs and DOIs by hand ends every match (and its
         /// zone) where the general regex ends it, at every place a match may start
         /// (a word start).

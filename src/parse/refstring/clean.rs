@@ -547,7 +547,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #![proptest_config(crate::proptest_config::config(2000))]
 
         #[test]
         fn kept_characters_need_no_normalising(s in proptest::prop_oneof![

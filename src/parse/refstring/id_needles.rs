@@ -286,7 +286,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #![proptest_config(crate::proptest_config::config(3000))]
 
         #[test]
         fn one_pass_finds_what_contains_finds(s in prop_oneof![any_text(), needle_like()]) {

@@ -561,7 +561,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #![proptest_config(crate::proptest_config::config(3000))]
 
         #[test]
         fn tidy_copies_runs_as_it_joined_words(s in prop_oneof![any_text(), noise_like()]) {

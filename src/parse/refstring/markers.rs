@@ -173,7 +173,7 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        #![proptest_config(crate::proptest_config::config(3000))]
 
         #[test]
         fn editor_word_scan_is_the_split(s in any_text()) {

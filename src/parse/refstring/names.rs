@@ -17,7 +17,7 @@ pub(super) use chunk::Chunk;
 use chunk::{Shape, given_like, is_sep, is_sep_word, read_chunk, shape_of};
 use lookahead::{
     colon_after_full_name, follower_ok, full_name_among_initials, given_name_follows,
-    initialled_name_follows, next_is_initials, saw_comma_before,
+    initialled_name_follows, next_is_initials, saw_comma_before, stopword_family,
 };
 use loose::{LooseNames, known_given, runs_on, title_follows};
 
@@ -192,7 +192,9 @@ pub fn scan<'a>(tokens: &Tokenized<'a>, s: &'a str) -> NameList {
         let after_and = i > 0 && (is_sep_word(&toks[i - 1]) || toks[i - 1].is('&'));
         let given_part = pending.is_some() && !mononym;
         let (to, terminal) = read_chunk(&toks, i, given_part, style == Style::Vancouver);
-        let Some(shape) = shape_of(&toks[i..to]) else {
+        let shape = shape_of(&toks[i..to])
+            .or_else(|| stopword_family(&toks, i, to).then_some(Shape::Words(1)));
+        let Some(shape) = shape else {
             list.stop = if saw_comma_before(&toks, i) {
                 Stop::Comma
             } else {

@@ -483,7 +483,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        #![proptest_config(crate::proptest_config::config(3000))]
 
         #[test]
         fn tokenize_is_the_char_by_char_tokenizer(s in super::super::test_support::any_text()) {

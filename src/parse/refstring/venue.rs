@@ -309,7 +309,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #![proptest_config(crate::proptest_config::config(3000))]
 
         #[test]
         fn numbering_groups_agree_with_captures(s in prop_oneof![any_text(), numbering_like()]) {

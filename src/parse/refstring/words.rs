@@ -55,7 +55,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #![proptest_config(crate::proptest_config::config(3000))]
 
         #[test]
         fn words_split_as_split_whitespace(s in any_text()) {

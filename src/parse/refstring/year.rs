@@ -369,7 +369,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #![proptest_config(crate::proptest_config::config(2000))]
 
         #[test]
         fn leading_year_is_unchanged(s in any_text()) {

@@ -184,6 +184,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         #[test]
         fn the_word_before_a_period_is_read_as_a_whole(
             text in "[a-zA-Z.ÖöŞ2 (\u{FFFC}]{0,14}", tail in "[a-z2]{0,10}|\u{FFFC}",

@@ -194,6 +194,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::proptest_config::config(256))]
         #[test]
         fn eight_bytes_at_a_time_stop_where_one_at_a_time_do(parts in proptest::collection::vec(
             proptest::sample::select(PIECES), 0..40)) {

@@ -344,7 +344,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #![proptest_config(crate::proptest_config::config(2000))]
 
         #[test]
         fn splits_as_the_first_version_did(parts in pieces()) {

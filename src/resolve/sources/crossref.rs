@@ -290,15 +290,21 @@ pub fn work_from_json(v: &Value, source: &str) -> Work {
             }
         })
         .collect();
-    let year = [
-        "published",
-        "issued",
-        "published-print",
-        "published-online",
-        "posted",
+    // `published` is the earliest of print and online; an online-first article cited
+    // by its print year is cited rightly, so every date is kept.
+    let years: Vec<i32> = [
+        "/published",
+        "/issued",
+        "/published-print",
+        "/published-online",
+        "/posted",
+        "/journal-issue/published-print",
+        "/journal-issue/published-online",
     ]
     .iter()
-    .find_map(|k| date_parts_year(v.get(*k)));
+    .filter_map(|k| date_parts_year(v.pointer(k)))
+    .collect();
+    let year = years.first().copied();
     let venue = first_str(v.get("container-title"))
         .or_else(|| first_str(v.get("group-title")))
         .or_else(|| {
@@ -331,6 +337,7 @@ pub fn work_from_json(v: &Value, source: &str) -> Work {
         doi,
         url,
         abstract_text,
+        other_years: years,
         ..Work::default()
     };
     for flag in own_flags(v, work.doi.as_deref()) {

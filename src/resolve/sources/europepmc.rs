@@ -200,6 +200,15 @@ pub fn work_from_json(v: &Value) -> Work {
         year: year_of(v.get("pubYear"))
             .or_else(|| year_of(v.pointer("/journalInfo/yearOfPublication")))
             .or_else(|| year_of(v.get("firstPublicationDate"))),
+        other_years: [
+            "/journalInfo/printPublicationDate",
+            "/journalInfo/yearOfPublication",
+            "/electronicPublicationDate",
+            "/firstPublicationDate",
+        ]
+        .iter()
+        .filter_map(|k| year_of(v.pointer(k)))
+        .collect(),
         venue: str_of(v.pointer("/journalInfo/journal/title"))
             .or_else(|| str_of(v.get("journalTitle")))
             .or_else(|| str_of(v.pointer("/bookOrReportDetails/publisher"))),

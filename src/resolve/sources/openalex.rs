@@ -210,9 +210,14 @@ pub fn work_from_json(v: &Value) -> Work {
             .unwrap_or(false),
         has_concern: false,
         oa_url,
-        other_years: Vec::new(),
-        isbn: Vec::new(),
-        releases: Vec::new(),
+        // `publication_year` is the earliest date; the date's year rarely differs.
+        other_years: year_of(v.get("publication_date")).into_iter().collect(),
+        // Lists and searches give the first 100 authorships and say so.
+        authors_truncated: v
+            .get("is_authors_truncated")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        ..Work::default()
     };
     finish(work)
 }

@@ -366,11 +366,17 @@ pub fn work_from_article(article: &Element) -> Work {
                 .or_else(|| a.child_text("VernacularTitle"))
         })
         .unwrap_or_default();
+    // The issue's date first; the electronic date of an article online before its
+    // issue is a year the work is rightly cited by too.
+    let electronic = art
+        .and_then(|a| a.path(&["ArticleDate", "Year"]))
+        .and_then(|y| year_in(&y.text()));
     let mut work = Work {
         source: "pubmed".to_string(),
         title,
         authors: authors_of(art.and_then(|a| a.child("AuthorList"))),
         year,
+        other_years: electronic.into_iter().collect(),
         venue: art
             .and_then(|a| a.path(&["Journal", "Title"]))
             .map(Element::text),
@@ -471,6 +477,10 @@ pub fn work_from_docsum(doc: &Element) -> Work {
             .map(|(_, a)| medline_name(a))
             .collect(),
         year: item_text("PubDate").and_then(|d| year_in(&d)),
+        other_years: item_text("EPubDate")
+            .and_then(|d| year_in(&d))
+            .into_iter()
+            .collect(),
         venue: item_text("FullJournalName").or_else(|| item_text("Source")),
         work_type: pub_types.first().cloned(),
         doi: id_of("doi").or(elocation_doi),

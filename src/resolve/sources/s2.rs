@@ -230,9 +230,11 @@ pub fn work_from_json(v: &Value) -> Work {
         is_retracted: false,
         has_concern: false,
         oa_url: str_of(v.pointer("/openAccessPdf/url")),
-        other_years: Vec::new(),
-        isbn: Vec::new(),
-        releases: Vec::new(),
+        // `year` and `publicationDate` disagree for some articles published online
+        // in one year and in an issue the next.
+        other_years: year_of(v.get("publicationDate")).into_iter().collect(),
+        authors_truncated: false,
+        ..Work::default()
     };
     finish(work)
 }

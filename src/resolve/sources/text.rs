@@ -200,9 +200,25 @@ pub fn year_in(text: &str) -> Option<i32> {
     YEAR.captures(text).and_then(|c| c[1].parse().ok())
 }
 
-/// Normalise the identifiers of a parsed record and apply the title retraction flag:
-/// DOIs lowercase and bare, arXiv ids without version (also derived from an arXiv
-/// DataCite DOI), PMCIDs as `PMC` + digits, empty strings dropped.
+/// The most authors that OpenAlex (in lists and searches) and other sources give
+/// before cutting a list: a record with exactly this many may have more.
+pub const AUTHOR_CAP: usize = 100;
+
+/// An author entry that stands for the authors left out: `et al.`, `others`, `and
+/// others`, `et al` (some deposits end long lists so).
+fn stands_for_the_rest(person: &Person) -> bool {
+    let words: String = [person.given.as_deref().unwrap_or(""), &person.family]
+        .join(" ")
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphabetic() || c.is_whitespace())
+        .collect();
+    matches!(
+        words.split_whitespace().collect::<Vec<_>>().as_slice(),
+        ["et", "al"] | ["others"] | ["and", "others"] | ["et", "alii"] | ["etal"]
+    )
+}
+
 /// One "author" that is a list of people (`Barry Becker, Ronny Kohavi`, as some
 /// deposits write them), as those people; anything else (`University of California,
 /// Irvine`, `Smith, John`) as it is.
@@ -235,6 +251,11 @@ fn split_name_list(person: Person) -> Vec<Person> {
     parts.into_iter().map(split_name).collect()
 }
 
+/// Normalise the identifiers of a parsed record and apply the title retraction flag:
+/// DOIs lowercase and bare, arXiv ids without version (also derived from an arXiv
+/// DataCite DOI), PMCIDs as `PMC` + digits, empty strings dropped; a closing
+/// `et al.` author entry dropped and the list marked as cut; the other years without
+/// the main one.
 pub fn finish(mut work: Work) -> Work {
     let keep = |v: Option<String>| v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
     work.title = collapse_whitespace(&work.title);
@@ -256,6 +277,16 @@ pub fn finish(mut work: Work) -> Work {
     work.abstract_text = keep(work.abstract_text);
     work.authors.retain(|p| !p.family.trim().is_empty());
     work.authors = work.authors.into_iter().flat_map(split_name_list).collect();
+    // A closing `et al.` or `others` entry says the list was cut, and names nobody.
+    while work.authors.last().is_some_and(stands_for_the_rest) {
+        work.authors.pop();
+        work.authors_truncated = true;
+    }
+    work.authors_truncated |= work.authors.len() == AUTHOR_CAP;
+    let year = work.year;
+    work.other_years.retain(|y| Some(*y) != year);
+    work.other_years.sort_unstable();
+    work.other_years.dedup();
     if has_retracted_prefix(&work.title) {
         work.is_retracted = true;
     }

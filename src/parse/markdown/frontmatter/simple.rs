@@ -158,7 +158,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(10000))]
+        #![proptest_config(crate::proptest_config::config(10000))]
 
         #[test]
         fn reads_what_the_yaml_parser_reads(yaml in near_subset()) {

@@ -76,6 +76,10 @@ pub(super) fn read_chunk(
                 && toks.get(k + 2).is_none_or(|a| {
                     next.is_some_and(|n| n.dot) || is_sep(a) || a.is('(') || a.kind == Kind::Num
                 });
+            // `Marta C. de la Cruz and …`, `Pieter J. van den Berg,`: lowercase
+            // particles after the initial, then the family name.
+            let particles_then_family =
+                saw_word && !given_part && !vancouver && particles_then_family(toks, k + 1);
             // `Hayles, N. Katherine. Title`, `Hunter, J. Paul, and …`, `Mason, R. Hal and
             // …`: an initial, then the given name written out, closing the name.
             let given_follows = given_part
@@ -90,6 +94,7 @@ pub(super) fn read_chunk(
                 && !next_initial
                 && !next_continues
                 && !family_follows
+                && !particles_then_family
                 && !given_follows
             {
                 return (k + 1, true);
@@ -99,6 +104,29 @@ pub(super) fn read_chunk(
         k += 1;
     }
     (k, false)
+}
+
+/// From `k`: one or more lowercase particles (`de la`, `van den`, `von`), then a
+/// capitalised word that ends the name (a separator, `(`, a number or the end after it).
+fn particles_then_family(toks: &[Tok], k: usize) -> bool {
+    let mut m = k;
+    while toks
+        .get(m)
+        .is_some_and(|t| t.kind == Kind::Word && !t.capitalised() && is_particle(&t.lower()))
+    {
+        m += 1;
+    }
+    let Some(family) = toks.get(m).filter(|_| m > k) else {
+        return false;
+    };
+    family.kind == Kind::Word
+        && family.capitalised()
+        && !family.is_initial()
+        && !is_sep_word(family)
+        && (family.dot
+            || toks
+                .get(m + 1)
+                .is_none_or(|a| is_sep(a) || a.is('(') || a.kind == Kind::Num))
 }
 
 /// The shape of a chunk, or `None` when it cannot be (part of) a person's name.

@@ -1,7 +1,7 @@
 //! What follows a name chunk, read ahead before the chunk is taken: a given name,
 //! a colon, initials, a name with initials, a comma before it.
 
-use super::super::lexicon::is_given_name;
+use super::super::lexicon::{is_given_name, is_org_word, is_stopword};
 use super::super::markers::et_al;
 use super::super::tokens::{Kind, Tok};
 use super::chunk::{Shape, is_sep, is_sep_word, next_chunk_shape, read_chunk, shape_of};
@@ -64,6 +64,32 @@ pub(super) fn initialled_name_follows(toks: &[Tok], i: usize) -> bool {
         }
         _ => false,
     }
+}
+
+/// `Con, A.`, `New, B. C.`, `Des, M.`: a capitalised function word alone, set off by
+/// a comma before initials that close the name, is a family name. `shape_of` refuses
+/// a chunk with a stopword so that titles (`On the …`, `New Directions …`) do not
+/// become authors; no title opens with a lone word, a comma and initials.
+pub(super) fn stopword_family(toks: &[Tok], i: usize, to: usize) -> bool {
+    let Some(t) = toks.get(i).filter(|_| to == i + 1) else {
+        return false;
+    };
+    let mut letters = t.text.chars();
+    let capitalised_word = t.kind == Kind::Word
+        && !t.dot
+        && letters.next().is_some_and(char::is_uppercase)
+        && letters.clone().next().is_some()
+        && letters.all(char::is_lowercase);
+    if !capitalised_word {
+        return false;
+    }
+    let lower = t.lower();
+    let word = lower.as_str();
+    if !is_stopword(word) || is_org_word(word) || !next_is_initials(toks, to, false) {
+        return false;
+    }
+    let (end, _) = read_chunk(toks, to + 1, true, false);
+    follower_ok(toks, end, Shape::Initials, true)
 }
 
 pub(super) fn next_is_initials(toks: &[Tok], to: usize, terminal: bool) -> bool {
