@@ -23,9 +23,9 @@ pub mod parse;
 pub mod pg;
 pub mod pipeline;
 pub mod policy;
-pub mod read;
 #[cfg(test)]
 pub(crate) mod proptest_config;
+pub mod read;
 pub mod report;
 pub mod resolve;
 pub mod rules;

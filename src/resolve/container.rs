@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use crate::model::{RefFields, Work};
+use crate::model::{RefFields, Work, WorkKind};
 use crate::resolve::gate::{GateMethod, title_similarity};
 use crate::resolve::normalize::{compact, content_words, fold, spelling_variant};
 use crate::resolve::venues::{VenueMatch, compare_venues, is_series_or_publisher, is_venue_name};
@@ -47,6 +47,13 @@ fn type_of(work: &Work) -> String {
 /// Whether the record is a container-only type (a volume, a journal, an issue).
 pub fn is_container_type(work: &Work) -> bool {
     CONTAINER_TYPES.contains(&type_of(work).as_str())
+}
+
+/// Whether the record is a container whatever type its source gave it: a
+/// container-only type, or a title that reads as a venue (a proceedings volume typed
+/// as an article by one index is still the volume).
+pub fn is_container_record(work: &Work) -> bool {
+    is_container_type(work) || reads_as_venue(&work.title)
 }
 
 /// Whether the record is a book.
@@ -141,6 +148,11 @@ fn split_title(fields: &RefFields, venue: &str, work: &Work) -> bool {
 /// record was found by its title in the raw text — a record of a container type or
 /// whose title reads as a venue.
 pub fn is_container_of(fields: &RefFields, work: &Work, method: GateMethod) -> bool {
+    // A volume cited whole with its editors (`Ku, L.-W. (Eds.). (2024). Findings of
+    // …`) is the record, whatever the parser took its publisher for.
+    if fields.kind == Some(WorkKind::EditedVolume) && cites_the_container(fields, work) {
+        return false;
+    }
     let venue = container_of(fields);
     if venue.is_some_and(|v| names_the_venue(v, &work.title) && !split_title(fields, v, work)) {
         return true;

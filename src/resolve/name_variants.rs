@@ -10,11 +10,7 @@ use crate::resolve::normalize::fold;
 use crate::resolve::sources::text::split_name;
 
 /// Why the lists agree after all, when they do.
-pub fn agree_after_all(
-    cited: &[Person],
-    truncated: bool,
-    record: RecordAuthors,
-) -> Option<String> {
+pub fn agree_after_all(cited: &[Person], truncated: bool, record: RecordAuthors) -> Option<String> {
     let as_record = |names| RecordAuthors {
         names,
         truncated: record.truncated,
@@ -37,8 +33,11 @@ pub fn agree_after_all(
             .collect()
     };
     let (c, r) = (keyed(cited), keyed(record.names));
-    (c != cited && compare_authors(&c, truncated, as_record(&r)).issue.is_none())
-        .then(|| "the names differ only in transliteration".into())
+    (c != cited
+        && compare_authors(&c, truncated, as_record(&r))
+            .issue
+            .is_none())
+    .then(|| "the names differ only in transliteration".into())
 }
 
 /// `{given: "Ronny Kohavi", family: "Barry Becker"}` → the two people; anything else
@@ -64,7 +63,13 @@ fn two_people(p: &Person) -> Vec<Person> {
 /// `chebyshev` for `Tschebyscheff`).
 pub fn transliteration_key(family: &str) -> String {
     let mut s = fold(family).replace(' ', "");
-    for (from, to) in [("tsch", "ch"), ("sch", "sh"), ("tch", "ch"), ("kh", "h"), ("w", "v")] {
+    for (from, to) in [
+        ("tsch", "ch"),
+        ("sch", "sh"),
+        ("tch", "ch"),
+        ("kh", "h"),
+        ("w", "v"),
+    ] {
         s = s.replace(from, to);
     }
     for (ending, to) in [
@@ -82,7 +87,7 @@ pub fn transliteration_key(family: &str) -> String {
             break;
         }
     }
-    s.replace('y', "i").replace('j', "i")
+    s.replace(['y', 'j'], "i")
 }
 
 #[cfg(test)]
@@ -91,10 +96,22 @@ mod tests {
 
     #[test]
     fn transliterations_share_a_key() {
-        assert_eq!(transliteration_key("Kolmogorov"), transliteration_key("Kolmogoroff"));
-        assert_eq!(transliteration_key("Chebyshev"), transliteration_key("Tschebyscheff"));
-        assert_eq!(transliteration_key("Dostoevsky"), transliteration_key("Dostoevskii"));
-        assert_ne!(transliteration_key("Smith"), transliteration_key("Smyth-Jones"));
+        assert_eq!(
+            transliteration_key("Kolmogorov"),
+            transliteration_key("Kolmogoroff")
+        );
+        assert_eq!(
+            transliteration_key("Chebyshev"),
+            transliteration_key("Tschebyscheff")
+        );
+        assert_eq!(
+            transliteration_key("Dostoevsky"),
+            transliteration_key("Dostoevskii")
+        );
+        assert_ne!(
+            transliteration_key("Smith"),
+            transliteration_key("Smyth-Jones")
+        );
     }
 
     fn whole(names: &[Person]) -> RecordAuthors<'_> {
@@ -111,7 +128,11 @@ mod tests {
             Person::new(Some("Ronny"), "Kohavi"),
         ];
         let garbled = [Person::new(Some("Ronny Kohavi"), "Barry Becker")];
-        assert!(compare_authors(&cited, false, whole(&garbled)).issue.is_some());
+        assert!(
+            compare_authors(&cited, false, whole(&garbled))
+                .issue
+                .is_some()
+        );
         assert!(agree_after_all(&cited, false, whole(&garbled)).is_some());
         let kolmogorov = [Person::new(Some("A. N."), "Kolmogorov")];
         let record = [Person::new(Some("A."), "Kolmogoroff")];

@@ -210,7 +210,11 @@ impl RefQuery {
             };
         }
         let mut decision = accept(&self.fields, &self.raw, work, thresholds);
-        let record_kind = crate::resolve::kinds::record_kind(work);
+        let record_kind = if crate::resolve::container::is_container_record(work) {
+            Some(crate::model::WorkKind::EditedVolume)
+        } else {
+            crate::resolve::kinds::record_kind(work)
+        };
         if crate::resolve::kinds::kinds_conflict(self.fields.kind, record_kind)
             || crate::resolve::kinds::reprint_of_unique_work(&self.fields, work)
         {

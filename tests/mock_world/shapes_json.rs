@@ -246,7 +246,9 @@ async fn openalex_work_matches_recorded_keys() {
         "openalex search results",
         &results,
         &recorded,
-        &["relevance_score"],
+        // `is_authors_truncated` is documented (lists cut authorships at 100) and
+        // appears only on such works.
+        &["relevance_score", "is_authors_truncated"],
         OPENALEX_NO_DATA,
     );
 }

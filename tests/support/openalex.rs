@@ -218,17 +218,19 @@ async fn list(State(state): State<AppState>, uri: Uri) -> Response {
 }
 
 /// OpenAlex work type: the recorded one for OpenAlex records, else mapped from the kind.
-/// Lists and searches give the first 100 authorships of a work and say that they cut
-/// the list (`is_authors_truncated`); the single-work endpoint gives them all.
+/// Lists and searches give the first 100 authorships of a work and, only when they cut
+/// the list, say so (`is_authors_truncated: true`, as OpenAlex documents it); the
+/// single-work endpoint gives them all.
 const LISTED_AUTHORSHIPS: usize = 100;
 
 fn cap_authorships(work: &mut Value) {
     let Some(authorships) = work.get_mut("authorships").and_then(Value::as_array_mut) else {
         return;
     };
-    let truncated = authorships.len() > LISTED_AUTHORSHIPS;
-    authorships.truncate(LISTED_AUTHORSHIPS);
-    work["is_authors_truncated"] = json!(truncated);
+    if authorships.len() > LISTED_AUTHORSHIPS {
+        authorships.truncate(LISTED_AUTHORSHIPS);
+        work["is_authors_truncated"] = json!(true);
+    }
 }
 
 fn openalex_type(e: &Entry) -> &'static str {

@@ -281,18 +281,64 @@ pub fn has_place_and_publisher(text: &str) -> bool {
 /// (`Cambridge, MA`, `New York (NY)`).
 fn is_publishing_place(place: &str) -> bool {
     const CITIES: &[&str] = &[
-        "new york", "london", "cambridge", "oxford", "boston", "berlin", "paris", "chicago",
-        "princeton", "amsterdam", "washington", "san francisco", "upper saddle river", "hoboken",
-        "reading", "englewood cliffs", "heidelberg", "tokyo", "beijing", "singapore", "toronto",
-        "philadelphia", "new haven", "stanford", "berkeley", "cheltenham", "thousand oaks",
-        "boca raton", "sebastopol", "redmond", "münchen", "munich", "leipzig", "wien", "vienna",
-        "madrid", "barcelona", "milano", "milan", "moscow", "москва", "dordrecht", "basel",
-        "hillsdale", "mahwah", "newbury park", "belmont", "menlo park", "los angeles", "baltimore",
+        "new york",
+        "london",
+        "cambridge",
+        "oxford",
+        "boston",
+        "berlin",
+        "paris",
+        "chicago",
+        "princeton",
+        "amsterdam",
+        "washington",
+        "san francisco",
+        "upper saddle river",
+        "hoboken",
+        "reading",
+        "englewood cliffs",
+        "heidelberg",
+        "tokyo",
+        "beijing",
+        "singapore",
+        "toronto",
+        "philadelphia",
+        "new haven",
+        "stanford",
+        "berkeley",
+        "cheltenham",
+        "thousand oaks",
+        "boca raton",
+        "sebastopol",
+        "redmond",
+        "münchen",
+        "munich",
+        "leipzig",
+        "wien",
+        "vienna",
+        "madrid",
+        "barcelona",
+        "milano",
+        "milan",
+        "moscow",
+        "москва",
+        "dordrecht",
+        "basel",
+        "hillsdale",
+        "mahwah",
+        "newbury park",
+        "belmont",
+        "menlo park",
+        "los angeles",
+        "baltimore",
     ];
     let p = place.trim().to_lowercase();
-    let coded = p.len() > 4
-        && (p.ends_with(')') || p.rsplit(", ").next().is_some_and(|c| c.len() == 2));
-    coded || CITIES.iter().any(|c| p == *c || p.starts_with(&format!("{c},")))
+    let coded =
+        p.len() > 4 && (p.ends_with(')') || p.rsplit(", ").next().is_some_and(|c| c.len() == 2));
+    coded
+        || CITIES
+            .iter()
+            .any(|c| p == *c || p.starts_with(&format!("{c},")))
 }
 
 /// A publisher's name (not a journal's).
