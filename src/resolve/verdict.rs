@@ -117,6 +117,17 @@ pub fn decide(
         {
             status = Status::NotIndexed;
         }
+        if status == Status::NotIndexed
+            && let Some((field, value)) = unresolved.first()
+        {
+            // Whatever the kind, an identifier its registry never issued is the
+            // reference's one checkable claim, and it is false.
+            status = Status::NotFound;
+            notes.push(format!(
+                "the cited {} {value} was never issued",
+                field.as_str()
+            ));
+        }
         if status == Status::NotFound
             && let Some(c) = ev.candidates.iter().find(|c| main_title_only(q, c))
         {

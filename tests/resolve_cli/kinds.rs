@@ -163,6 +163,7 @@ fn made_up_works_are_caught_where_a_complete_authority_can_tell() {
             "@software{oldsk, title = {scikit-learn}, version = {9.4.1}, url = {https://pypi.org/project/scikit-learn/}, year = {2023}}",
             "@book{badisbn, author = {Bishop, Christopher M.}, title = {Pattern Recognition and Machine Learning}, publisher = {Springer}, year = {2006}, isbn = {978-0-387-31073-3}}",
             "@book{otherisbn, author = {Bishop, Christopher M.}, title = {Neural Reasoning in Graphical Worlds}, publisher = {Springer}, year = {2019}, isbn = {9780387310732}}",
+            "@misc{noisedata, author = {Nguyen, T. and Patel, R.}, title = {Urban Noise Complaints}, howpublished = {UCI Machine Learning Repository [Dataset]}, doi = {10.24432/C5Q99Z}, year = {2019}}",
         ],
     );
     let cache = dir.path().join("cache");
@@ -184,6 +185,7 @@ fn made_up_works_are_caught_where_a_complete_authority_can_tell() {
         ("CP214", "oldsk"),
         ("CP109", "badisbn"),
         ("CP205", "otherisbn"),
+        ("CP201", "noisedata"),
     ] {
         assert!(
             found
@@ -193,6 +195,12 @@ fn made_up_works_are_caught_where_a_complete_authority_can_tell() {
             run.stdout
         );
     }
+    // A dataset's absence proves nothing, but a DOI that was never issued does.
+    assert!(
+        run.stdout.contains("10.24432/c5q99z was never issued"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout.contains("RFC 99421 was never issued"),
         "{}",
