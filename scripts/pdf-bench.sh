@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The PDF benchmark's corpus: one manuscript (scripts/pdf-bench/body.tex, citing every
 # entry of refs.bib, with an appendix after the reference list) typeset with many
-# bibliography styles in one and two columns, and through pandoc with CSL styles.
-# Writes OUT/<name>.pdf and OUT/<name>.bib (the gold: the entries the PDF cites) and
-# OUT/manifest.tsv (name, bibliography style, columns, hyperref); then
+# bibliography styles in one and two columns, and through pandoc with CSL styles (as
+# PDF in one and two columns, and as Word .docx).
+# Writes OUT/<name>.pdf or OUT/<name>.docx, OUT/<name>.bib (the gold: the entries the
+# document cites) and OUT/manifest.tsv (name, bibliography style, columns, hyperref,
+# format: pdf or docx); then
 #   cargo run --release --example pdf_bench -- OUT
 # prints the figures.
 #
@@ -51,7 +53,7 @@ compile() {
   typeset "$dir" "$engine" || { echo "  $name: failed (see below)"; tail -20 "$dir/build.log"; failed=$((failed + 1)); return 0; }
   cp "$dir/main.pdf" "$out/$name.pdf"
   cp "$src/refs.bib" "$out/$name.bib"
-  printf '%s\t%s\t%s\t%s\n' "$name" "$style" "$columns" "$hyper" >>"$out/manifest.tsv"
+  printf '%s\t%s\t%s\t%s\tpdf\n' "$name" "$style" "$columns" "$hyper" >>"$out/manifest.tsv"
   echo "  $name"
 }
 
@@ -133,7 +135,7 @@ else
   echo "  acmart skipped: libertine.sty or binhex.tex missing (apt-get install texlive-fonts-extra texlive-plain-generic)"
 fi
 
-echo "== Markdown through pandoc"
+echo "== Markdown through pandoc (PDF and Word)"
 # The same manuscript in Markdown: \cite{a,b} becomes [@a; @b], sections become headings.
 sed -E -e 's/~?\\cite\{([^}]*)\}/ [@\1]/g' -e 's/\\section\{([^}]*)\}/# \1/' \
   -e 's/\\LaTeX/LaTeX/g' "$src/body.tex" | sed -E ':a; s/(\[@[^],]*),([^]]*\])/\1; @\2/; ta' >"$work/body.md"
@@ -156,12 +158,25 @@ for csl in ieee apa nature vancouver chicago-author-date harvard-cite-them-right
     if (cd "$work/$name" && pandoc main.md --citeproc -o main.pdf >build.log 2>&1); then
       cp "$work/$name/main.pdf" "$out/$name.pdf"
       cp "$src/refs.bib" "$out/$name.bib"
-      printf '%s\t%s\t%s\t%s\n' "$name" "csl:$csl" "$cols" yes >>"$out/manifest.tsv"
+      printf '%s\t%s\t%s\t%s\tpdf\n' "$name" "csl:$csl" "$cols" yes >>"$out/manifest.tsv"
       echo "  $name"
     else
       echo "  $name: failed"; tail -5 "$work/$name/build.log"; failed=$((failed + 1))
     fi
   done
+  # The same Markdown as Word (columns do not apply): OUT/pandoc-STYLE.docx, its gold
+  # .bib and its source .md (where the bench counts the citations written).
+  name="pandoc-$csl"
+  [ -d "$work/$name-1col" ] || continue
+  if (cd "$work/$name-1col" && pandoc main.md --citeproc -o main.docx >>build.log 2>&1); then
+    cp "$work/$name-1col/main.docx" "$out/$name.docx"
+    cp "$work/$name-1col/main.md" "$out/$name.md"
+    cp "$src/refs.bib" "$out/$name.bib"
+    printf '%s\t%s\t%s\t%s\tdocx\n' "$name" "csl:$csl" - yes >>"$out/manifest.tsv"
+    echo "  $name.docx"
+  else
+    echo "  $name.docx: failed"; tail -5 "$work/$name-1col/build.log"; failed=$((failed + 1))
+  fi
 done
 
 echo "$(wc -l <"$out/manifest.tsv") documents in $out, $failed failed"

@@ -8,7 +8,9 @@
 //! otherwise from the markers the prose scanners find. A typed reference list (the
 //! paragraphs after a "References" title) is read by the reference-list parser
 //! when no field says what is cited; the paragraphs of a manager's rendered
-//! bibliography, or of a typed list, are never read as prose.
+//! bibliography, or of a typed list, are never read as prose. Internal hyperlinks
+//! from the prose to an entry of the typed list whose text is a number (pandoc's
+//! superscript `¹` or parenthesised `(1)` markers, EndNote's links) cite that entry.
 
 use std::collections::{HashMap, HashSet};
 
@@ -25,6 +27,9 @@ use crate::read::locations::{Origin, Part};
 /// A title line longer than this is prose, not a section title.
 const MAX_TITLE: usize = 60;
 
+/// Most entries one linked range (`[5]–[7]`) stands for.
+const MAX_RANGE: u32 = 50;
+
 /// The converted text of a document read as `file`.
 pub fn assemble(
     file: FileId,
@@ -38,6 +43,7 @@ pub fn assemble(
         prose: Vec::new(),
         references: Vec::new(),
         cited: HashMap::new(),
+        links: Vec::new(),
     };
     let has_fields = std::iter::once(&body)
         .chain(footnotes.iter().map(|(_, s)| s))
@@ -63,13 +69,15 @@ pub fn assemble(
     }
     let State {
         composer,
-        prose,
+        mut prose,
         mut references,
+        links,
         ..
     } = state;
     let (text, locations) = composer.finish();
     if !has_fields && let Some(list) = list {
         reflist::read_into(file, &text, list, false, &mut references);
+        add_known(&mut prose, linked_markers(&text, &references, &links));
     }
     let (citations, claims) = read_prose(file, &text, prose);
     Converted {
@@ -92,6 +100,9 @@ struct State {
     references: Vec<Reference>,
     /// Keys of the items cited so far → their reference.
     cited: HashMap<String, usize>,
+    /// Internal hyperlinks from the body's prose to its typed list: the link's
+    /// text and the line of the paragraph its bookmark is on, in text order.
+    links: Vec<(Span, Span)>,
 }
 
 impl State {
@@ -104,6 +115,7 @@ impl State {
         not_prose.extend(title);
         not_prose.extend(list_paragraphs.iter().copied());
         let lines = self.story(body, Part::Body, &not_prose);
+        self.links = list_links(body, &lines, &list_paragraphs, &not_prose);
         let spans: Vec<Span> = list_paragraphs
             .iter()
             .filter_map(|p| lines.get(p).copied())
@@ -211,6 +223,130 @@ impl State {
     }
 }
 
+/// The body's internal hyperlinks from a prose paragraph to a bookmark on a
+/// paragraph of the typed list `list`: (the link's text, the target's line).
+fn list_links(
+    body: &Story,
+    lines: &HashMap<usize, Span>,
+    list: &[usize],
+    not_prose: &HashSet<usize>,
+) -> Vec<(Span, Span)> {
+    let targets: HashMap<&str, Span> = body
+        .bookmarks
+        .iter()
+        .filter(|(_, p)| list.contains(p))
+        .filter_map(|(name, p)| Some((name.as_str(), *lines.get(p)?)))
+        .collect();
+    body.links
+        .iter()
+        .filter_map(|link| {
+            let p = link.start.paragraph;
+            if link.end.paragraph != p || not_prose.contains(&p) {
+                return None;
+            }
+            let (line, target) = (lines.get(&p)?, *targets.get(link.anchor.as_str())?);
+            let start = link.start.offset.min(line.len());
+            let end = link.end.offset.clamp(start, line.len());
+            Some((Span::new(line.start + start, line.start + end), target))
+        })
+        .collect()
+}
+
+/// Numeric citations from links whose text is a number (`1`, `[1]`, `(1)`), each
+/// citing the entry of `references` that starts on its target line; two such
+/// links joined by a dash (`[5]–[7]`, `⁵⁻⁷`) cite the entries numbered between too.
+fn linked_markers(text: &str, references: &[Reference], links: &[(Span, Span)]) -> Vec<Found> {
+    let entry = |line: Span| {
+        references
+            .iter()
+            .find(|r| line.start <= r.span.start && r.span.start <= line.end)
+    };
+    let numbered = |k: usize| {
+        let (span, target) = *links.get(k)?;
+        let digits = marker_digits(text, span)?;
+        Some((span, digits, entry(target)?))
+    };
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < links.len() {
+        let Some((span, digits, first)) = numbered(k) else {
+            k += 1;
+            continue;
+        };
+        let range = numbered(k + 1).and_then(|(next, _, last)| {
+            let between = text.get(span.end..next.start)?.trim();
+            let (a, b) = (
+                first.key.parse::<u32>().ok()?,
+                last.key.parse::<u32>().ok()?,
+            );
+            (matches!(between, "–" | "-" | "—" | "⁻") && a < b && b - a <= MAX_RANGE)
+                .then_some((next, a, b))
+        });
+        let (group, items) = match range {
+            Some((next, a, b)) => {
+                let group = Span::new(span.start, next.end);
+                let items = (a..=b).map(|n| numeric_item(n.to_string(), group));
+                k += 2;
+                (group, items.collect())
+            }
+            None => {
+                k += 1;
+                (
+                    span,
+                    Items::from_iter([numeric_item(first.key.clone(), digits)]),
+                )
+            }
+        };
+        out.push(Found { group, items });
+    }
+    out
+}
+
+/// The digits of a link's text that is a number, bracketed or not.
+fn marker_digits(text: &str, span: Span) -> Option<Span> {
+    let written = text.get(span.start..span.end)?;
+    let digits = written.trim_matches(|c: char| c.is_whitespace() || "[]()".contains(c));
+    let ok = (1..=4).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
+    let start = span.start + (digits.as_ptr() as usize - written.as_ptr() as usize);
+    ok.then(|| Span::new(start, start + digits.len()))
+}
+
+fn numeric_item(key: String, span: Span) -> Item {
+    Item {
+        key,
+        kind: CitationKind::Numeric,
+        span,
+        id: None,
+        narrative: false,
+        command: "numeric",
+    }
+}
+
+/// Add citations to the prose paragraphs that hold them, where no known citation
+/// is already.
+fn add_known(prose: &mut [Paragraph], found: Vec<Found>) {
+    for f in found {
+        let (start, end) = (f.group.start, f.group.end);
+        let Some(paragraph) = prose
+            .iter_mut()
+            .find(|p| p.span.start <= start && end <= p.span.end)
+        else {
+            continue;
+        };
+        if paragraph
+            .known
+            .iter()
+            .any(|k| k.group.start < end && start < k.group.end)
+        {
+            continue;
+        }
+        paragraph.known.push(f);
+        paragraph
+            .known
+            .sort_by_key(|f| (f.group.start, f.group.end));
+    }
+}
+
 /// The paragraphs a reference manager's bibliography field covers.
 fn bibliography_paragraphs(story: &Story) -> HashSet<usize> {
     let mut out = HashSet::new();
@@ -278,4 +414,148 @@ fn in_reference_order(body: &Story, kind: NoteKind, notes: Vec<(String, Story)>)
     }
     out.extend(by_id.into_iter().flatten().map(|(_, story)| story));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::wordml;
+    use super::*;
+
+    /// The body of a Word file: `inner` inside `w:body`.
+    fn story(inner: &str) -> Story {
+        let xml = format!(
+            r#"<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{inner}</w:body></w:document>"#
+        );
+        wordml::read_body(xml.as_bytes()).unwrap()
+    }
+
+    fn run(text: &str) -> String {
+        let text = text.replace('&', "&amp;");
+        format!(r#"<w:r><w:t xml:space="preserve">{text}</w:t></w:r>"#)
+    }
+
+    fn heading(text: &str) -> String {
+        format!(
+            r#"<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>{}</w:p>"#,
+            run(text)
+        )
+    }
+
+    /// A superscript marker linked to bookmark `ref-KEY`.
+    fn sup(number: u32, key: &str) -> String {
+        format!(
+            r#"<w:hyperlink w:anchor="ref-{key}"><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:t>{number}</w:t></w:r></w:hyperlink>"#
+        )
+    }
+
+    fn entry(number: u32, key: &str, text: &str) -> String {
+        format!(
+            r#"<w:bookmarkStart w:id="{number}" w:name="ref-{key}"/><w:p><w:pPr><w:pStyle w:val="Bibliography"/></w:pPr>{}</w:p><w:bookmarkEnd w:id="{number}"/>"#,
+            run(&format!("{number}. {text}"))
+        )
+    }
+
+    #[test]
+    fn linked_superscript_markers_cite_the_entries_they_link_to() {
+        // pandoc's Nature style: superscript numbers, a range written with the
+        // first and last linked, and parenthesised numbers (Vancouver) alike.
+        let dash = r#"<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:t>–</w:t></w:r>"#;
+        let first = [
+            run("Attention replaced recurrence"),
+            sup(1, "vaswani"),
+            run(","),
+            sup(2, "he"),
+            run("."),
+        ];
+        let second = [
+            run("Three works agree"),
+            sup(2, "he"),
+            dash.to_string(),
+            sup(4, "lecun"),
+            run(" and one more ("),
+            sup(3, "kingma"),
+            run(")."),
+        ];
+        let body = [
+            format!("<w:p>{}</w:p>", first.concat()),
+            format!("<w:p>{}</w:p>", second.concat()),
+            heading("References"),
+            entry(
+                1,
+                "vaswani",
+                "Vaswani, A. et al. Attention is all you need. NeurIPS (2017).",
+            ),
+            entry(
+                2,
+                "he",
+                "He, K. et al. Deep residual learning for image recognition. CVPR (2016).",
+            ),
+            entry(
+                3,
+                "kingma",
+                "Kingma, D. P. & Ba, J. Adam: A method for stochastic optimization. ICLR (2015).",
+            ),
+            entry(
+                4,
+                "lecun",
+                "LeCun, Y., Bengio, Y. & Hinton, G. Deep learning. Nature 521, 436–444 (2015).",
+            ),
+        ]
+        .concat();
+        let converted = assemble(FileId(0), story(&body), Vec::new(), Vec::new());
+        let parsed = &converted.parsed;
+        assert_eq!(parsed.references.len(), 4, "{}", converted.text);
+        let cited: Vec<(&str, CitationKind)> = parsed
+            .citations
+            .iter()
+            .map(|c| (c.key.as_str(), c.kind))
+            .collect();
+        let numeric = CitationKind::Numeric;
+        assert_eq!(
+            cited,
+            [
+                ("1", numeric),
+                ("2", numeric),
+                ("2", numeric),
+                ("3", numeric),
+                ("4", numeric),
+                ("3", numeric)
+            ]
+        );
+        // The marker's place is its digits; a range's items are the whole range.
+        let first = &parsed.citations[0];
+        assert_eq!(&converted.text[first.span.start..first.span.end], "1");
+        let range = &parsed.citations[2];
+        assert_eq!(
+            &converted.text[range.group_span.start..range.group_span.end],
+            "2–4"
+        );
+        // The claim is the sentence the markers sit in.
+        assert!(first.claim.is_some());
+    }
+
+    #[test]
+    fn links_to_other_places_and_worded_links_are_left_to_the_scanners() {
+        let body = format!(
+            "<w:p>{}{}{}{}</w:p>{}{}",
+            run("As argued "),
+            r#"<w:hyperlink w:anchor="ref-he"><w:r><w:t>(He et al., 2016)</w:t></w:r></w:hyperlink>"#,
+            run(", see section "),
+            r#"<w:hyperlink w:anchor="sec-2"><w:r><w:t>2</w:t></w:r></w:hyperlink>"#,
+            heading("References"),
+            entry(
+                1,
+                "he",
+                "He, K., Zhang, X., Ren, S., & Sun, J. (2016). Deep residual learning for image recognition. In CVPR."
+            ),
+        );
+        let converted = assemble(FileId(0), story(&body), Vec::new(), Vec::new());
+        let cited: Vec<(&str, CitationKind)> = converted
+            .parsed
+            .citations
+            .iter()
+            .map(|c| (c.key.as_str(), c.kind))
+            .collect();
+        assert_eq!(cited, [("He et al., 2016", CitationKind::AuthorYear)]);
+    }
 }

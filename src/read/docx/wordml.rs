@@ -50,6 +50,16 @@ pub struct Field {
     pub end: Pos,
 }
 
+/// An internal hyperlink: the bookmark it goes to and where its text lies
+/// (pandoc links citations to `ref-<key>` bookmarks on the entries, EndNote to
+/// `_ENREF_<n>`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    pub anchor: String,
+    pub start: Pos,
+    pub end: Pos,
+}
+
 /// Footnote or endnote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoteKind {
@@ -64,6 +74,10 @@ pub struct Story {
     pub fields: Vec<Field>,
     /// Note references in the text, in order, with the note's id.
     pub note_refs: Vec<(Pos, NoteKind, String)>,
+    /// Internal hyperlinks (`w:hyperlink w:anchor`, `HYPERLINK \l` fields), in order.
+    pub links: Vec<Link>,
+    /// Bookmarks: name, and the paragraph they start in (or before).
+    pub bookmarks: Vec<(String, usize)>,
 }
 
 /// Read the body of `document.xml`.
@@ -92,6 +106,8 @@ struct Walker {
     open: Vec<usize>,
     /// Open fields: instruction, and where the result starts once separated.
     fields: Vec<(String, Option<Pos>)>,
+    /// Open `w:hyperlink` elements: the anchor and start of internal ones.
+    hyperlinks: Vec<Option<(String, Pos)>>,
     in_text: bool,
     in_instruction: bool,
     /// Depth inside content that is not shown (deleted text, fallbacks).
@@ -222,6 +238,16 @@ impl Walker {
                     self.close_field();
                 }
             }
+            "w:hyperlink" if !empty => {
+                let anchor = attr(e, "w:anchor").filter(|a| !a.is_empty());
+                self.hyperlinks.push(anchor.map(|a| (a, self.pos())));
+            }
+            "w:bookmarkStart" => {
+                if let Some(name) = attr(e, "w:name") {
+                    let paragraph = self.pos().paragraph;
+                    self.story.bookmarks.push((name, paragraph));
+                }
+            }
             "w:footnoteReference" | "w:endnoteReference" => {
                 let kind = if name == "w:footnoteReference" {
                     NoteKind::Footnote
@@ -261,6 +287,12 @@ impl Walker {
             "w:t" => self.in_text = false,
             "w:instrText" => self.in_instruction = false,
             "w:fldSimple" => self.close_field(),
+            "w:hyperlink" => {
+                if let Some(Some((anchor, start))) = self.hyperlinks.pop() {
+                    let end = self.pos();
+                    self.story.links.push(Link { anchor, start, end });
+                }
+            }
             _ if note_element == Some(name) => self.finish_note(),
             _ => {}
         }
@@ -271,6 +303,13 @@ impl Walker {
             return;
         };
         let end = self.pos();
+        if let Some(anchor) = hyperlink_field(&instruction) {
+            self.story.links.push(Link {
+                anchor,
+                start: start.unwrap_or(end),
+                end,
+            });
+        }
         self.story.fields.push(Field {
             instruction,
             start: start.unwrap_or(end),
@@ -283,10 +322,23 @@ impl Walker {
         let story = self.take_story();
         self.open.clear();
         self.fields.clear();
+        self.hyperlinks.clear();
         if let Some(id) = self.note.take() {
             self.notes.push((id, story));
         }
     }
+}
+
+/// The bookmark a `HYPERLINK \l "name"` field instruction goes to.
+fn hyperlink_field(instruction: &str) -> Option<String> {
+    let mut words = instruction.split_whitespace();
+    if !words.next()?.eq_ignore_ascii_case("HYPERLINK") {
+        return None;
+    }
+    let rest: Vec<&str> = words.collect();
+    let at = rest.iter().position(|w| *w == "\\l")?;
+    let name = rest.get(at + 1)?.trim_matches('"');
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// Elements whose content a reader does not see: deleted text of tracked
@@ -328,6 +380,26 @@ mod tests {
         assert_eq!(story.paragraphs.len(), 2);
         assert!(story.paragraphs[0].is_heading());
         assert_eq!(story.paragraphs[1].text, "Tom & Jerry  said this");
+    }
+
+    #[test]
+    fn internal_hyperlinks_and_bookmarks_are_kept() {
+        // pandoc: a `w:hyperlink` to a bookmark set before the entry's paragraph;
+        // EndNote: a `HYPERLINK \l` field; a link to a web page has no anchor.
+        let xml = body(
+            r#"<w:p><w:r><w:t>Seen</w:t></w:r><w:hyperlink w:anchor="ref-a"><w:r><w:t>1</w:t></w:r></w:hyperlink><w:r><w:t xml:space="preserve"> and </w:t></w:r><w:fldSimple w:instr=" HYPERLINK \l &quot;_ENREF_2&quot; "><w:r><w:t>[2]</w:t></w:r></w:fldSimple><w:hyperlink r:id="rId9"><w:r><w:t>web</w:t></w:r></w:hyperlink></w:p>
+<w:bookmarkStart w:id="1" w:name="ref-a"/><w:p><w:r><w:t>1. An entry.</w:t></w:r></w:p><w:bookmarkEnd w:id="1"/>"#,
+        );
+        let story = read_body(xml.as_bytes()).unwrap();
+        let text = &story.paragraphs[0].text;
+        assert_eq!(text, "Seen1 and [2]web");
+        let shown: Vec<(&str, &str)> = story
+            .links
+            .iter()
+            .map(|l| (l.anchor.as_str(), &text[l.start.offset..l.end.offset]))
+            .collect();
+        assert_eq!(shown, [("ref-a", "1"), ("_ENREF_2", "[2]")]);
+        assert_eq!(story.bookmarks, [("ref-a".to_string(), 1)]);
     }
 
     #[test]
