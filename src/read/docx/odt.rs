@@ -9,7 +9,7 @@
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use super::wordml::{Field, NoteKind, Para, Pos, Story};
+use super::wordml::{Field, NoteKind, Para, Pos, Story, entity_text};
 
 /// Most spaces one `text:s` element stands for.
 const MAX_SPACES: usize = 1024;
@@ -32,15 +32,7 @@ pub fn read_content(xml: &[u8]) -> Result<(Story, Notes, Notes), String> {
             Event::End(e) => walker.end(e.name().0),
             Event::Text(t) => walker.push_text(&t.xml10_content()),
             Event::CData(c) => walker.push_text(&c.xml10_content()),
-            Event::GeneralRef(r) => {
-                let resolved = match r.resolve_char_ref() {
-                    Ok(Some(c)) => c.to_string(),
-                    _ => quick_xml::escape::resolve_predefined_entity(&r)
-                        .unwrap_or("")
-                        .to_string(),
-                };
-                walker.push_text(&resolved);
-            }
+            Event::GeneralRef(r) => walker.push_text(&entity_text(&r)),
             Event::Eof => break,
             _ => {}
         }

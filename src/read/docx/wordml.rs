@@ -7,7 +7,7 @@
 //! left out. Field instructions are collected apart from the text.
 
 use quick_xml::Reader;
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::{BytesRef, BytesStart, Event};
 
 /// A paragraph's text and its style.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -164,15 +164,7 @@ impl Walker {
                 Event::End(e) => self.end(e.name().0, note_element),
                 Event::Text(t) => self.push_text(&t.xml10_content()),
                 Event::CData(c) => self.push_text(&c.xml10_content()),
-                Event::GeneralRef(r) => {
-                    let resolved = match r.resolve_char_ref() {
-                        Ok(Some(c)) => c.to_string(),
-                        _ => quick_xml::escape::resolve_predefined_entity(&r)
-                            .unwrap_or("")
-                            .to_string(),
-                    };
-                    self.push_text(&resolved);
-                }
+                Event::GeneralRef(r) => self.push_text(&entity_text(&r)),
                 Event::Eof => break,
                 _ => {}
             }
@@ -357,6 +349,17 @@ fn attr(e: &BytesStart, key: &str) -> Option<String> {
             .map(|v| v.into_owned())
             .unwrap_or_else(|_| a.value.to_string())
     })
+}
+
+/// The text an entity or character reference stands for (`&amp;`, `&#233;`); an
+/// unknown entity stands for nothing.
+pub(super) fn entity_text(r: &BytesRef) -> String {
+    match r.resolve_char_ref() {
+        Ok(Some(c)) => c.to_string(),
+        _ => quick_xml::escape::resolve_predefined_entity(r)
+            .unwrap_or("")
+            .to_string(),
+    }
 }
 
 #[cfg(test)]
