@@ -59,16 +59,7 @@ struct Context {
 
 impl Context {
     fn pos(&self) -> Pos {
-        match self.open.last() {
-            Some(&paragraph) => Pos {
-                paragraph,
-                offset: self.story.paragraphs[paragraph].text.len(),
-            },
-            None => Pos {
-                paragraph: self.story.paragraphs.len(),
-                offset: 0,
-            },
-        }
+        self.story.end_of(self.open.last().copied())
     }
 }
 

@@ -114,23 +114,30 @@ struct Walker {
     hidden: usize,
 }
 
+impl Story {
+    /// Where text goes next: the end of the open paragraph, or between paragraphs the
+    /// start of the next one.
+    pub(super) fn end_of(&self, open: Option<usize>) -> Pos {
+        match open {
+            Some(paragraph) => Pos {
+                paragraph,
+                offset: self.paragraphs[paragraph].text.len(),
+            },
+            None => Pos {
+                paragraph: self.paragraphs.len(),
+                offset: 0,
+            },
+        }
+    }
+}
+
 impl Walker {
     fn take_story(&mut self) -> Story {
         std::mem::take(&mut self.story)
     }
 
     fn pos(&self) -> Pos {
-        match self.open.last() {
-            Some(&paragraph) => Pos {
-                paragraph,
-                offset: self.story.paragraphs[paragraph].text.len(),
-            },
-            // Between paragraphs: the start of the next one.
-            None => Pos {
-                paragraph: self.story.paragraphs.len(),
-                offset: 0,
-            },
-        }
+        self.story.end_of(self.open.last().copied())
     }
 
     fn push_text(&mut self, text: &str) {
