@@ -32,6 +32,7 @@ pub mod rules;
 pub mod serve;
 pub mod shard;
 pub mod source;
+pub mod storage;
 pub mod suppress;
 pub mod validate;
 pub mod verify;

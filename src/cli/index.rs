@@ -8,10 +8,9 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use citeproof::index::build::{BuildInputs, BuildProgress, build};
-use citeproof::index::sqlite::{ReindexProgress, SqliteWriter};
+use citeproof::index::sqlite::ReindexProgress;
 use citeproof::index::stats::{human_bytes, render};
 use citeproof::index::{self, StoreWriter};
-use citeproof::pg::{self, index_write::PgWriter};
 
 #[derive(Debug, Args)]
 pub struct IndexArgs {
@@ -89,11 +88,7 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
              --dblp, --corpus"
         );
     }
-    let mut writer: Box<dyn StoreWriter> = if pg::is_url_path(&args.dir) {
-        Box::new(PgWriter::open(&args.dir.to_string_lossy())?)
-    } else {
-        Box::new(open_sqlite(&args.dir)?)
-    };
+    let mut writer = open_writer(&args.dir)?;
     let bar =
         progress_bar("importing {bytes}/{total_bytes} {wide_bar} {msg} {elapsed} (eta {eta})");
     let shown = bar.clone();
@@ -157,10 +152,10 @@ fn progress_bar(template: &str) -> ProgressBar {
 
 /// Open an index folder for building; a title index built by an older citeproof is
 /// indexed again first, with its own progress bar.
-fn open_sqlite(dir: &std::path::Path) -> anyhow::Result<SqliteWriter> {
+fn open_writer(dir: &std::path::Path) -> anyhow::Result<Box<dyn StoreWriter>> {
     let bar = progress_bar("indexing titles again {pos}/{len} {wide_bar} {elapsed} (eta {eta})");
     let shown = bar.clone();
-    let writer = SqliteWriter::open_reporting(dir, &move |p: &ReindexProgress| {
+    let writer = index::open_writer(dir, &move |p: &ReindexProgress| {
         if p.done == 0 {
             shown.suspend(|| {
                 eprintln!(

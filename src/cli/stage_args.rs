@@ -74,7 +74,7 @@ impl Layers {
     /// `flag` sets one key to a path, made absolute against the current folder (a
     /// path in a file is relative to the file instead); a database URL stays as given.
     pub fn set_path(&mut self, flag: &str, key: &str, path: &Path) -> anyhow::Result<()> {
-        if citeproof::pg::is_url_path(path) {
+        if citeproof::storage::Location::is_database(path) {
             return self.set(flag, key, path.display().to_string());
         }
         self.set(flag, key, absolute(path).display().to_string())

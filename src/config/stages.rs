@@ -50,7 +50,7 @@ impl Resolved {
     pub fn path_value(&self, key: &str, value: &str) -> PathBuf {
         let path = PathBuf::from(value);
         // A database URL (`postgres://…` for the cache or the index) is no path.
-        if path.is_absolute() || crate::pg::is_url(value) {
+        if path.is_absolute() || crate::storage::is_database_url(value) {
             return path;
         }
         match self.origin(key) {

@@ -18,6 +18,10 @@ pub fn scheme_code(scheme: IdScheme) -> Option<i64> {
     SCHEMES.iter().find(|(s, _)| *s == scheme).map(|(_, c)| *c)
 }
 
+pub fn scheme_of(code: i64) -> Option<IdScheme> {
+    SCHEMES.iter().find(|(_, c)| *c == code).map(|(s, _)| *s)
+}
+
 /// A work's identifiers, normalised, strongest first. An arXiv DataCite DOI
 /// (`10.48550/arxiv.…`) is the arXiv id written another way and counts as both.
 pub fn ids_of(work: &Work) -> Vec<(IdScheme, String)> {

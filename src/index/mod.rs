@@ -8,8 +8,9 @@
 //!   title + year + first author);
 //! - `store` is the storage trait the resolver reads through ([`WorkStore`]) and the one
 //!   a build writes through ([`StoreWriter`]); `sqlite` implements both (SQLite with an
-//!   FTS5 title index, chosen by measurement: docs/index.md), and `crate::pg` both in
-//!   PostgreSQL (`pg_trgm` titles) for a store shared by many machines;
+//!   FTS5 title index, chosen by measurement: docs/index.md), and `postgres` both in
+//!   PostgreSQL for a store shared by many machines (connections: `crate::pg`);
+//! - `put` holds the merge rules both writers apply, written once;
 //! - `build` runs the importers into a writer with a progress bar; `stats` reports.
 
 pub mod build;
@@ -20,6 +21,8 @@ pub mod dblp;
 pub mod input;
 pub mod merge;
 pub mod openalex;
+pub mod postgres;
+pub mod put;
 pub mod sqlite;
 pub mod stats;
 pub mod store;
@@ -32,6 +35,7 @@ use std::sync::Arc;
 pub use store::{IndexStats, StoreWriter, WorkStore};
 
 use crate::model::Work;
+use crate::storage::Location;
 
 /// The prefix of the `source` of every record the index returns (`index:openalex`).
 pub const INDEX_SOURCE: &str = "index";
@@ -121,15 +125,30 @@ impl From<rusqlite::Error> for IndexError {
 /// Whether `location` names an index that a build without dumps may bring up to date
 /// (a folder holding an index, or a PostgreSQL URL).
 pub fn exists(location: &Path) -> bool {
-    crate::pg::is_url_path(location) || sqlite::db_path(location).is_file()
+    match Location::of(location) {
+        Location::Postgres(_) => true,
+        Location::Folder(dir) => sqlite::db_path(&dir).is_file(),
+    }
 }
 
 /// Open the index at `location` for reading: a folder built by `citeproof index build`,
 /// or a PostgreSQL database given by its `postgres://…` URL.
 pub fn open(location: &Path) -> Result<Arc<dyn WorkStore>, IndexError> {
-    if crate::pg::is_url_path(location) {
-        let url = location.to_string_lossy();
-        return Ok(Arc::new(crate::pg::index_read::PgStore::open(&url)?));
-    }
-    Ok(Arc::new(sqlite::SqliteStore::open(location)?))
+    Ok(match Location::of(location) {
+        Location::Postgres(url) => Arc::new(postgres::PgStore::open(&url)?),
+        Location::Folder(dir) => Arc::new(sqlite::SqliteStore::open(&dir)?),
+    })
+}
+
+/// Open the index at `location` for a build, creating it when missing. A folder's title
+/// index may need indexing again first (an older build, or an interrupted one):
+/// `reindexing` is told its progress.
+pub fn open_writer(
+    location: &Path,
+    reindexing: &dyn Fn(&sqlite::ReindexProgress),
+) -> Result<Box<dyn StoreWriter>, IndexError> {
+    Ok(match Location::of(location) {
+        Location::Postgres(url) => Box::new(postgres::PgWriter::open(&url)?),
+        Location::Folder(dir) => Box::new(sqlite::SqliteWriter::open_reporting(&dir, reindexing)?),
+    })
 }

@@ -1,7 +1,8 @@
-//! PostgreSQL as a shared store, for a fleet of CI runners, language servers and
-//! `serve` instances: the resolution cache (`cache`) and the offline index
-//! (`index_read`, `index_write`, `index_batch`; titles searched by word postings), each selected by a
-//! `postgres://…` URL where a folder is otherwise given (`--cache-dir`, `--index`).
+//! PostgreSQL connections for the stores kept in a database shared by a fleet of CI
+//! runners, language servers and `serve` instances: the resolution cache
+//! (`crate::cache`'s postgres backend) and the offline index (`crate::index::postgres`;
+//! titles searched by word postings), each selected by a `postgres://…` URL where a
+//! folder is otherwise given (`--cache-dir`, `--index`; see [`crate::storage`]).
 //!
 //! The schema is created and migrated by citeproof itself (`migrate`): versioned
 //! migrations per component, applied in order under an advisory lock, so several
@@ -11,14 +12,9 @@
 //! small runtime, which must not be entered from a Tokio worker: every call goes
 //! through [`off_runtime`].
 
-pub mod cache;
-mod index_batch;
-pub mod index_read;
-pub mod index_write;
 mod migrate;
 pub mod tls;
 
-use std::path::Path;
 use std::time::Duration;
 
 use r2d2_postgres::PostgresConnectionManager;
@@ -34,18 +30,6 @@ pub type Client = r2d2::PooledConnection<PostgresConnectionManager<MakeRustlsCon
 const POOL_SIZE: u32 = 8;
 /// How long a caller waits for a connection (or for the server at start).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Whether a location (`--cache-dir`, `--index`, their config keys) names a
-/// PostgreSQL database rather than a folder.
-pub fn is_url(location: &str) -> bool {
-    let lower = location.trim_start().to_ascii_lowercase();
-    lower.starts_with("postgres://") || lower.starts_with("postgresql://")
-}
-
-/// [`is_url`] for a path-typed location.
-pub fn is_url_path(location: &Path) -> bool {
-    location.to_str().is_some_and(is_url)
-}
 
 /// The URL with any password hidden, for messages.
 pub fn redacted(url: &str) -> String {

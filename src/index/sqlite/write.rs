@@ -9,10 +9,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{db_path, open_error, prepare};
 use crate::index::codec::{
-    deflate, encode_authors, flags_of, indexed_words, is_newer_or_same, notice_code, now_utc,
-    source_code,
+    deflate, encode_authors, flags_of, indexed_words, notice_code, now_utc, source_code,
 };
-use crate::index::merge::{ids_of, may_join_by_title, scheme_code, title_key};
+use crate::index::merge::{ids_of, scheme_code};
+use crate::index::put::{self, Id, MergeTarget, Stored};
 use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
 use crate::index::title_engine::{self, TitleWriter};
 use crate::index::{DumpSource, IndexError, Record};
@@ -89,66 +89,16 @@ impl SqliteWriter {
         Ok(())
     }
 
-    /// The work a new record belongs to: the one holding any of its identifiers,
-    /// else the one with its title key (when their DOIs do not disagree), else a new one.
-    fn work_for(&mut self, record: &Record) -> Result<WorkId, IndexError> {
-        let mut by_id = self
-            .conn
-            .prepare_cached("SELECT work FROM ids WHERE scheme = ?1 AND value = ?2")?;
-        for (scheme, value) in ids_of(&record.work) {
-            let code = scheme_code(scheme).unwrap_or(0);
-            if let Some(work) = by_id
-                .query_row(params![code, value], |r| r.get(0))
-                .optional()?
-            {
-                return Ok(work);
-            }
+    /// The title writer, opened again when a finished build is continued.
+    fn titles(&mut self) -> Result<&mut TitleWriter, IndexError> {
+        if self.titles.is_none() {
+            self.titles = Some(TitleWriter::open(&self.dir)?);
         }
-        if let Some(key) = title_key(&record.work) {
-            let found: Option<(WorkId, Option<String>)> = self
-                .conn
-                .prepare_cached("SELECT work, doi FROM title_keys WHERE key = ?1")?
-                .query_row([key], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?;
-            if let Some((work, doi)) = found
-                && may_join_by_title(record.work.doi.as_deref(), doi.as_deref())
-            {
-                return Ok(work);
-            }
-        }
-        let work = self.next_work;
-        self.next_work += 1;
-        Ok(work)
+        Ok(self.titles.as_mut().expect("opened above"))
     }
 
-    /// Remove a record that a newer version replaces; identifiers that no other
-    /// record of its work carries are forgotten.
-    fn remove(&mut self, id: i64, work: WorkId) -> Result<(), IndexError> {
-        let old = self.record_ids(id)?;
-        self.conn
-            .execute("DELETE FROM records WHERE id = ?1", [id])?;
-        self.titles()?.remove(id);
-        let mut others: Vec<(IdScheme, String)> = Vec::new();
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id FROM records WHERE work = ?1")?;
-        let ids: Vec<i64> = stmt
-            .query_map([work], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        drop(stmt);
-        for other in ids {
-            others.extend(self.record_ids(other)?);
-        }
-        for (scheme, value) in old.into_iter().filter(|i| !others.contains(i)) {
-            self.conn.execute(
-                "DELETE FROM ids WHERE scheme = ?1 AND value = ?2 AND work = ?3",
-                params![scheme_code(scheme), value, work],
-            )?;
-        }
-        Ok(())
-    }
-
-    fn record_ids(&self, id: i64) -> Result<Vec<(IdScheme, String)>, IndexError> {
+    /// The identifiers a stored record carries.
+    fn record_ids(&self, id: i64) -> Result<Vec<Id>, IndexError> {
         let work = self
             .conn
             .prepare_cached("SELECT doi, arxiv, pmid, pmcid FROM records WHERE id = ?1")?
@@ -163,81 +113,6 @@ impl SqliteWriter {
             })
             .optional()?;
         Ok(work.map(|w| ids_of(&w)).unwrap_or_default())
-    }
-
-    fn insert(&mut self, record: &Record, work: WorkId) -> Result<i64, IndexError> {
-        let w = &record.work;
-        let flags = flags_of(w);
-        let ids = ids_of(w);
-        let id_value = |scheme: IdScheme| {
-            ids.iter()
-                .find(|(s, _)| *s == scheme)
-                .map(|(_, v)| v.as_str())
-        };
-        self.conn
-            .prepare_cached(
-                "INSERT INTO records(work, source, key, updated, title, authors, year, venue, \
-                 type, doi, arxiv, pmid, pmcid, url, oa_url, abstract, flags) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-            )?
-            .execute(params![
-                work,
-                source_code(record.source),
-                record.key,
-                record.updated,
-                w.title,
-                encode_authors(&w.authors),
-                w.year,
-                w.venue,
-                w.work_type,
-                id_value(IdScheme::Doi),
-                id_value(IdScheme::Arxiv),
-                id_value(IdScheme::Pmid),
-                id_value(IdScheme::Pmcid),
-                w.url,
-                w.oa_url,
-                w.abstract_text.as_deref().map(deflate),
-                flags,
-            ])?;
-        let id = self.conn.last_insert_rowid();
-        let mut put_id = self
-            .conn
-            .prepare_cached("INSERT OR IGNORE INTO ids(scheme, value, work) VALUES (?1, ?2, ?3)")?;
-        for (scheme, value) in &ids {
-            put_id.execute(params![scheme_code(*scheme), value, work])?;
-        }
-        drop(put_id);
-        if let Some(key) = title_key(w) {
-            self.conn
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO title_keys(key, work, doi) VALUES (?1, ?2, ?3)",
-                )?
-                .execute(params![key, work, id_value(IdScheme::Doi)])?;
-        }
-        let words = indexed_words(&w.title);
-        if !words.is_empty() {
-            self.titles()?.put(id, work, &words)?;
-        }
-        self.put_notices(record)?;
-        Ok(id)
-    }
-
-    fn put_notices(&self, record: &Record) -> Result<(), IndexError> {
-        let mut put = self
-            .conn
-            .prepare_cached("INSERT OR IGNORE INTO notices(doi, kind) VALUES (?1, ?2)")?;
-        for notice in &record.notices {
-            put.execute(params![notice.target_doi, notice_code(notice.kind)])?;
-        }
-        Ok(())
-    }
-
-    /// The title writer, opened again when a finished build is continued.
-    fn titles(&mut self) -> Result<&mut TitleWriter, IndexError> {
-        if self.titles.is_none() {
-            self.titles = Some(TitleWriter::open(&self.dir)?);
-        }
-        Ok(self.titles.as_mut().expect("opened above"))
     }
 
     fn set_meta(&self, key: &str, value: &str) -> Result<(), IndexError> {
@@ -265,30 +140,7 @@ impl StoreWriter for SqliteWriter {
 
     fn put(&mut self, record: &Record) -> Result<PutOutcome, IndexError> {
         self.begin()?;
-        if record.work.title.trim().is_empty() {
-            // A notice without a title of its own: only what it says is kept.
-            self.put_notices(record)?;
-            return Ok(PutOutcome::Kept);
-        }
-        let existing: Option<(i64, WorkId, Option<String>)> = self
-            .conn
-            .prepare_cached("SELECT id, work, updated FROM records WHERE source = ?1 AND key = ?2")?
-            .query_row(params![source_code(record.source), record.key], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
-            .optional()?;
-        let (work, outcome) = match existing {
-            Some((_, _, old)) if !is_newer_or_same(record.updated.as_deref(), old.as_deref()) => {
-                return Ok(PutOutcome::Kept);
-            }
-            Some((id, work, _)) => {
-                self.remove(id, work)?;
-                (work, PutOutcome::Replaced)
-            }
-            None => (self.work_for(record)?, PutOutcome::Added),
-        };
-        self.insert(record, work)?;
-        Ok(outcome)
+        put::put(self, record)
     }
 
     fn mark_imported(
@@ -408,3 +260,149 @@ const REINDEX_REPORT_EVERY: u64 = 10_000;
 
 /// Titles indexed again between commits of the title index.
 const REINDEX_COMMIT_EVERY: u64 = 1_000_000;
+
+/// The merge rules ([`put`]) against the file, one statement at a time.
+impl MergeTarget for SqliteWriter {
+    type Error = IndexError;
+
+    fn stored(&mut self, record: &Record) -> Result<Option<Stored>, IndexError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT id, work, updated FROM records WHERE source = ?1 AND key = ?2")?
+            .query_row(params![source_code(record.source), record.key], |r| {
+                Ok(Stored {
+                    id: r.get(0)?,
+                    work: r.get(1)?,
+                    updated: r.get(2)?,
+                })
+            })
+            .optional()?)
+    }
+
+    fn work_with_id(&mut self, (scheme, value): &Id) -> Result<Option<WorkId>, IndexError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT work FROM ids WHERE scheme = ?1 AND value = ?2")?
+            .query_row(params![scheme_code(*scheme), value], |r| r.get(0))
+            .optional()?)
+    }
+
+    fn work_with_title_key(
+        &mut self,
+        key: i64,
+    ) -> Result<Option<(WorkId, Option<String>)>, IndexError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT work, doi FROM title_keys WHERE key = ?1")?
+            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
+    }
+
+    fn new_work(&mut self) -> Result<WorkId, IndexError> {
+        let work = self.next_work;
+        self.next_work += 1;
+        Ok(work)
+    }
+
+    fn ids_of_stored(&mut self, stored: &Stored) -> Result<Vec<Id>, IndexError> {
+        self.record_ids(stored.id)
+    }
+
+    fn delete(&mut self, stored: &Stored) -> Result<(), IndexError> {
+        self.conn
+            .execute("DELETE FROM records WHERE id = ?1", [stored.id])?;
+        self.titles()?.remove(stored.id);
+        Ok(())
+    }
+
+    fn ids_of_work(&mut self, work: WorkId) -> Result<Vec<Id>, IndexError> {
+        let members: Vec<i64> = self
+            .conn
+            .prepare_cached("SELECT id FROM records WHERE work = ?1")?
+            .query_map([work], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut ids = Vec::new();
+        for member in members {
+            ids.extend(self.record_ids(member)?);
+        }
+        Ok(ids)
+    }
+
+    fn forget_id(&mut self, (scheme, value): &Id, work: WorkId) -> Result<(), IndexError> {
+        self.conn.execute(
+            "DELETE FROM ids WHERE scheme = ?1 AND value = ?2 AND work = ?3",
+            params![scheme_code(*scheme), value, work],
+        )?;
+        Ok(())
+    }
+
+    fn insert(&mut self, record: &Record, work: WorkId) -> Result<(), IndexError> {
+        let w = &record.work;
+        let ids = ids_of(w);
+        let id_value = |scheme: IdScheme| {
+            ids.iter()
+                .find(|(s, _)| *s == scheme)
+                .map(|(_, v)| v.as_str())
+        };
+        self.conn
+            .prepare_cached(
+                "INSERT INTO records(work, source, key, updated, title, authors, year, venue, \
+                 type, doi, arxiv, pmid, pmcid, url, oa_url, abstract, flags) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            )?
+            .execute(params![
+                work,
+                source_code(record.source),
+                record.key,
+                record.updated,
+                w.title,
+                encode_authors(&w.authors),
+                w.year,
+                w.venue,
+                w.work_type,
+                id_value(IdScheme::Doi),
+                id_value(IdScheme::Arxiv),
+                id_value(IdScheme::Pmid),
+                id_value(IdScheme::Pmcid),
+                w.url,
+                w.oa_url,
+                w.abstract_text.as_deref().map(deflate),
+                flags_of(w),
+            ])?;
+        let id = self.conn.last_insert_rowid();
+        let words = indexed_words(&w.title);
+        if !words.is_empty() {
+            self.titles()?.put(id, work, &words)?;
+        }
+        Ok(())
+    }
+
+    fn claim_id(&mut self, (scheme, value): &Id, work: WorkId) -> Result<(), IndexError> {
+        self.conn
+            .prepare_cached("INSERT OR IGNORE INTO ids(scheme, value, work) VALUES (?1, ?2, ?3)")?
+            .execute(params![scheme_code(*scheme), value, work])?;
+        Ok(())
+    }
+
+    fn claim_title_key(
+        &mut self,
+        key: i64,
+        work: WorkId,
+        doi: Option<&str>,
+    ) -> Result<(), IndexError> {
+        self.conn
+            .prepare_cached("INSERT OR IGNORE INTO title_keys(key, work, doi) VALUES (?1, ?2, ?3)")?
+            .execute(params![key, work, doi])?;
+        Ok(())
+    }
+
+    fn put_notices(&mut self, record: &Record) -> Result<(), IndexError> {
+        let mut put = self
+            .conn
+            .prepare_cached("INSERT OR IGNORE INTO notices(doi, kind) VALUES (?1, ?2)")?;
+        for notice in &record.notices {
+            put.execute(params![notice.target_doi, notice_code(notice.kind)])?;
+        }
+        Ok(())
+    }
+}

@@ -10,21 +10,27 @@
 //! that is not a readable SQLite database is moved aside and recreated, with a warning
 //! the caller can show ([`Cache::warnings`]).
 //! A `postgres://…` URL in place of the directory keeps the same entries in a
-//! PostgreSQL database shared by many machines (`crate::pg::cache`).
+//! PostgreSQL database shared by many machines.
+//!
+//! - `backend`: the rows every backend stores, and the trait they implement;
+//! - `sqlite`: the file; `postgres`: the shared database.
+
+mod backend;
+mod postgres;
+mod sqlite;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// File name of the cache inside its directory.
-pub const CACHE_FILE: &str = "cache.sqlite3";
-/// Layout of the tables; a different value in an existing file recreates them.
-pub const SCHEMA_VERSION: i64 = 1;
+use crate::storage::Location;
+use backend::{CacheBackend, FAILED, FOUND, Liveness, NOT_FOUND};
+pub use backend::{CacheError, NamespaceStats};
+pub use sqlite::{CACHE_FILE, SCHEMA_VERSION};
 /// Meaning of what is cached (parsers, normalisation); bump to invalidate old entries.
 pub const LOGIC_VERSION: u32 = 1;
 /// Environment variable that overrides the cache directory.
@@ -59,11 +65,6 @@ pub fn system_clock() -> Clock {
 /// How long a failed lookup is remembered by default.
 pub const DEFAULT_FAILED_TTL: Duration = Duration::from_secs(15 * 60);
 
-/// What an entry records (the `found` column).
-const NOT_FOUND: i64 = 0;
-const FOUND: i64 = 1;
-const FAILED: i64 = 2;
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheConfig {
     pub found_ttl: Duration,
@@ -85,20 +86,6 @@ impl Default for CacheConfig {
             busy_timeout: Duration::from_secs(5),
         }
     }
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum CacheError {
-    #[error("cache database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("cache directory {path}: {message}")]
-    Io { path: PathBuf, message: String },
-    #[error("cache value is not valid JSON: {0}")]
-    Json(#[from] serde_json::Error),
-    #[error("cache task failed: {0}")]
-    Task(String),
-    #[error("cache database {url}: {message}")]
-    Postgres { url: String, message: String },
 }
 
 /// One live entry.
@@ -123,22 +110,6 @@ pub enum Cached<T> {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct NamespaceStats {
-    pub namespace: String,
-    /// Live entries (current version, not expired).
-    pub entries: u64,
-    pub found: u64,
-    pub not_found: u64,
-    /// Failures remembered (lookups that got no answer).
-    pub failed: u64,
-    /// Entries expired or written under another logic version (removed by `purge`).
-    pub stale: u64,
-    /// Unix seconds of the oldest and newest live entry.
-    pub oldest: Option<i64>,
-    pub newest: Option<i64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CacheStats {
     pub path: PathBuf,
     /// The database file plus its WAL, in bytes.
@@ -152,15 +123,10 @@ impl CacheStats {
     }
 }
 
-/// Where the entries live: the SQLite file, or a PostgreSQL database shared by many
-/// machines (`--cache-dir postgres://…`).
-enum Backend {
-    Sqlite(Mutex<Connection>),
-    Postgres(crate::pg::cache::PgCache),
-}
-
 struct Inner {
-    backend: Backend,
+    /// Where the entries live: the SQLite file, or a PostgreSQL database shared by
+    /// many machines (`--cache-dir postgres://…`).
+    backend: Box<dyn CacheBackend>,
     path: PathBuf,
     config: CacheConfig,
     clock: Clock,
@@ -183,70 +149,6 @@ impl std::fmt::Debug for Cache {
     }
 }
 
-fn is_not_a_database(error: &rusqlite::Error) -> bool {
-    matches!(
-        error.sqlite_error_code(),
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
-    )
-}
-
-fn open_connection(path: &Path, config: &CacheConfig) -> Result<Connection, rusqlite::Error> {
-    let conn = Connection::open(path)?;
-    conn.busy_timeout(config.busy_timeout)?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
-    let check: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
-    if check != "ok" {
-        return Err(rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
-            Some(check),
-        ));
-    }
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
-    )?;
-    let schema: Option<String> = conn
-        .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
-            r.get(0)
-        })
-        .optional()?;
-    if schema.as_deref() != Some(SCHEMA_VERSION.to_string().as_str()) {
-        conn.execute_batch("DROP TABLE IF EXISTS entries;")?;
-    }
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS entries (
-             namespace TEXT NOT NULL,
-             key TEXT NOT NULL,
-             found INTEGER NOT NULL,
-             value TEXT NOT NULL,
-             stored_at INTEGER NOT NULL,
-             version INTEGER NOT NULL,
-             PRIMARY KEY (namespace, key)
-         ) WITHOUT ROWID;",
-    )?;
-    conn.execute(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?1)",
-        params![SCHEMA_VERSION.to_string()],
-    )?;
-    Ok(conn)
-}
-
-/// Move a broken cache file (and its WAL/SHM companions) out of the way.
-fn move_aside(path: &Path, now: i64) -> Result<PathBuf, CacheError> {
-    let aside = path.with_file_name(format!("{CACHE_FILE}.corrupt-{now}"));
-    std::fs::rename(path, &aside).map_err(|e| CacheError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
-    for suffix in ["-wal", "-shm"] {
-        let companion = PathBuf::from(format!("{}{suffix}", path.display()));
-        if companion.exists() {
-            let _ = std::fs::remove_file(companion);
-        }
-    }
-    Ok(aside)
-}
-
 impl Cache {
     /// Open (or create) the cache in `dir` with the default lifetimes.
     pub fn open(dir: &Path) -> Result<Cache, CacheError> {
@@ -254,46 +156,23 @@ impl Cache {
     }
 
     pub fn open_with(dir: &Path, config: CacheConfig, clock: Clock) -> Result<Cache, CacheError> {
-        if crate::pg::is_url_path(dir) {
-            let url = dir.to_string_lossy().to_string();
-            let pg =
-                crate::pg::cache::PgCache::open(&url).map_err(|message| CacheError::Postgres {
-                    url: crate::pg::redacted(&url),
-                    message,
-                })?;
-            return Ok(Cache {
-                inner: Arc::new(Inner {
-                    backend: Backend::Postgres(pg),
-                    path: PathBuf::from(crate::pg::redacted(&url)),
-                    config,
-                    clock,
-                    warnings: Vec::new(),
-                    lookups: Mutex::new(BTreeMap::new()),
-                }),
-            });
-        }
-        std::fs::create_dir_all(dir).map_err(|e| CacheError::Io {
-            path: dir.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        let path = dir.join(CACHE_FILE);
-        let mut warnings = Vec::new();
-        let conn = match open_connection(&path, &config) {
-            Ok(conn) => conn,
-            Err(e) if is_not_a_database(&e) => {
-                let aside = move_aside(&path, clock())?;
-                warnings.push(format!(
-                    "cache file {} was not a usable SQLite database ({e}); moved it to {} and started an empty cache",
-                    path.display(),
-                    aside.display()
-                ));
-                open_connection(&path, &config)?
-            }
-            Err(e) => return Err(e.into()),
-        };
+        let (backend, path, warnings): (Box<dyn CacheBackend>, PathBuf, Vec<String>) =
+            match Location::of(dir) {
+                Location::Postgres(url) => {
+                    let pg = postgres::PgCache::open(&url)?;
+                    let shown = PathBuf::from(pg.url());
+                    (Box::new(pg), shown, Vec::new())
+                }
+                Location::Folder(dir) => {
+                    let (file, warning) =
+                        sqlite::SqliteCache::open(&dir, config.busy_timeout, clock())?;
+                    let path = file.path().to_path_buf();
+                    (Box::new(file), path, warning.into_iter().collect())
+                }
+            };
         Ok(Cache {
             inner: Arc::new(Inner {
-                backend: Backend::Sqlite(Mutex::new(conn)),
+                backend,
                 path,
                 config,
                 clock,
@@ -316,25 +195,13 @@ impl Cache {
         &self.inner.config
     }
 
-    /// The SQLite connection, or the PostgreSQL store.
-    fn backend(&self) -> Result<std::sync::MutexGuard<'_, Connection>, &crate::pg::cache::PgCache> {
-        match &self.inner.backend {
-            // A panic while holding the lock cannot leave SQLite inconsistent.
-            Backend::Sqlite(conn) => Ok(conn.lock().unwrap_or_else(|e| e.into_inner())),
-            Backend::Postgres(pg) => Err(pg),
+    /// What makes an entry live now.
+    fn liveness(&self) -> Liveness {
+        Liveness {
+            version: self.inner.config.logic_version,
+            ttls: [self.ttl(FOUND), self.ttl(NOT_FOUND), self.ttl(FAILED)],
+            now: (self.inner.clock)(),
         }
-    }
-
-    fn pg_error(&self, message: String) -> CacheError {
-        CacheError::Postgres {
-            url: self.inner.path.display().to_string(),
-            message,
-        }
-    }
-
-    /// The lifetimes of found, not-found and failed entries, in seconds.
-    fn ttls(&self) -> [i64; 3] {
-        [self.ttl(FOUND), self.ttl(NOT_FOUND), self.ttl(FAILED)]
     }
 
     fn ttl(&self, kind: i64) -> i64 {
@@ -374,16 +241,7 @@ impl Cache {
     }
 
     fn lookup(&self, namespace: &str, key: &str) -> Result<Option<CacheEntry>, CacheError> {
-        let row: Option<(i64, String, i64, u32)> = match self.backend() {
-            Ok(conn) => conn
-                .query_row(
-                    "SELECT found, value, stored_at, version FROM entries WHERE namespace = ?1 AND key = ?2",
-                    params![namespace, key],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-                )
-                .optional()?,
-            Err(pg) => pg.get(namespace, key).map_err(|e| self.pg_error(e))?,
-        };
+        let row = self.inner.backend.get(namespace, key)?;
         let Some((kind, value, stored_at, version)) = row else {
             return Ok(None);
         };
@@ -453,26 +311,7 @@ impl Cache {
     fn write_rows(&self, namespace: &str, rows: &[(&str, i64, String)]) -> Result<(), CacheError> {
         let now = (self.inner.clock)();
         let version = self.inner.config.logic_version;
-        let mut conn = match self.backend() {
-            Ok(conn) => conn,
-            Err(pg) => {
-                return pg
-                    .write_rows(namespace, rows, now, version)
-                    .map_err(|e| self.pg_error(e));
-            }
-        };
-        let tx = conn.transaction()?;
-        {
-            let mut stmt = tx.prepare_cached(
-                "INSERT OR REPLACE INTO entries (namespace, key, found, value, stored_at, version)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
-            for (key, kind, value) in rows {
-                stmt.execute(params![namespace, key, kind, value, now, version])?;
-            }
-        }
-        tx.commit()?;
-        Ok(())
+        self.inner.backend.write_rows(namespace, rows, now, version)
     }
 
     /// [`Cache::get`] decoded into `T`.
@@ -544,116 +383,26 @@ impl Cache {
 
     /// Remove every entry of `namespace`, or every entry when `None`; returns how many.
     pub fn clear(&self, namespace: Option<&str>) -> Result<usize, CacheError> {
-        let conn = match self.backend() {
-            Ok(conn) => conn,
-            Err(pg) => return pg.clear(namespace).map_err(|e| self.pg_error(e)),
-        };
-        let removed = match namespace {
-            Some(ns) => conn.execute("DELETE FROM entries WHERE namespace = ?1", params![ns])?,
-            None => conn.execute("DELETE FROM entries", [])?,
-        };
-        if namespace.is_none() {
-            // Give the space back; harmless if another process holds the file.
-            let _ = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); VACUUM;");
-        }
-        Ok(removed)
+        self.inner.backend.clear(namespace)
     }
 
     /// Remove expired entries and entries of other logic versions; returns how many.
     pub fn purge(&self) -> Result<usize, CacheError> {
-        let now = (self.inner.clock)();
-        let version = self.inner.config.logic_version;
-        let conn = match self.backend() {
-            Ok(conn) => conn,
-            Err(pg) => {
-                return pg
-                    .purge(version, self.ttls(), now)
-                    .map_err(|e| self.pg_error(e));
-            }
-        };
-        let removed = conn.execute(
-            "DELETE FROM entries WHERE version != ?1
-                OR (found = 1 AND stored_at + ?2 <= ?4)
-                OR (found = 0 AND stored_at + ?3 <= ?4)
-                OR (found = 2 AND stored_at + ?5 <= ?4)",
-            params![
-                self.inner.config.logic_version,
-                self.ttl(FOUND),
-                self.ttl(NOT_FOUND),
-                now,
-                self.ttl(FAILED)
-            ],
-        )?;
-        Ok(removed)
+        self.inner.backend.purge(self.liveness())
     }
 
     /// Entries per namespace and the size on disk.
     pub fn stats(&self) -> Result<CacheStats, CacheError> {
-        let now = (self.inner.clock)();
-        let conn = match self.backend() {
-            Ok(conn) => conn,
-            Err(pg) => {
-                let version = self.inner.config.logic_version;
-                let (namespaces, size_bytes) = pg
-                    .stats(version, self.ttls(), now)
-                    .map_err(|e| self.pg_error(e))?;
-                return Ok(CacheStats {
-                    path: self.inner.path.clone(),
-                    size_bytes,
-                    namespaces,
-                });
-            }
-        };
-        let mut stmt = conn.prepare(
-            "SELECT namespace,
-                    SUM(live AND found = 1), SUM(live AND found = 0), SUM(live AND found = 2),
-                    SUM(NOT live),
-                    MIN(CASE WHEN live THEN stored_at END), MAX(CASE WHEN live THEN stored_at END)
-             FROM (SELECT namespace, found, stored_at,
-                          (version = ?1 AND stored_at + CASE found WHEN 1 THEN ?2 WHEN 0 THEN ?3
-                                                         ELSE ?5 END > ?4) AS live
-                   FROM entries)
-             GROUP BY namespace ORDER BY namespace",
-        )?;
-        let rows = stmt.query_map(
-            params![
-                self.inner.config.logic_version,
-                self.ttl(FOUND),
-                self.ttl(NOT_FOUND),
-                now,
-                self.ttl(FAILED)
-            ],
-            |r| {
-                let found: i64 = r.get(1)?;
-                let not_found: i64 = r.get(2)?;
-                let failed: i64 = r.get(3)?;
-                Ok(NamespaceStats {
-                    namespace: r.get(0)?,
-                    entries: (found + not_found + failed) as u64,
-                    found: found as u64,
-                    not_found: not_found as u64,
-                    failed: failed as u64,
-                    stale: r.get::<_, i64>(4)? as u64,
-                    oldest: r.get(5)?,
-                    newest: r.get(6)?,
-                })
-            },
-        )?;
-        let namespaces = rows.collect::<Result<Vec<_>, _>>()?;
-        let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-        let wal = PathBuf::from(format!("{}-wal", self.inner.path.display()));
+        let (namespaces, size_bytes) = self.inner.backend.stats(self.liveness())?;
         Ok(CacheStats {
             path: self.inner.path.clone(),
-            size_bytes: size(&self.inner.path) + size(&wal),
+            size_bytes,
             namespaces,
         })
     }
 
-    /// The journal mode in force (`wal` normally).
+    /// The journal mode in force (`wal` normally, `postgresql` for the shared database).
     pub fn journal_mode(&self) -> Result<String, CacheError> {
-        match self.backend() {
-            Ok(conn) => Ok(conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?),
-            Err(_) => Ok("postgresql".to_string()),
-        }
+        self.inner.backend.journal_mode()
     }
 }

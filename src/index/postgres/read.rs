@@ -6,7 +6,6 @@
 
 use postgres::Row;
 
-use super::{Migration, SharedPool, migrate, redacted};
 use crate::index::codec::{
     FLAG_CONCERN, FLAG_RETRACTED, decode_authors, inflate, notice_kind, share_across_records,
     source_of,
@@ -16,6 +15,7 @@ use crate::index::store::{ImportInfo, IndexStats, SourceCount, TitleHit, WorkId,
 use crate::index::title_engine::{ALL_WORDS, QUERY_WORDS, within_budget};
 use crate::index::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
+use crate::pg::{Migration, SharedPool, migrate, redacted};
 
 /// The index's tables. Version 1 searched titles by trigrams (`pg_trgm`, a trusted
 /// extension since PostgreSQL 13, so the database's owner may create it); version 2
@@ -112,7 +112,7 @@ const TITLES_WITH_ALL_SQL: &str = "\
 /// The number of records carrying each of `words` (absent words omitted), and the
 /// number of records (the planner's estimate).
 fn word_counts(
-    client: &mut super::Client,
+    client: &mut crate::pg::Client,
     words: &[String],
 ) -> Result<(Vec<(String, i64)>, i64), postgres::Error> {
     let rows = client.query(

@@ -1,8 +1,8 @@
 //! One batch of records put into the PostgreSQL index with a few statements instead
 //! of several per record: what the batch needs is read first (records with the same
 //! keys, the identifiers and title keys the records carry, the records of every work
-//! they may join), the merge and replacement rules of the row-by-row writer are then
-//! applied in memory record after record — so a record may join or replace one put
+//! they may join), the merge and replacement rules ([`put`]) are then applied in
+//! memory record after record — so a record may join or replace one put
 //! earlier in the same batch — and the outcome is written back: deletions, the new
 //! records by `COPY … BINARY`, then identifiers, title keys, notices and title-word
 //! counts by multi-row statements.
@@ -15,9 +15,10 @@ use postgres::types::Type;
 
 use crate::index::Record;
 use crate::index::codec::{
-    deflate, encode_authors, flags_of, indexed_words, is_newer_or_same, notice_code, source_code,
+    deflate, encode_authors, flags_of, indexed_words, notice_code, source_code,
 };
-use crate::index::merge::{ids_of, may_join_by_title, scheme_code, title_key};
+use crate::index::merge::{ids_of, scheme_code, scheme_of, title_key};
+use crate::index::put::{self, Id, MergeTarget, Stored};
 use crate::index::store::{PutOutcome, WorkId};
 use crate::model::{IdScheme, Work};
 
@@ -32,22 +33,23 @@ struct Existing {
     id: i64,
     work: WorkId,
     updated: Option<String>,
-    words: String,
 }
 
-/// A record to write.
-struct NewRecord<'a> {
+/// A record to write: its place in the batch, its id and work, its searched words.
+struct NewRecord {
+    index: usize,
     id: i64,
     work: WorkId,
-    record: &'a Record,
     words: String,
 }
 
 /// The index as the batch sees it: what was read, changed by the records applied so far.
 #[derive(Default)]
-struct State<'a> {
+struct State {
     /// By (source, key); `None`: no such record.
     records: HashMap<RecordKey, Option<Existing>>,
+    /// The searched title words of each record the batch read or wrote, by record id.
+    words: HashMap<i64, String>,
     /// Identifier → work; `None`: no such identifier.
     ids: HashMap<IdKey, Option<WorkId>>,
     /// Title key → (work, DOI of the record that set it).
@@ -58,10 +60,28 @@ struct State<'a> {
     touched_ids: HashSet<IdKey>,
     new_title_keys: Vec<i64>,
     deleted: Vec<i64>,
-    inserted: Vec<NewRecord<'a>>,
+    inserted: Vec<NewRecord>,
     notices: Vec<(String, i16)>,
     /// Change of the number of records carrying each title word.
     word_counts: BTreeMap<String, i64>,
+}
+
+/// The state while one record of the batch is put.
+struct Putting<'s, I> {
+    state: &'s mut State,
+    /// The record's place in the batch.
+    index: usize,
+    next_work: &'s mut WorkId,
+    /// Record ids reserved for the batch, one per record.
+    fresh_ids: &'s mut I,
+}
+
+fn id_key((scheme, value): &Id) -> IdKey {
+    (scheme_code(*scheme).unwrap_or(0) as i16, value.clone())
+}
+
+fn id_of((code, value): &IdKey) -> Option<Id> {
+    Some((scheme_of(i64::from(*code))?, value.clone()))
 }
 
 fn id_keys(work: &Work) -> Vec<IdKey> {
@@ -82,12 +102,19 @@ pub(super) fn put_batch(
     next_work: &mut WorkId,
 ) -> Result<Vec<PutOutcome>, postgres::Error> {
     let mut state = read_state(client, records)?;
-    let mut ids = fresh_record_ids(client, records.len())?.into_iter();
+    let mut fresh_ids = fresh_record_ids(client, records.len())?.into_iter();
     let mut outcomes = Vec::with_capacity(records.len());
-    for record in records {
-        outcomes.push(state.put(record, next_work, &mut ids));
+    for (index, record) in records.iter().enumerate() {
+        let mut putting = Putting {
+            state: &mut state,
+            index,
+            next_work,
+            fresh_ids: &mut fresh_ids,
+        };
+        let Ok(outcome) = put::put(&mut putting, record);
+        outcomes.push(outcome);
     }
-    state.write(client)?;
+    state.write(client, records)?;
     Ok(outcomes)
 }
 
@@ -104,7 +131,7 @@ fn fresh_record_ids(client: &mut Client, n: usize) -> Result<Vec<i64>, postgres:
 }
 
 /// Read what the batch's records may meet in the index.
-fn read_state<'a>(client: &mut Client, records: &[Record]) -> Result<State<'a>, postgres::Error> {
+fn read_state(client: &mut Client, records: &[Record]) -> Result<State, postgres::Error> {
     let mut state = State::default();
     let keys: Vec<RecordKey> = records.iter().map(record_key).collect();
     let (sources, names): (Vec<i16>, Vec<String>) = keys.iter().cloned().unzip();
@@ -121,8 +148,8 @@ fn read_state<'a>(client: &mut Client, records: &[Record]) -> Result<State<'a>, 
             id: row.get(2),
             work: row.get(3),
             updated: row.get(4),
-            words: row.get(5),
         };
+        state.words.insert(existing.id, row.get(5));
         state
             .records
             .insert((row.get(0), row.get(1)), Some(existing));
@@ -201,134 +228,145 @@ fn distinct_words(words: &str) -> HashSet<&str> {
     words.split(' ').filter(|w| !w.is_empty()).collect()
 }
 
-impl<'a> State<'a> {
-    /// The row-by-row writer's `put`, against the state in memory.
-    fn put(
+impl<I: Iterator<Item = i64>> MergeTarget for Putting<'_, I> {
+    /// Everything the rules need was read before: nothing can fail.
+    type Error = std::convert::Infallible;
+
+    fn stored(&mut self, record: &Record) -> Result<Option<Stored>, Self::Error> {
+        let found = self
+            .state
+            .records
+            .get(&record_key(record))
+            .cloned()
+            .flatten();
+        Ok(found.map(|e| Stored {
+            id: e.id,
+            work: e.work,
+            updated: e.updated,
+        }))
+    }
+
+    fn work_with_id(&mut self, id: &Id) -> Result<Option<WorkId>, Self::Error> {
+        Ok(self.state.ids.get(&id_key(id)).copied().flatten())
+    }
+
+    fn work_with_title_key(
         &mut self,
-        record: &'a Record,
-        next_work: &mut WorkId,
-        ids: &mut impl Iterator<Item = i64>,
-    ) -> PutOutcome {
-        if record.work.title.trim().is_empty() {
-            self.put_notices(record);
-            return PutOutcome::Kept;
-        }
-        let key = record_key(record);
-        let (work, outcome) = match self.records.get(&key).cloned().flatten() {
-            Some(old) if !is_newer_or_same(record.updated.as_deref(), old.updated.as_deref()) => {
-                return PutOutcome::Kept;
-            }
-            Some(old) => {
-                self.remove(&old);
-                (old.work, PutOutcome::Replaced)
-            }
-            None => (self.work_for(record, next_work), PutOutcome::Added),
-        };
-        // One id per record of the batch was reserved.
-        let id = ids.next().unwrap_or_default();
-        self.insert(record, key, id, work);
-        outcome
+        key: i64,
+    ) -> Result<Option<(WorkId, Option<String>)>, Self::Error> {
+        Ok(self.state.title_keys.get(&key).cloned().flatten())
     }
 
-    /// The work a new record belongs to: the first of its identifiers known, else its
-    /// title key (unless the DOIs differ), else a new work.
-    fn work_for(&mut self, record: &Record, next_work: &mut WorkId) -> WorkId {
-        for key in id_keys(&record.work) {
-            if let Some(Some(work)) = self.ids.get(&key) {
-                return *work;
-            }
-        }
-        if let Some(key) = title_key(&record.work)
-            && let Some(Some((work, doi))) = self.title_keys.get(&key)
-            && may_join_by_title(record.work.doi.as_deref(), doi.as_deref())
-        {
-            return *work;
-        }
-        let work = *next_work;
-        *next_work += 1;
-        self.works.insert(work, Vec::new());
-        work
+    fn new_work(&mut self) -> Result<WorkId, Self::Error> {
+        let work = *self.next_work;
+        *self.next_work += 1;
+        self.state.works.insert(work, Vec::new());
+        Ok(work)
     }
 
-    /// Remove a replaced record; identifiers no other record of its work carries go.
-    fn remove(&mut self, old: &Existing) {
-        let members = self.works.entry(old.work).or_default();
-        let mine = members
-            .iter()
-            .find(|(id, _)| *id == old.id)
-            .map(|(_, ids)| ids.clone())
-            .unwrap_or_default();
-        members.retain(|(id, _)| *id != old.id);
-        let others: HashSet<&IdKey> = members.iter().flat_map(|(_, ids)| ids).collect();
-        for key in mine.iter().filter(|k| !others.contains(k)) {
-            if self.ids.get(key) == Some(&Some(old.work)) {
-                self.ids.insert(key.clone(), None);
-                self.touched_ids.insert(key.clone());
-            }
+    fn ids_of_stored(&mut self, stored: &Stored) -> Result<Vec<Id>, Self::Error> {
+        let members = self.state.works.get(&stored.work);
+        let mine = members.and_then(|m| m.iter().find(|(id, _)| *id == stored.id));
+        Ok(mine.map_or_else(Vec::new, |(_, ids)| ids.iter().filter_map(id_of).collect()))
+    }
+
+    fn delete(&mut self, stored: &Stored) -> Result<(), Self::Error> {
+        let state = &mut *self.state;
+        if let Some(members) = state.works.get_mut(&stored.work) {
+            members.retain(|(id, _)| *id != stored.id);
         }
-        match self.inserted.iter().position(|n| n.id == old.id) {
+        match state.inserted.iter().position(|n| n.id == stored.id) {
             Some(i) => {
-                self.inserted.remove(i);
+                state.inserted.remove(i);
             }
-            None => self.deleted.push(old.id),
+            None => state.deleted.push(stored.id),
         }
-        for word in distinct_words(&old.words) {
-            *self.word_counts.entry(word.to_string()).or_default() -= 1;
+        for word in distinct_words(state.words.get(&stored.id).map_or("", String::as_str)) {
+            *state.word_counts.entry(word.to_string()).or_default() -= 1;
         }
+        Ok(())
     }
 
-    fn insert(&mut self, record: &'a Record, key: RecordKey, id: i64, work: WorkId) {
+    fn ids_of_work(&mut self, work: WorkId) -> Result<Vec<Id>, Self::Error> {
+        let members = self.state.works.get(&work).into_iter().flatten();
+        Ok(members
+            .flat_map(|(_, ids)| ids.iter().filter_map(id_of))
+            .collect())
+    }
+
+    fn forget_id(&mut self, id: &Id, work: WorkId) -> Result<(), Self::Error> {
+        let key = id_key(id);
+        if self.state.ids.get(&key) == Some(&Some(work)) {
+            self.state.ids.insert(key.clone(), None);
+            self.state.touched_ids.insert(key);
+        }
+        Ok(())
+    }
+
+    fn insert(&mut self, record: &Record, work: WorkId) -> Result<(), Self::Error> {
+        // One id per record of the batch was reserved.
+        let id = self.fresh_ids.next().unwrap_or_default();
+        let state = &mut *self.state;
         let ids = id_keys(&record.work);
-        for id_key in &ids {
-            let slot = self.ids.entry(id_key.clone()).or_default();
-            if slot.is_none() {
-                *slot = Some(work);
-                self.touched_ids.insert(id_key.clone());
-            }
-        }
-        if let Some(title) = title_key(&record.work) {
-            let slot = self.title_keys.entry(title).or_default();
-            if slot.is_none() {
-                let doi = ids_of(&record.work)
-                    .into_iter()
-                    .find(|(scheme, _)| *scheme == IdScheme::Doi)
-                    .map(|(_, v)| v);
-                *slot = Some((work, doi));
-                self.new_title_keys.push(title);
-            }
-        }
-        self.works.entry(work).or_default().push((id, ids));
+        state.works.entry(work).or_default().push((id, ids));
         let words = indexed_words(&record.work.title);
         for word in distinct_words(&words) {
-            *self.word_counts.entry(word.to_string()).or_default() += 1;
+            *state.word_counts.entry(word.to_string()).or_default() += 1;
         }
-        self.records.insert(
-            key,
+        state.records.insert(
+            record_key(record),
             Some(Existing {
                 id,
                 work,
                 updated: record.updated.clone(),
-                words: words.clone(),
             }),
         );
-        self.inserted.push(NewRecord {
+        state.words.insert(id, words.clone());
+        state.inserted.push(NewRecord {
+            index: self.index,
             id,
             work,
-            record,
             words,
         });
-        self.put_notices(record);
+        Ok(())
     }
 
-    fn put_notices(&mut self, record: &Record) {
+    fn claim_id(&mut self, id: &Id, work: WorkId) -> Result<(), Self::Error> {
+        let key = id_key(id);
+        let slot = self.state.ids.entry(key.clone()).or_default();
+        if slot.is_none() {
+            *slot = Some(work);
+            self.state.touched_ids.insert(key);
+        }
+        Ok(())
+    }
+
+    fn claim_title_key(
+        &mut self,
+        key: i64,
+        work: WorkId,
+        doi: Option<&str>,
+    ) -> Result<(), Self::Error> {
+        let slot = self.state.title_keys.entry(key).or_default();
+        if slot.is_none() {
+            *slot = Some((work, doi.map(str::to_string)));
+            self.state.new_title_keys.push(key);
+        }
+        Ok(())
+    }
+
+    fn put_notices(&mut self, record: &Record) -> Result<(), Self::Error> {
         for notice in &record.notices {
             let kind = notice_code(notice.kind) as i16;
-            self.notices.push((notice.target_doi.clone(), kind));
+            self.state.notices.push((notice.target_doi.clone(), kind));
         }
+        Ok(())
     }
+}
 
+impl State {
     /// Write the batch's changes.
-    fn write(self, client: &mut Client) -> Result<(), postgres::Error> {
+    fn write(self, client: &mut Client, records: &[Record]) -> Result<(), postgres::Error> {
         if !self.deleted.is_empty() {
             client.execute(
                 "DELETE FROM citeproof_index_records WHERE id = ANY($1)",
@@ -343,7 +381,7 @@ impl<'a> State<'a> {
                 &[&schemes, &values],
             )?;
         }
-        copy_records(client, &self.inserted)?;
+        copy_records(client, &self.inserted, records)?;
         let mut id_rows: (Vec<i16>, Vec<String>, Vec<WorkId>) = Default::default();
         for key in &self.touched_ids {
             if let Some(Some(work)) = self.ids.get(key) {
@@ -406,8 +444,12 @@ impl<'a> State<'a> {
 }
 
 /// The new records, streamed with `COPY … FROM STDIN BINARY`.
-fn copy_records(client: &mut Client, records: &[NewRecord]) -> Result<(), postgres::Error> {
-    if records.is_empty() {
+fn copy_records(
+    client: &mut Client,
+    inserted: &[NewRecord],
+    records: &[Record],
+) -> Result<(), postgres::Error> {
+    if inserted.is_empty() {
         return Ok(());
     }
     let sink = client.copy_in(
@@ -437,8 +479,9 @@ fn copy_records(client: &mut Client, records: &[NewRecord]) -> Result<(), postgr
         Type::INT2,
     ];
     let mut writer = BinaryCopyInWriter::new(sink, &types);
-    for new in records {
-        let (record, w) = (new.record, &new.record.work);
+    for new in inserted {
+        let record = &records[new.index];
+        let w = &record.work;
         let ids = ids_of(w);
         let id_value = |scheme: IdScheme| {
             ids.iter()

@@ -5,12 +5,12 @@
 
 use postgres::Client;
 
-use super::index_batch::put_batch;
-use super::index_read::{MIGRATIONS, store_error};
-use super::{migrate, redacted};
+use super::batch::put_batch;
+use super::read::{MIGRATIONS, store_error};
 use crate::index::codec::{now_utc, source_code};
 use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
 use crate::index::{DumpSource, IndexError, Record};
+use crate::pg::{migrate, redacted};
 
 /// The advisory lock a build holds ("citeidx").
 const BUILD_LOCK: i64 = 0x0063_6974_6569_6478;
@@ -24,7 +24,7 @@ pub struct PgWriter {
 }
 
 fn err(e: postgres::Error) -> IndexError {
-    store_error(super::error_text(&e))
+    store_error(crate::pg::error_text(&e))
 }
 
 impl PgWriter {
@@ -34,7 +34,7 @@ impl PgWriter {
             path: redacted(url).into(),
             message,
         };
-        let mut client = super::connect(url).map_err(open_error)?;
+        let mut client = crate::pg::connect(url).map_err(open_error)?;
         migrate(&mut client, "index", MIGRATIONS).map_err(open_error)?;
         let locked: bool = client
             .query_one("SELECT pg_try_advisory_lock($1)", &[&BUILD_LOCK])
