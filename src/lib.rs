@@ -30,6 +30,7 @@ pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod serve;
+pub mod severity;
 pub mod shard;
 pub mod source;
 pub mod storage;

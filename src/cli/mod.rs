@@ -5,6 +5,7 @@ mod check;
 mod clean;
 mod config;
 mod extract;
+mod flag_layers;
 mod index;
 mod lsp;
 mod resolve;

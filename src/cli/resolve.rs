@@ -20,7 +20,7 @@ use citeproof::resolve::resolution::Resolution;
 use citeproof::resolve::sources::SourceName;
 use citeproof::rules::resolution::{describe, explain};
 
-use super::stage_args::{Layers, absolute, command_config};
+use super::flag_layers::{Layers, absolute, command_config};
 
 /// How cited works are resolved (shared by `check`, `resolve`, `verify` and
 /// `config`). Each flag sets configuration keys (shown in brackets) over the files and

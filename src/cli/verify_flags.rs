@@ -8,7 +8,7 @@ use clap::Args;
 
 use citeproof::verify::usage::UsageSummary;
 
-use super::stage_args::Layers;
+use super::flag_layers::Layers;
 
 #[derive(Debug, Args)]
 pub struct VerifyFlags {

@@ -11,7 +11,7 @@ pub mod verification;
 
 use serde::Serialize;
 
-use crate::diagnostic::Severity;
+use crate::severity::Severity;
 
 /// Which pipeline stage a rule belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -363,6 +363,80 @@ fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Before this year the indexes hold little but journal articles.
+pub(crate) const OLD: i32 = 1990;
+
+/// Hosts of publishers, repositories and indexes: a URL there is an article's page.
+pub(crate) fn is_scholarly_host(url: &str) -> bool {
+    const HOSTS: &[&str] = &[
+        "doi.org",
+        "arxiv.org",
+        "nature.com",
+        "sciencedirect.com",
+        "springer.com",
+        "wiley.com",
+        "tandfonline.com",
+        "ieeexplore.ieee.org",
+        "acm.org",
+        "jstor.org",
+        "ncbi.nlm.nih.gov",
+        "pubmed",
+        "plos.org",
+        "frontiersin.org",
+        "mdpi.com",
+        "cell.com",
+        "science.org",
+        "pnas.org",
+        "aclanthology.org",
+        "openreview.net",
+        "neurips.cc",
+        "nips.cc",
+        "mlr.press",
+        "biorxiv.org",
+        "medrxiv.org",
+        "researchgate.net",
+        "semanticscholar.org",
+        "oup.com",
+        "cambridge.org",
+        "sagepub.com",
+        "bmj.com",
+        "thelancet.com",
+        "nejm.org",
+        "jamanetwork.com",
+        "elifesciences.org",
+        "royalsocietypublishing.org",
+        "iop.org",
+        "aps.org",
+        "acs.org",
+        "rsc.org",
+        "ssrn.com",
+        "europepmc.org",
+        "scholar.google",
+        "aaai.org",
+        "ijcai.org",
+        "thecvf.com",
+        "usenix.org",
+        "hindawi.com",
+        "karger.com",
+        "degruyter.com",
+        "emerald.com",
+        "annualreviews.org",
+        "jmlr.org",
+        "proceedings.",
+        "journals.",
+        "pubs.",
+    ];
+    let host = url
+        .split("://")
+        .nth(1)
+        .unwrap_or(url)
+        .split('/')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    HOSTS.iter().any(|h| host.contains(h))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -153,7 +153,10 @@ fn classify(s: &Said<'_>) -> KindInfo {
     }
     // A catch-all entry whose one locator is a web address (not a publisher's article
     // page, not an identifier) cites the page.
-    let web = f.url.as_deref().is_some_and(|u| !is_scholarly_host(u))
+    let web = f
+        .url
+        .as_deref()
+        .is_some_and(|u| !cues::is_scholarly_host(u))
         && f.doi.is_none()
         && !(s.has)("journal")
         && !(s.has)("booktitle")
@@ -171,7 +174,7 @@ fn classify(s: &Said<'_>) -> KindInfo {
     // No container, publisher or identifier, from before most of the record was
     // digitised: an old report, memo or manuscript as likely as a paper.
     let bare = !(s.has)("journal") && !(s.has)("booktitle") && f.doi.is_none() && f.arxiv.is_none();
-    if bare && f.year.is_some_and(|y| y < super::string::OLD) {
+    if bare && f.year.is_some_and(|y| y < super::cues::OLD) {
         return KindInfo::of(K::Other);
     }
     KindInfo::default()
@@ -259,77 +262,6 @@ fn is_data_repository_doi(doi: &str) -> bool {
     ]
     .iter()
     .any(|p| doi.starts_with(p))
-}
-
-/// Hosts of publishers, repositories and indexes: a URL there is an article's page.
-pub(crate) fn is_scholarly_host(url: &str) -> bool {
-    const HOSTS: &[&str] = &[
-        "doi.org",
-        "arxiv.org",
-        "nature.com",
-        "sciencedirect.com",
-        "springer.com",
-        "wiley.com",
-        "tandfonline.com",
-        "ieeexplore.ieee.org",
-        "acm.org",
-        "jstor.org",
-        "ncbi.nlm.nih.gov",
-        "pubmed",
-        "plos.org",
-        "frontiersin.org",
-        "mdpi.com",
-        "cell.com",
-        "science.org",
-        "pnas.org",
-        "aclanthology.org",
-        "openreview.net",
-        "neurips.cc",
-        "nips.cc",
-        "mlr.press",
-        "biorxiv.org",
-        "medrxiv.org",
-        "researchgate.net",
-        "semanticscholar.org",
-        "oup.com",
-        "cambridge.org",
-        "sagepub.com",
-        "bmj.com",
-        "thelancet.com",
-        "nejm.org",
-        "jamanetwork.com",
-        "elifesciences.org",
-        "royalsocietypublishing.org",
-        "iop.org",
-        "aps.org",
-        "acs.org",
-        "rsc.org",
-        "ssrn.com",
-        "europepmc.org",
-        "scholar.google",
-        "aaai.org",
-        "ijcai.org",
-        "thecvf.com",
-        "usenix.org",
-        "hindawi.com",
-        "karger.com",
-        "degruyter.com",
-        "emerald.com",
-        "annualreviews.org",
-        "jmlr.org",
-        "proceedings.",
-        "journals.",
-        "pubs.",
-    ];
-    let host = url
-        .split("://")
-        .nth(1)
-        .unwrap_or(url)
-        .split('/')
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    HOSTS.iter().any(|h| host.contains(h))
 }
 
 fn software_said(s: &Said<'_>) -> bool {

@@ -225,7 +225,7 @@ pub fn of_string(raw: &str, f: &RefFields) -> KindInfo {
     let web_address = f
         .url
         .as_deref()
-        .is_some_and(|u| !super::entry::is_scholarly_host(u));
+        .is_some_and(|u| !super::cues::is_scholarly_host(u));
     let conference = is_conference_venue(venue) || contains_ignore_case(&text, "in proc");
     if web_address && (cues::is_web(&text) || (!journal && !conference)) {
         return KindInfo::of(K::WebPage);
@@ -267,14 +267,11 @@ pub fn of_string(raw: &str, f: &RefFields) -> KindInfo {
     }
     // No container, publisher or identifier, from before most of the record was
     // digitised: an old report, memo or manuscript as likely as a paper.
-    if f.doi.is_none() && f.arxiv.is_none() && f.year.is_some_and(|y| y < OLD) {
+    if f.doi.is_none() && f.arxiv.is_none() && f.year.is_some_and(|y| y < super::cues::OLD) {
         return KindInfo::of(K::Other);
     }
     KindInfo::default()
 }
-
-/// Before this year the indexes hold little but journal articles.
-pub(super) const OLD: i32 = 1990;
 
 #[cfg(test)]
 mod tests {

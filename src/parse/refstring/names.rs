@@ -4,7 +4,7 @@
 //! `Family, Given, and Given Family` (Chicago, MLA), full names, organisations,
 //! particles (`van der`, `De Nadai`), suffixes and `et al.`.
 
-mod chunk;
+pub(super) mod chunk;
 mod lookahead;
 mod loose;
 
@@ -13,8 +13,7 @@ use super::markers::{editor_marker, et_al, initials_in_parens, role_marker};
 use super::persons::{direct, pair, single, vancouver};
 use super::tokens::{Kind, Tokenized};
 use crate::model::Person;
-pub(super) use chunk::Chunk;
-use chunk::{Shape, given_like, is_sep, is_sep_word, read_chunk, shape_of};
+use chunk::{Chunk, Shape, given_like, is_sep, is_sep_word, read_chunk, shape_of};
 use lookahead::{
     colon_after_full_name, follower_ok, full_name_among_initials, given_name_follows,
     initialled_name_follows, next_is_initials, saw_comma_before, stopword_family,

@@ -2,7 +2,7 @@
 //! organisations as authors.
 
 use super::lexicon::{is_given_name, is_org_word, is_particle, is_suffix};
-use super::names::Chunk;
+use super::names::chunk::Chunk;
 use super::tokens::{Kind, Tok, Tokenized};
 use crate::model::Person;
 
