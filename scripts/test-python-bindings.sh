@@ -3,7 +3,8 @@
 # environment and run their pytest suite there (bindings/python/tests). Tools and
 # builds are cached in DIR (default: ~/.cache/citeproof-ci/python), outside the repo:
 #   DIR/tools/        a virtual environment with maturin (from PyPI)
-#   DIR/wheelhouse/   pytest and its dependencies, so the fresh environment installs offline
+#   DIR/wheelhouse/   pytest, dask and distributed with their dependencies, so the fresh
+#                     environment installs offline
 #   DIR/target/       cargo's build folder for the extension module, reused on reruns
 #                     (CARGO_TARGET_DIR, when set, is used instead)
 # Environment: CITEPROOF_BIN, when set, is the citeproof binary the suite compares the
@@ -16,6 +17,8 @@ set -euo pipefail
 MATURIN_VERSION=1.16.0
 AUDITWHEEL_VERSION=6.8.2
 PYTEST_VERSION=9.2.0
+# The distributed recipe's test runs on a local multi-process Dask cluster.
+DASK_VERSION=2026.8.0
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-${XDG_CACHE_HOME:-$HOME/.cache}/citeproof-ci/python}"
@@ -40,6 +43,11 @@ if ! ls "$dir/wheelhouse/pytest-$PYTEST_VERSION"-*.whl >/dev/null 2>&1; then
     "pytest==$PYTEST_VERSION"
   step "pytest $PYTEST_VERSION downloaded"
 fi
+if ! ls "$dir/wheelhouse/distributed-$DASK_VERSION"-*.whl >/dev/null 2>&1; then
+  "$dir/tools/bin/python" -m pip download "${pip_quiet[@]}" --dest "$dir/wheelhouse" \
+    "dask==$DASK_VERSION" "distributed==$DASK_VERSION"
+  step "dask $DASK_VERSION downloaded"
+fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"; bash "$root/scripts/stage-wheel-binary.sh" --clear' EXIT
@@ -55,7 +63,8 @@ step "wheel built"
 
 "$python" -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install "${pip_quiet[@]}" --no-index \
-  --find-links "$dir/wheelhouse" "pytest==$PYTEST_VERSION"
+  --find-links "$dir/wheelhouse" "pytest==$PYTEST_VERSION" \
+  "dask==$DASK_VERSION" "distributed==$DASK_VERSION"
 "$work/venv/bin/python" -m pip install "${pip_quiet[@]}" --no-index "$work/dist"/citeproof-*.whl
 # The suite must test the installed wheel, not the source folder.
 installed="$("$work/venv/bin/python" -c 'import citeproof; print(citeproof.__file__)')"

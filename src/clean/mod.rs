@@ -52,6 +52,7 @@ pub mod closed;
 pub mod decide;
 pub mod edit;
 pub mod find;
+pub mod many;
 pub mod options;
 pub mod read;
 pub mod report;

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use serde_json::{Value, json};
 
+use citeproof::clean::many::{clean_many, default_workers};
 use citeproof::clean::{Article, CleanError, Cleaner, Metric, clean_blocking};
 use citeproof::validate::{self, ValidateError, Validator, output};
 
@@ -62,12 +63,22 @@ impl Failure {
         }
     }
 
-    fn into_py(self, py: Python<'_>) -> PyErr {
-        let name = match self.kind {
+    /// The exception class of `citeproof.errors` it becomes.
+    fn class_name(&self) -> &'static str {
+        match self.kind {
             Kind::Config => "ConfigError",
             Kind::InvalidInput => "InvalidInputError",
             Kind::Failure => "CiteproofError",
-        };
+        }
+    }
+
+    /// As an item of a batch's results: `{"error": {"kind", "message"}}`.
+    fn to_json(&self) -> Value {
+        json!({"error": {"kind": self.class_name(), "message": self.message}})
+    }
+
+    fn into_py(self, py: Python<'_>) -> PyErr {
+        let name = self.class_name();
         let class = py
             .import("citeproof.errors")
             .and_then(|m| m.getattr(name))
@@ -179,6 +190,51 @@ impl Engine {
             let request = requests::clean_request(&request_json)?;
             let cleaned = clean_blocking(&self.cleaner, &request)?;
             serde_json::to_string(&cleaned).map_err(|e| Failure::other(e.to_string()))
+        })
+    }
+
+    /// Clean many answers with `workers` threads (default: one per CPU) sharing this
+    /// engine's resolver, cache and model: a JSON array of `POST /v1/clean` bodies in;
+    /// out, a JSON array holding per request `{"ok": {"cleaned", "report"}}` or
+    /// `{"error": {"kind", "message"}}`, in the order given.
+    #[pyo3(signature = (requests_json, workers=None))]
+    fn clean_many(
+        &self,
+        py: Python<'_>,
+        requests_json: String,
+        workers: Option<usize>,
+    ) -> PyResult<String> {
+        detached(py, || {
+            let values: Vec<Value> = serde_json::from_str(&requests_json)
+                .map_err(|e| Failure::invalid(format!("the requests are not a JSON array: {e}")))?;
+            let parsed: Vec<Result<_, Failure>> = values
+                .iter()
+                .map(|v| requests::clean_request(&v.to_string()))
+                .collect();
+            let valid: Vec<_> = parsed
+                .iter()
+                .filter_map(|r| r.as_ref().ok())
+                .cloned()
+                .collect();
+            let mut cleaned = clean_many(
+                &self.cleaner,
+                &valid,
+                workers.unwrap_or_else(default_workers),
+            )
+            .into_iter();
+            let mut out = Vec::with_capacity(parsed.len());
+            for request in &parsed {
+                let item = match request {
+                    Err(failure) => failure.to_json(),
+                    Ok(_) => match cleaned.next() {
+                        Some(Ok(result)) => json!({"ok": result}),
+                        Some(Err(e)) => Failure::from(e).to_json(),
+                        None => Failure::other("not cleaned").to_json(),
+                    },
+                };
+                out.push(item);
+            }
+            serde_json::to_string(&out).map_err(|e| Failure::other(e.to_string()))
         })
     }
 

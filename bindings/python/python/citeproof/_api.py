@@ -15,6 +15,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 from . import _native
 from ._articles import article_dicts
 from ._types import ArticleValidation, CleanResult, ValidationResult, ValidationSummary
+from . import errors as errors_module
 from .errors import InvalidInputError
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -131,6 +132,62 @@ class Cleaner(_Configured):
         if options is not None:
             request["options"] = _options(options)
         return CleanResult.from_dict(json.loads(self._engine.clean(json.dumps(request))))
+
+    def clean_many(
+        self,
+        answers: Iterable[Union[str, Mapping[str, Any]]],
+        *,
+        references: Optional[str] = None,
+        sources: Optional[Iterable[Any]] = None,
+        options: Optional[Mapping[str, Any]] = None,
+        workers: Optional[int] = None,
+        errors: str = "raise",
+    ) -> List[Union[CleanResult, errors_module.CiteproofError]]:
+        """Clean many answers at once, in parallel, sharing this cleaner's resolver,
+        cache and model; the results come back in the order given.
+
+        Each answer is a string or a mapping with ``answer`` and, optionally, its own
+        ``references``, ``sources`` and ``options``; the keyword arguments apply to the
+        answers that do not give their own. ``workers``: threads (default: one per CPU);
+        the GIL is released for the whole batch. ``errors="raise"`` raises the first
+        failure (by position) once every answer is done; ``errors="return"`` puts the
+        exception in that answer's place instead, so one bad answer loses nothing else.
+        """
+        if errors not in ("raise", "return"):
+            raise InvalidInputError('errors: expected "raise" or "return"')
+        if workers is not None and (not isinstance(workers, int) or workers < 1):
+            raise InvalidInputError("workers: expected a positive integer")
+        shared_sources = None if sources is None else article_dicts(sources, "sources")
+        requests = []
+        for i, item in enumerate(answers):
+            given = {"answer": item} if isinstance(item, str) else dict(item) if isinstance(item, Mapping) else None
+            if given is None or not isinstance(given.get("answer"), str):
+                raise InvalidInputError(f"answers[{i}]: expected a string or a mapping with an `answer` string")
+            request: Dict[str, Any] = {"answer": given["answer"]}
+            own_references = given.get("references", references)
+            if own_references is not None:
+                request["references"] = _text(own_references, f"answers[{i}].references")
+            if "sources" in given:
+                request["sources"] = article_dicts(given["sources"], f"answers[{i}].sources")
+            elif shared_sources is not None:
+                request["sources"] = shared_sources
+            own_options = given.get("options", options)
+            if own_options is not None:
+                request["options"] = _options(own_options)
+            requests.append(request)
+        items = json.loads(self._engine.clean_many(json.dumps(requests), workers))
+        results: List[Any] = []
+        for item in items:
+            if "ok" in item:
+                results.append(CleanResult.from_dict(item["ok"]))
+                continue
+            failure = getattr(errors_module, item["error"]["kind"], errors_module.CiteproofError)
+            results.append(failure(item["error"]["message"]))
+        if errors == "raise":
+            for result in results:
+                if isinstance(result, Exception):
+                    raise result
+        return results
 
     def validator(self) -> "Validator":
         """A :class:`Validator` sharing this cleaner's configuration, model and clients."""
