@@ -19,6 +19,7 @@ pub mod lsp;
 pub mod model;
 pub mod net;
 pub mod output;
+pub mod panics;
 pub mod parse;
 pub mod pg;
 pub mod pipeline;

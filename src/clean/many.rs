@@ -3,7 +3,6 @@
 //! in parallel on the CPUs while network waits overlap. Each answer gets its own result
 //! in the order given; one that fails (or hits a bug) loses nothing of the others.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{CleanError, CleanRequest, Cleaned, Cleaner, clean_blocking};
@@ -52,12 +51,7 @@ pub fn clean_many(
 }
 
 fn clean_one(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned, CleanError> {
-    catch_unwind(AssertUnwindSafe(|| clean_blocking(cleaner, request))).unwrap_or_else(|panic| {
-        let why = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown cause".into());
+    crate::panics::catch(|| clean_blocking(cleaner, request)).unwrap_or_else(|why| {
         Err(CleanError::Runtime(format!(
             "internal error (a bug in citeproof, please report it): {why}"
         )))

@@ -12,7 +12,6 @@
 //! of use), only by a change of settings, the root going away, or shutdown.
 
 use std::collections::{HashMap, VecDeque};
-use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -181,14 +180,8 @@ fn worker(queue: Receiver<Job>, events: Sender<Event>) {
         }
         current.store(job.id, Ordering::SeqCst);
         let _ = events.send(Event::Started { job: job.id });
-        let outcome =
-            std::panic::catch_unwind(AssertUnwindSafe(|| run(&runtime, &mut engines, &job)))
-                .unwrap_or_else(|panic| {
-                    Err(format!(
-                        "internal error: {}",
-                        super::server::panic_text(&panic)
-                    ))
-                });
+        let outcome = crate::panics::catch(|| run(&runtime, &mut engines, &job))
+            .unwrap_or_else(|why| Err(format!("internal error: {why}")));
         let _ = events.send(Event::Finished {
             job: job.id,
             outcome,

@@ -370,7 +370,7 @@ impl Server {
 /// Run `f`, turning a panic into its message: a bug in one handler costs one
 /// answer, never the session.
 pub(super) fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| panic_text(&p))
+    crate::panics::catch(f)
 }
 
 /// The requests a batch cancels.
@@ -385,14 +385,6 @@ fn cancelled_ids(batch: &[Message]) -> HashSet<RequestId> {
             _ => None,
         })
         .collect()
-}
-
-pub(super) fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".into())
 }
 
 #[cfg(test)]

@@ -103,14 +103,8 @@ pub fn convert(kind: FileKind, file: FileId, bytes: &[u8]) -> Result<Converted, 
     };
     // The readers are fuzzed not to panic; should one still, the file is reported
     // as unreadable and the run goes on.
-    std::panic::catch_unwind(|| convert_format(format, file, bytes)).unwrap_or_else(|panic| {
-        let why = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        Err(format!("the reader failed on this file ({why})"))
-    })
+    crate::panics::catch(|| convert_format(format, file, bytes))
+        .unwrap_or_else(|why| Err(format!("the reader failed on this file ({why})")))
 }
 
 fn convert_format(format: BinaryFormat, file: FileId, bytes: &[u8]) -> Result<Converted, String> {

@@ -12,7 +12,6 @@
 mod config;
 mod requests;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
@@ -117,12 +116,7 @@ fn detached<T: Send>(
     work: impl FnOnce() -> Result<T, Failure> + Send,
 ) -> PyResult<T> {
     let outcome = py.detach(|| {
-        catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
-            let why = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown cause".into());
+        citeproof::panics::catch(work).unwrap_or_else(|why| {
             Err(Failure::other(format!(
                 "internal error (a bug in citeproof, please report it): {why}"
             )))

@@ -15,8 +15,6 @@ mod lines;
 mod section;
 mod text;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
 use annotations::{CiteAnchor, LinkArea, Pages};
 use layout::Placed;
 
@@ -104,18 +102,7 @@ pub fn read(bytes: &[u8]) -> Result<PdfLayout, PdfError> {
             "not a PDF (no %PDF- header)".to_string(),
         ));
     }
-    match catch_unwind(AssertUnwindSafe(|| read_document(bytes))) {
-        Ok(result) => result,
-        Err(payload) => Err(PdfError::Panicked(panic_message(payload.as_ref()))),
-    }
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
+    crate::panics::catch(|| read_document(bytes)).unwrap_or_else(|why| Err(PdfError::Panicked(why)))
 }
 
 /// Every line of the document as the reader placed it, one per output line: page,
@@ -123,8 +110,8 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// reference list (`R`), and the text. For looking into a misread file
 /// (`examples/pdf_bench.rs --dump FILE`).
 pub fn dump(bytes: &[u8]) -> Result<String, PdfError> {
-    let ((flat, _), doc, _) = catch_unwind(AssertUnwindSafe(|| placed_lines(bytes)))
-        .map_err(|payload| PdfError::Panicked(panic_message(payload.as_ref())))??;
+    let ((flat, _), doc, _) =
+        crate::panics::catch(|| placed_lines(bytes)).map_err(PdfError::Panicked)??;
     let lists = section::find(&flat);
     let mut out = String::new();
     for a in annotations::cite_anchors(&doc, &Pages::of(&doc)) {
@@ -235,17 +222,15 @@ fn collect_glyphs(
     let mut last_panic = None;
     for number in numbers {
         let before = collector.pages.len();
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            pdf_extract::output_doc_page(doc, &mut collector, number)
-        }));
+        let outcome =
+            crate::panics::catch(|| pdf_extract::output_doc_page(doc, &mut collector, number));
         if collector.over_budget {
             return Err(PdfError::TooLarge);
         }
         let reason = match outcome {
             Ok(Ok(())) => continue,
             Ok(Err(e)) => e.to_string(),
-            Err(payload) => {
-                let message = panic_message(payload.as_ref());
+            Err(message) => {
                 last_panic = Some(message.clone());
                 message
             }
