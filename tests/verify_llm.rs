@@ -47,15 +47,11 @@ async fn the_abstract_settles_a_supported_claim_without_fetching_full_text() {
 async fn not_enough_info_escalates_to_full_text_passages_and_stage_two() {
     let world = sleep_world().await;
     let claim = "Five hours of sleep deprivation after training reduced contextual freezing by about 40% in mice.";
-    world.script_for(
-        Some(STAGE1),
+    script_stages(
+        &world,
         claim,
-        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
-    );
-    world.script_for(
-        Some(STAGE2),
-        claim,
-        vec![Reply::verdict("SUPPORTS", KEY_SENTENCE)],
+        Reply::verdict("NOT_ENOUGH_INFO", ""),
+        Reply::verdict("SUPPORTS", KEY_SENTENCE),
     );
     let v = verifier(&world, config(&world), None);
     let verdict = verify(&v, claim, &sleep_work()).await;
@@ -91,15 +87,11 @@ async fn a_rerun_is_answered_from_the_cache_without_model_requests() {
     let world = sleep_world().await;
     let dir = tempfile::tempdir().unwrap();
     let claim = "Five hours of sleep deprivation after training reduced contextual freezing by about 40% in mice.";
-    world.script_for(
-        Some(STAGE1),
+    script_stages(
+        &world,
         claim,
-        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
-    );
-    world.script_for(
-        Some(STAGE2),
-        claim,
-        vec![Reply::verdict("SUPPORTS", KEY_SENTENCE)],
+        Reply::verdict("NOT_ENOUGH_INFO", ""),
+        Reply::verdict("SUPPORTS", KEY_SENTENCE),
     );
     let first = verifier(
         &world,
@@ -245,15 +237,11 @@ async fn no_abstract_and_no_full_text_is_unverifiable_without_asking_the_model()
 async fn embeddings_rank_the_passages_when_configured() {
     let world = sleep_world().await;
     let claim = "Five hours of sleep deprivation after training reduced contextual freezing by about 40% in mice.";
-    world.script_for(
-        Some(STAGE1),
+    script_stages(
+        &world,
         claim,
-        vec![Reply::verdict("NOT_ENOUGH_INFO", "")],
-    );
-    world.script_for(
-        Some(STAGE2),
-        claim,
-        vec![Reply::verdict("SUPPORTS", KEY_SENTENCE)],
+        Reply::verdict("NOT_ENOUGH_INFO", ""),
+        Reply::verdict("SUPPORTS", KEY_SENTENCE),
     );
     let mut c = config(&world);
     c.embeddings = Some(world.model("embed-1"));
@@ -281,20 +269,16 @@ async fn embeddings_rank_the_passages_when_configured() {
 async fn low_confidence_escalates_when_configured_and_usage_is_priced() {
     let world = sleep_world().await;
     let claim = "Sleep deprivation right after training weakens fear memory in mice.";
-    world.script_for(
-        Some(STAGE1),
+    script_stages(
+        &world,
         claim,
-        vec![Reply::Verdict {
+        Reply::Verdict {
             label: "SUPPORTS",
             rationale: "probably",
             evidence: "sleep deprivation after learning affects contextual fear memory",
             confidence: 0.5,
-        }],
-    );
-    world.script_for(
-        Some(STAGE2),
-        claim,
-        vec![Reply::verdict("SUPPORTS", KEY_SENTENCE)],
+        },
+        Reply::verdict("SUPPORTS", KEY_SENTENCE),
     );
     let mut c = config(&world);
     c.escalate_below_confidence = Some(0.7);

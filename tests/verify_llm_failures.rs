@@ -328,20 +328,16 @@ async fn a_failed_stage_two_keeps_a_low_confidence_abstract_verdict_uncached() {
     let world = sleep_world().await;
     let dir = tempfile::tempdir().unwrap();
     let claim = "Sleep after training helps fear memory in mice.";
-    world.script_for(
-        Some(STAGE1),
+    script_stages(
+        &world,
         claim,
-        vec![Reply::Verdict {
+        Reply::Verdict {
             label: "SUPPORTS",
             rationale: "probably",
             evidence: "sleep deprivation after learning affects contextual fear memory",
             confidence: 0.5,
-        }],
-    );
-    world.script_for(
-        Some(STAGE2),
-        claim,
-        vec![Reply::Status(500, "stage 2 down".into())],
+        },
+        Reply::Status(500, "stage 2 down".into()),
     );
     let mut c = config(&world);
     c.escalate_below_confidence = Some(0.7);

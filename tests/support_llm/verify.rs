@@ -8,12 +8,18 @@ use citeproof::rules::verification::from_verdict;
 use citeproof::verify::escalate::{Verifier, VerifyConfig, VerifyRequest};
 use citeproof::verify::verdict::Verdict;
 
-use super::{World, fixture, net};
+use super::{Reply, World, fixture, net};
 
 pub const SLEEP_TITLE: &str =
     "Acute sleep deprivation impairs contextual fear memory consolidation in adult mice";
 pub const SLEEP_ABSTRACT: &str = "Sleep is thought to support the consolidation of recently acquired memories. We examined how a single period of sleep deprivation after learning affects contextual fear memory in adult mice, and which hippocampal signalling pathways are involved.";
 pub const KEY_SENTENCE: &str = "froze 41% less than undisturbed controls";
+
+/// The stage-1 model answers `claim` with `stage1`, the stage-2 model with `stage2`.
+pub fn script_stages(world: &World, claim: &str, stage1: Reply, stage2: Reply) {
+    world.script_for(Some(STAGE1), claim, vec![stage1]);
+    world.script_for(Some(STAGE2), claim, vec![stage2]);
+}
 pub const STAGE1: &str = "conservative-1";
 pub const STAGE2: &str = "balanced-2";
 
