@@ -354,16 +354,7 @@ fn open_world_resolves_against_the_mock_world() {
 
 #[test]
 fn failing_sources_remove_nothing() {
-    let config = MockConfig::fixtures().fault_all(FaultRule {
-        trigger: Trigger::Always,
-        kinds: vec![
-            FaultKind::Status(503),
-            FaultKind::HtmlErrorPage,
-            FaultKind::EmptyBody,
-            FaultKind::TruncatedBody,
-            FaultKind::ConnectionReset,
-        ],
-    });
+    let config = MockConfig::fixtures().every_source_failing();
     let world = MockWorld::start(config);
     let cache = tempfile::tempdir().unwrap();
     let out = clean_in_world(

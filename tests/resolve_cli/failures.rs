@@ -18,16 +18,7 @@ fn mixed_refs(dir: &std::path::Path) -> std::path::PathBuf {
 
 #[test]
 fn every_source_failing_gives_unverified_never_not_found() {
-    let config = MockConfig::fixtures().fault_all(FaultRule {
-        trigger: Trigger::Always,
-        kinds: vec![
-            FaultKind::Status(503),
-            FaultKind::HtmlErrorPage,
-            FaultKind::EmptyBody,
-            FaultKind::TruncatedBody,
-            FaultKind::ConnectionReset,
-        ],
-    });
+    let config = MockConfig::fixtures().every_source_failing();
     let world = MockWorld::start(config);
     let dir = tempfile::tempdir().unwrap();
     let input = mixed_refs(dir.path());

@@ -177,6 +177,21 @@ impl MockConfig {
         self
     }
 
+    /// Every source fails every request, in the ways a network fails without saying
+    /// "not found": error statuses, error pages, empty and cut bodies, resets.
+    pub fn every_source_failing(self) -> MockConfig {
+        self.fault_all(FaultRule {
+            trigger: Trigger::Always,
+            kinds: vec![
+                FaultKind::Status(503),
+                FaultKind::HtmlErrorPage,
+                FaultKind::EmptyBody,
+                FaultKind::TruncatedBody,
+                FaultKind::ConnectionReset,
+            ],
+        })
+    }
+
     pub fn down(mut self, source: Source) -> MockConfig {
         self.knobs_mut(source).down = true;
         self
