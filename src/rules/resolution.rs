@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::load::Project;
-use crate::model::{Document, Reference, ReferenceOrigin, Span, Work};
+use crate::model::{Document, FileId, Reference, ReferenceOrigin, Span, Work};
 use crate::resolve::compare::{Field, Mismatch, MismatchKind};
 use crate::resolve::outcome::Status;
 use crate::resolve::resolution::{Resolution, TryOutcome};
@@ -22,15 +22,33 @@ const MAX_RELATED: usize = 3;
 
 /// Every resolution finding of a project.
 pub fn diagnostics(project: &Project, resolved: &ProjectResolution) -> Vec<Diagnostic> {
+    // The citing places of every reference, gathered once per document (not one
+    // pass over the citations per reference).
+    let mut citing: Vec<Option<Vec<Vec<(FileId, Span)>>>> = vec![None; project.documents.len()];
     resolved
         .entries
         .iter()
         .flat_map(|e| {
             let doc = &project.documents[e.document];
+            let places = citing[e.document].get_or_insert_with(|| citing_places(doc));
+            let related = places.get(e.reference).cloned().unwrap_or_default();
             let reference = &doc.references[e.reference];
-            reference_diagnostics(&project.sources, doc, e.reference, reference, &e.resolution)
+            reference_diagnostics(&project.sources, reference, related, &e.resolution)
         })
         .collect()
+}
+
+/// Per reference of a document, the first [`MAX_RELATED`] places that cite it.
+fn citing_places(doc: &Document) -> Vec<Vec<(FileId, Span)>> {
+    let mut out = vec![Vec::new(); doc.references.len()];
+    for c in &doc.citations {
+        if let Some(places) = c.reference.and_then(|r| out.get_mut(r))
+            && places.len() < MAX_RELATED
+        {
+            places.push((c.file, c.span));
+        }
+    }
+    out
 }
 
 /// `"Title" (Family et al., 2018)`.
@@ -123,7 +141,7 @@ pub fn identifier(field: Field, value: &str) -> String {
 struct Place<'a> {
     sources: &'a SourceMap,
     reference: &'a Reference,
-    related: Vec<(crate::model::FileId, Span)>,
+    related: Vec<(FileId, Span)>,
     record: Option<&'a Work>,
 }
 
@@ -149,18 +167,10 @@ impl Place<'_> {
 
 fn reference_diagnostics(
     sources: &SourceMap,
-    doc: &Document,
-    index: usize,
     reference: &Reference,
+    related: Vec<(FileId, Span)>,
     res: &Resolution,
 ) -> Vec<Diagnostic> {
-    let related = doc
-        .citations
-        .iter()
-        .filter(|c| c.reference == Some(index))
-        .take(MAX_RELATED)
-        .map(|c| (c.file, c.span))
-        .collect();
     let place = Place {
         sources,
         reference,
