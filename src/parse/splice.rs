@@ -130,23 +130,50 @@ struct Change {
 fn change(old: &str, new: &str) -> Change {
     let (a, b) = (old.as_bytes(), new.as_bytes());
     let limit = a.len().min(b.len());
-    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mut start = common_prefix(a, b);
     // On a character boundary of both (the common prefix may end inside one).
     while start > 0 && !(old.is_char_boundary(start) && new.is_char_boundary(start)) {
         start -= 1;
     }
-    let tail = a[start..]
-        .iter()
-        .rev()
-        .zip(b[start..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count()
-        .min(limit - start);
+    let tail = common_suffix(&a[start..], &b[start..]).min(limit - start);
     Change {
         start,
         old_end: a.len() - tail,
         new_end: b.len() - tail,
     }
+}
+
+/// Chunks compared as slices (a `memcmp` each), then bytes.
+const CHUNK: usize = 64;
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let chunks = a
+        .chunks_exact(CHUNK)
+        .zip(b.chunks_exact(CHUNK))
+        .take_while(|(x, y)| x == y)
+        .count();
+    let at = chunks * CHUNK;
+    at + a[at..]
+        .iter()
+        .zip(&b[at..])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let chunks = a
+        .rchunks_exact(CHUNK)
+        .zip(b.rchunks_exact(CHUNK))
+        .take_while(|(x, y)| x == y)
+        .count();
+    let at = chunks * CHUNK;
+    let (a, b) = (&a[..a.len() - at], &b[..b.len() - at]);
+    at + a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 fn try_splice(

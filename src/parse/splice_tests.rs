@@ -246,3 +246,62 @@ fn a_definition_elsewhere_is_seen_by_the_window() {
         format!("{:?}", whole.parsed)
     );
 }
+
+/// Parse `old`, edit it into `new`, and compare the kept-up-to-date parse with a
+/// whole parse of `new`.
+fn assert_splices_like_whole(kind: FileKind, old: &str, new: &str) {
+    let options = ParseOptions::default();
+    let previous = parse_whole(kind, FILE, old, &options);
+    let updated = update(kind, FILE, old, previous, new, &options);
+    let whole = parse_whole(kind, FILE, new, &options);
+    assert_eq!(
+        format!("{:#?}", updated.parsed),
+        format!("{:#?}", whole.parsed)
+    );
+    assert_eq!(updated.outline, whole.outline);
+}
+
+#[test]
+fn a_half_typed_entry_at_the_end_of_the_file_is_reported() {
+    // Found by the property test: the problem sits at the very end of the text.
+    let entry = |k: usize| format!("@misc{{k{k},\n  title = {{T{k}}}\n}}\n\n");
+    let old: String = (0..4).map(entry).collect::<String>() + "@book{last,\n  url = {x%20y},\n}\n";
+    let new = old.replace("x%20y", "x@comment{%20y");
+    assert_splices_like_whole(FileKind::Bibtex, &old, &new);
+}
+
+#[test]
+fn an_entry_never_closed_is_reported_on_the_next_entry_line() {
+    // Found by the property test: the problem of the unclosed entry is placed at
+    // the `@` of the next one, which must not start a block of its own.
+    let entry = |k: usize| format!("@misc{{k{k},\n  title = {{T{k}}}\n}}\n\n");
+    let old: String = (0..3).map(entry).collect::<String>()
+        + "@misc{open,\n  title = {Open}\n\n@inproceedings{next,\n  title = {N}\n}\n\n"
+        + &(3..6).map(entry).collect::<String>();
+    // An edit in the entry after `next`: the window starts one block before it.
+    let new = old.replace("{T3}", "{T3x}");
+    assert_splices_like_whole(FileKind::Bibtex, &old, &new);
+}
+
+#[test]
+fn the_changed_bytes_are_found_across_chunks() {
+    let old = "é".repeat(100) + "middle" + &"z".repeat(150);
+    let new = "é".repeat(100) + "muuddle" + &"z".repeat(150);
+    let c = change(&old, &new);
+    assert_eq!(c.start, 201, "after the common `é…m` prefix");
+    assert_eq!(
+        (c.old_end, c.new_end),
+        (202, 203),
+        "before the common `ddle…` suffix"
+    );
+    let same = change(&old, &old);
+    assert_eq!(
+        (same.start, same.old_end, same.new_end),
+        (old.len(), old.len(), old.len())
+    );
+    // Inserting a repeat of what follows: the change is placed once, inside both texts.
+    let grown = old.clone() + "z";
+    let c = change(&old, &grown);
+    assert_eq!(c.new_end - c.start, 1);
+    assert_eq!(c.old_end, c.start);
+}

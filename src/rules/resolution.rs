@@ -22,18 +22,31 @@ const MAX_RELATED: usize = 3;
 
 /// Every resolution finding of a project.
 pub fn diagnostics(project: &Project, resolved: &ProjectResolution) -> Vec<Diagnostic> {
+    diagnostics_of(
+        project,
+        resolved
+            .entries
+            .iter()
+            .map(|e| (e.document, e.reference, &e.resolution)),
+    )
+}
+
+/// The findings of each `(document, reference, resolution)`.
+pub fn diagnostics_of<'r>(
+    project: &Project,
+    resolved: impl IntoIterator<Item = (usize, usize, &'r Resolution)>,
+) -> Vec<Diagnostic> {
     // The citing places of every reference, gathered once per document (not one
     // pass over the citations per reference).
     let mut citing: Vec<Option<Vec<Vec<(FileId, Span)>>>> = vec![None; project.documents.len()];
     resolved
-        .entries
-        .iter()
-        .flat_map(|e| {
-            let doc = &project.documents[e.document];
-            let places = citing[e.document].get_or_insert_with(|| citing_places(doc));
-            let related = places.get(e.reference).cloned().unwrap_or_default();
-            let reference = &doc.references[e.reference];
-            reference_diagnostics(&project.sources, reference, related, &e.resolution)
+        .into_iter()
+        .flat_map(|(document, index, resolution)| {
+            let doc = &project.documents[document];
+            let places = citing[document].get_or_insert_with(|| citing_places(doc));
+            let related = places.get(index).cloned().unwrap_or_default();
+            let reference = &doc.references[index];
+            reference_diagnostics(&project.sources, reference, related, resolution)
         })
         .collect()
 }

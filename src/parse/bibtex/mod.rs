@@ -78,6 +78,10 @@ pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> Outli
     let mut scanner = Scanner::new(text);
     let mut clean = Vec::new();
     let mut spliceable = true;
+    // Where the last malformed item's problem is reported: it may be on the line
+    // of the next item (the `@` that showed the entry was never closed), and a
+    // block starting there would lose it.
+    let mut reported = None;
     loop {
         let before = scanner.pos();
         let Some(item) = scanner.next_item() else {
@@ -85,8 +89,14 @@ pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> Outli
         };
         let at = scanner.last_at;
         let line = memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or(0, |i| i + 1);
-        if line >= before && scanner.at_line_start(at) {
+        if line >= before
+            && scanner.at_line_start(at)
+            && reported.is_none_or(|place: usize| place < line)
+        {
             clean.push(line);
+        }
+        if let Item::Malformed { at, .. } = &item {
+            reported = Some(at.start);
         }
         match item {
             Item::String { name, parts } => {
