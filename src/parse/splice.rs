@@ -333,6 +333,26 @@ trait Spans {
     fn move_by(&mut self, by: isize);
 }
 
+/// [`Spans`] of a result placed by one span field.
+macro_rules! one_span {
+    ($($type:ty => $field:ident),* $(,)?) => {$(
+        impl Spans for $type {
+            fn at(&self) -> usize {
+                self.$field.start
+            }
+            fn move_by(&mut self, by: isize) {
+                self.$field = moved(self.$field, by);
+            }
+        }
+    )*};
+}
+
+one_span!(
+    crate::model::Claim => span,
+    crate::model::Suppression => span,
+    crate::parse::IncludeRequest => at,
+);
+
 impl Spans for crate::model::Citation {
     fn at(&self) -> usize {
         self.group_span.start
@@ -340,15 +360,6 @@ impl Spans for crate::model::Citation {
     fn move_by(&mut self, by: isize) {
         self.span = moved(self.span, by);
         self.group_span = moved(self.group_span, by);
-    }
-}
-
-impl Spans for crate::model::Claim {
-    fn at(&self) -> usize {
-        self.span.start
-    }
-    fn move_by(&mut self, by: isize) {
-        self.span = moved(self.span, by);
     }
 }
 
@@ -366,15 +377,6 @@ impl Spans for crate::model::Reference {
     }
 }
 
-impl Spans for crate::model::Suppression {
-    fn at(&self) -> usize {
-        self.span.start
-    }
-    fn move_by(&mut self, by: isize) {
-        self.span = moved(self.span, by);
-    }
-}
-
 impl Spans for crate::model::BibliographyRequest {
     fn at(&self) -> usize {
         self.at.map_or(0, |(_, span)| span.start)
@@ -383,15 +385,6 @@ impl Spans for crate::model::BibliographyRequest {
         if let Some((_, span)) = &mut self.at {
             *span = moved(*span, by);
         }
-    }
-}
-
-impl Spans for crate::parse::IncludeRequest {
-    fn at(&self) -> usize {
-        self.at.start
-    }
-    fn move_by(&mut self, by: isize) {
-        self.at = moved(self.at, by);
     }
 }
 
