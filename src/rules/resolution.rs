@@ -38,7 +38,7 @@ pub fn diagnostics_of<'r>(
 ) -> Vec<Diagnostic> {
     // The citing places of every reference, gathered once per document (not one
     // pass over the citations per reference).
-    let mut citing: Vec<Option<Vec<Vec<(FileId, Span)>>>> = vec![None; project.documents.len()];
+    let mut citing: Vec<Option<CitingPlaces>> = vec![None; project.documents.len()];
     resolved
         .into_iter()
         .flat_map(|(document, index, resolution)| {
@@ -51,8 +51,11 @@ pub fn diagnostics_of<'r>(
         .collect()
 }
 
+/// Per reference of a document, the places that cite it.
+type CitingPlaces = Vec<Vec<(FileId, Span)>>;
+
 /// Per reference of a document, the first [`MAX_RELATED`] places that cite it.
-fn citing_places(doc: &Document) -> Vec<Vec<(FileId, Span)>> {
+fn citing_places(doc: &Document) -> CitingPlaces {
     let mut out = vec![Vec::new(); doc.references.len()];
     for c in &doc.citations {
         if let Some(places) = c.reference.and_then(|r| out.get_mut(r))
