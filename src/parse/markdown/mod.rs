@@ -90,14 +90,37 @@ pub fn parse_outlined(file: FileId, text: &str, suffix: &str, _options: &ParseOp
         .filter_map(|def| defs::link_definition(file, text, def))
         .collect();
     out.references = merge_by_start([footnotes, listed, defined]);
+    let spliceable = !open_metadata_fence(text, &walked.metadata_blocks);
     Outlined {
         parsed: out,
         outline: Outline {
             clean: walked.clean,
-            spliceable: true,
+            spliceable,
             globals,
         },
     }
+}
+
+/// Whether a line could open a metadata block (`---` or `+++` alone, the next line
+/// not blank) outside every metadata block read: whether it does depends on a
+/// closing line anywhere after it, so a parse that holds one is not spliced.
+fn open_metadata_fence(text: &str, blocks: &[Span]) -> bool {
+    let mut lines = text.split_inclusive('\n').peekable();
+    let mut at = 0;
+    while let Some(line) = lines.next() {
+        let start = at;
+        at += line.len();
+        let fence = line.trim_end();
+        if fence != "---" && fence != "+++" {
+            continue;
+        }
+        let next_blank = lines.peek().is_none_or(|next| next.trim().is_empty());
+        let inside = blocks.iter().any(|b| b.start <= start && start < b.end);
+        if !next_blank && !inside {
+            return true;
+        }
+    }
+    false
 }
 
 /// The references of the runs in order of where they start, as a stable sort of the

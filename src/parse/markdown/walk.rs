@@ -49,6 +49,8 @@ pub struct Walker<'t, 'o> {
     clean: Vec<usize>,
     /// Footnote definitions, which every block sees: where, and `[^label]: x`.
     footnotes: Vec<Global>,
+    /// Front matter and other metadata blocks.
+    metadata_blocks: Vec<Span>,
 }
 
 /// What a walk found.
@@ -59,6 +61,7 @@ pub struct Walked {
     pub sections: Vec<Span>,
     pub clean: Vec<usize>,
     pub footnotes: Vec<Global>,
+    pub metadata_blocks: Vec<Span>,
 }
 
 impl<'t, 'o> Walker<'t, 'o> {
@@ -79,6 +82,7 @@ impl<'t, 'o> Walker<'t, 'o> {
             depth: 0,
             clean: Vec::new(),
             footnotes: Vec::new(),
+            metadata_blocks: Vec::new(),
         }
     }
 
@@ -196,6 +200,7 @@ impl<'t, 'o> Walker<'t, 'o> {
                 self.flush();
                 self.skip += 1;
                 self.metadata = true;
+                self.metadata_blocks.push(span);
             }
             Tag::FootnoteDefinition(label) => {
                 self.flush();
@@ -435,6 +440,7 @@ impl<'t, 'o> Walker<'t, 'o> {
             sections: self.sections,
             clean: self.clean,
             footnotes: self.footnotes,
+            metadata_blocks: self.metadata_blocks,
         }
     }
 }
