@@ -5,7 +5,7 @@
 //! ```text
 //! cargo build --release --bin citeproof --example lsp_latency
 //! target/release/examples/lsp_latency [--edits 300] [--size-kb 1024] [--refs 1000]
-//!     [--resolve off] [--bin target/release/citeproof]
+//!     [--resolve off] [--bin target/release/citeproof] [--data ../shared/data]
 //! ```
 //!
 //! For a generated Markdown and a LaTeX manuscript of `--size-kb` each (a BibTeX
@@ -16,7 +16,8 @@
 //! from writing `didChange` to reading the `publishDiagnostics` of that version —
 //! p50, p90, p99 and max — and the server's resident and peak memory with the
 //! document open. Then the time to first diagnostics on opening the deep-review
-//! manuscript (../shared, when present).
+//! manuscript (`--data`, by default ../shared/data, when present), and the server's
+//! resident memory with it open.
 
 #[path = "../tests/support/mod.rs"]
 #[allow(unused_imports)]
@@ -42,6 +43,7 @@ struct Args {
     refs: usize,
     resolve: bool,
     bin: PathBuf,
+    data: PathBuf,
 }
 
 fn args() -> Args {
@@ -51,6 +53,7 @@ fn args() -> Args {
         refs: 1000,
         resolve: true,
         bin: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/citeproof"),
+        data: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -61,6 +64,7 @@ fn args() -> Args {
             "--refs" => args.refs = value.parse().expect("--refs N"),
             "--resolve" => args.resolve = value != "off",
             "--bin" => args.bin = PathBuf::from(value),
+            "--data" => args.data = PathBuf::from(value),
             other => panic!("unknown flag {other}"),
         }
     }
@@ -226,16 +230,17 @@ fn measure(args: &Args, world: &MockWorld, dir: &Path, file: &str, language: &st
 /// Time to first diagnostics on opening a section of the deep-review manuscript
 /// (checked with every other section and `manual-references.json`).
 fn deep_review(args: &Args) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/manuscripts/markdown/deep-review");
+    let dir = args.data.join("manuscripts/markdown/deep-review");
     if !dir.is_dir() {
-        println!("deep-review: skipped, ../shared is absent");
+        println!("deep-review: skipped, {} is absent", dir.display());
         return;
     }
     let dir = dir.canonicalize().expect("deep-review");
-    let world = match MockConfig::shared() {
-        Some(config) => MockWorld::start(config),
-        None => MockWorld::start(MockConfig::fixtures()),
+    let works = args.data.join("world/works.jsonl");
+    let world = if works.is_file() {
+        MockWorld::start(MockConfig::files(vec![works]))
+    } else {
+        MockWorld::start(MockConfig::fixtures())
     };
     let cache = tempfile::tempdir().expect("cache dir");
     for file in ["02.intro.md", "04.study.md"] {
@@ -265,8 +270,11 @@ fn deep_review(args: &Args) {
                 end["params"]["value"]["message"].as_str().unwrap_or("")
             );
         }
+        let memory = memory_mib(server.pid())
+            .map(|(rss, peak)| format!("; resident {rss:.0} MiB, peak {peak:.0} MiB"))
+            .unwrap_or_default();
         println!(
-            "deep-review, opening {file} (cache {}): first diagnostics {} ({count} on it){background}",
+            "deep-review, opening {file} (cache {}): first diagnostics {} ({count} on it){background}{memory}",
             if file == "02.intro.md" {
                 "cold"
             } else {

@@ -30,10 +30,11 @@ pub struct LoadOptions {
     pub parse_cache: Option<Arc<ParseCache>>,
 }
 
-/// Parses of earlier loads, by file id and path, reused when the text, the kind
+/// Parses of earlier loads, by file id and path: reused when the text, the kind
 /// and the options are the same (a byte comparison: cheaper than parsing, and
-/// never wrong). File ids follow load order, so a load of the same root in the
-/// same order finds its files again.
+/// never wrong), brought up to date by re-parsing only the blocks an edit touched
+/// when only the text changed ([`parse::splice`]). File ids follow load order, so
+/// a load of the same root in the same order finds its files again.
 #[derive(Debug, Default)]
 pub struct ParseCache {
     entries: Mutex<HashMap<(FileId, PathBuf), CachedParse>>,
@@ -44,7 +45,7 @@ struct CachedParse {
     kind: FileKind,
     options: ParseOptions,
     text: Arc<str>,
-    parsed: Parsed,
+    outlined: parse::splice::Outlined,
 }
 
 /// Most parses kept; past it the cache starts again (a session with many roots
@@ -52,29 +53,55 @@ struct CachedParse {
 const PARSE_CACHE_ENTRIES: usize = 512;
 
 impl ParseCache {
-    fn get(&self, id: FileId, file: &SourceFile, options: &ParseOptions) -> Option<Parsed> {
-        let entries = self.entries.lock().ok()?;
-        let cached = entries.get(&(id, file.path.clone()))?;
-        (cached.kind == file.kind && cached.options == *options && *cached.text == *file.text)
-            .then(|| cached.parsed.clone())
+    /// The parse of a text file: the kept one when the text is the same, the kept
+    /// one brought up to date when an earlier text of the file was parsed, else a
+    /// whole parse; kept for the next load.
+    fn parse(&self, id: FileId, file: &SourceFile, options: &ParseOptions) -> Parsed {
+        let key = (id, file.path.clone());
+        let kept = self.entries.lock().ok().and_then(|mut e| e.remove(&key));
+        let (text, outlined) = match kept {
+            Some(kept) if kept.kind == file.kind && kept.options == *options => {
+                if *kept.text == *file.text {
+                    let parsed = kept.outlined.parsed.clone();
+                    self.keep(key, kept);
+                    return parsed;
+                }
+                let outlined = parse::splice::update(
+                    file.kind,
+                    id,
+                    &kept.text,
+                    kept.outlined,
+                    &file.text,
+                    options,
+                );
+                (Arc::from(file.text.as_str()), outlined)
+            }
+            _ => (
+                Arc::from(file.text.as_str()),
+                parse::splice::parse_whole(file.kind, id, &file.text, options),
+            ),
+        };
+        let parsed = outlined.parsed.clone();
+        self.keep(
+            key,
+            CachedParse {
+                kind: file.kind,
+                options: options.clone(),
+                text,
+                outlined,
+            },
+        );
+        parsed
     }
 
-    fn put(&self, id: FileId, file: &SourceFile, options: &ParseOptions, parsed: &Parsed) {
+    fn keep(&self, key: (FileId, PathBuf), parse: CachedParse) {
         let Ok(mut entries) = self.entries.lock() else {
             return;
         };
         if entries.len() >= PARSE_CACHE_ENTRIES {
             entries.clear();
         }
-        entries.insert(
-            (id, file.path.clone()),
-            CachedParse {
-                kind: file.kind,
-                options: options.clone(),
-                text: Arc::from(file.text.as_str()),
-                parsed: parsed.clone(),
-            },
-        );
+        entries.insert(key, parse);
     }
 }
 
@@ -465,11 +492,12 @@ impl Loader<'_> {
     /// Parse one file with `options`, through the parse cache when there is one.
     fn parse_with(&self, id: FileId, options: &ParseOptions) -> Parsed {
         let file = self.project.sources.get(id);
-        let cache = self.options.parse_cache.as_deref();
-        if let Some(parsed) = cache.and_then(|c| c.get(id, file, options)) {
-            return parsed;
+        if let Some(cache) = self.options.parse_cache.as_deref()
+            && !file.kind.is_binary()
+        {
+            return cache.parse(id, file, options);
         }
-        let parsed = match file.kind {
+        match file.kind {
             FileKind::Markdown => parse::markdown::parse(id, &file.text, options),
             FileKind::Latex => parse::latex::parse(id, &file.text, options),
             FileKind::Bibtex => parse::bibtex::parse(id, &file.text, options),
@@ -479,11 +507,7 @@ impl Loader<'_> {
             // Converted files are parsed by their reader when read (see `read`); one
             // that could not be read has no text and nothing to find.
             FileKind::Pdf | FileKind::Docx | FileKind::Odt => Parsed::default(),
-        };
-        if let Some(cache) = cache {
-            cache.put(id, file, options, &parsed);
         }
-        parsed
     }
 
     /// A LaTeX file that another document includes is not a document of its own.

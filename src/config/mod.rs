@@ -346,8 +346,19 @@ impl ConfigSet {
         diagnostics: Vec<Diagnostic>,
     ) -> anyhow::Result<Vec<Diagnostic>> {
         let mut out = Vec::with_capacity(diagnostics.len());
+        // Each file's configuration looked up once, not once per finding.
+        let mut per_file: Vec<Option<Arc<Resolved>>> = vec![None; sources.files().len()];
         for mut d in diagnostics {
-            let resolved = self.for_path(&sources.get(d.file).path)?;
+            let resolved = match per_file.get(d.file.index()) {
+                Some(Some(known)) => known.clone(),
+                _ => {
+                    let found = self.for_path(&sources.get(d.file).path)?;
+                    if let Some(slot) = per_file.get_mut(d.file.index()) {
+                        *slot = Some(found.clone());
+                    }
+                    found
+                }
+            };
             if let Some(severity) = resolved.rule_severity(d.rule) {
                 d.severity = severity;
                 out.push(d);

@@ -3,8 +3,14 @@
 //! lowercased without accents, per document and sorted by key. Built on the first
 //! completion after a check and kept while that check is the current one, so a
 //! keystroke in front of 10,000 entries costs a scan of short strings.
+//!
+//! Each entry's prepared words are kept across checks by what they are made of
+//! (key, names, title): after a keystroke, in the paper or in one entry of the
+//! bibliography, only entries whose words changed are prepared again; the others
+//! are shared with the previous index.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex, Weak};
 
 use unicode_normalization::UnicodeNormalization;
@@ -17,9 +23,53 @@ pub struct Indexed {
     /// Index of the document in the project, and of the entry in the document.
     pub doc: usize,
     pub reference: usize,
+    words: Arc<Words>,
+}
+
+/// An entry's words as matched, and what they were made of.
+struct Words {
     key: String,
     names: Vec<String>,
     title: Vec<String>,
+    made_of: MadeOf,
+}
+
+/// What an entry's words are made of.
+#[derive(PartialEq)]
+struct MadeOf {
+    key: String,
+    families: Vec<String>,
+    title: Option<String>,
+}
+
+impl MadeOf {
+    fn of(reference: &Reference) -> MadeOf {
+        MadeOf {
+            key: reference.key.clone(),
+            families: families(reference).map(str::to_string).collect(),
+            title: reference.fields.title.clone(),
+        }
+    }
+
+    /// Whether `reference` is made of the same.
+    fn matches(&self, reference: &Reference) -> bool {
+        self.key == reference.key
+            && self.title == reference.fields.title
+            && self
+                .families
+                .iter()
+                .map(String::as_str)
+                .eq(families(reference))
+    }
+}
+
+fn families(reference: &Reference) -> impl Iterator<Item = &str> {
+    reference
+        .fields
+        .authors
+        .iter()
+        .chain(&reference.fields.editors)
+        .map(|p| p.family.as_str())
 }
 
 /// Per document of a project: its citable entries, one per key, sorted by key.
@@ -56,8 +106,74 @@ fn citable(reference: &Reference) -> bool {
     )
 }
 
+fn prepare(reference: &Reference) -> Words {
+    Words {
+        key: fold(&reference.key),
+        names: families(reference)
+            .flat_map(|f| words(f, |c| c == ' ' || c == '-'))
+            .collect(),
+        title: reference
+            .fields
+            .title
+            .as_deref()
+            .map(|t| words(t, |c: char| !c.is_alphanumeric()))
+            .unwrap_or_default(),
+        made_of: MadeOf::of(reference),
+    }
+}
+
+/// Prepared words by a hash of what they are made of (the entries of the last
+/// index built: an entry that went away is forgotten with the next build).
+#[derive(Default)]
+struct Prepared {
+    by_hash: HashMap<u64, Vec<Arc<Words>>>,
+}
+
+fn made_of_hash(reference: &Reference) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    reference.key.hash(&mut hasher);
+    reference.fields.title.hash(&mut hasher);
+    for family in families(reference) {
+        family.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+impl Prepared {
+    /// The words of `reference`: the kept ones when made of the same, else new;
+    /// noted in `next`.
+    fn words(&self, reference: &Reference, next: &mut Prepared) -> Arc<Words> {
+        let hash = made_of_hash(reference);
+        let kept = self
+            .by_hash
+            .get(&hash)
+            .and_then(|list| list.iter().find(|w| w.made_of.matches(reference)));
+        let words = match kept {
+            Some(words) => Arc::clone(words),
+            None => Arc::new(prepare(reference)),
+        };
+        let list = next.by_hash.entry(hash).or_default();
+        if !list.iter().any(|w| Arc::ptr_eq(w, &words)) {
+            list.push(Arc::clone(&words));
+        }
+        words
+    }
+}
+
 impl KeyIndex {
     pub fn build(project: &Project) -> KeyIndex {
+        let kept = PREPARED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .unwrap_or_default();
+        let mut next = Prepared::default();
+        let index = KeyIndex::build_with(project, &kept, &mut next);
+        *PREPARED.lock().unwrap_or_else(|e| e.into_inner()) = Some(next);
+        index
+    }
+
+    fn build_with(project: &Project, kept: &Prepared, next: &mut Prepared) -> KeyIndex {
         let per_doc = project
             .documents
             .iter()
@@ -72,23 +188,10 @@ impl KeyIndex {
                     .map(|(i, r)| Indexed {
                         doc: d,
                         reference: i,
-                        key: fold(&r.key),
-                        names: r
-                            .fields
-                            .authors
-                            .iter()
-                            .chain(&r.fields.editors)
-                            .flat_map(|p| words(&p.family, |c| c == ' ' || c == '-'))
-                            .collect(),
-                        title: r
-                            .fields
-                            .title
-                            .as_deref()
-                            .map(|t| words(t, |c: char| !c.is_alphanumeric()))
-                            .unwrap_or_default(),
+                        words: kept.words(r, next),
                     })
                     .collect();
-                entries.sort_by(|a, b| a.key.cmp(&b.key));
+                entries.sort_by(|a, b| a.words.key.cmp(&b.words.key));
                 entries
             })
             .collect();
@@ -103,21 +206,25 @@ impl KeyIndex {
 /// How well an entry matches a folded prefix (lower is better), or `None`: its key
 /// starts with it, an author's name does, a title word does, its key holds it.
 pub fn rank(entry: &Indexed, prefix: &str) -> Option<u8> {
-    if prefix.is_empty() || entry.key.starts_with(prefix) {
+    let words = &entry.words;
+    if prefix.is_empty() || words.key.starts_with(prefix) {
         return Some(0);
     }
-    if entry.names.iter().any(|w| w.starts_with(prefix)) {
+    if words.names.iter().any(|w| w.starts_with(prefix)) {
         return Some(1);
     }
-    if entry.title.iter().any(|w| w.starts_with(prefix)) {
+    if words.title.iter().any(|w| w.starts_with(prefix)) {
         return Some(2);
     }
-    entry.key.contains(prefix).then_some(3)
+    words.key.contains(prefix).then_some(3)
 }
 
 /// The indexes of the last few checks asked for (a weak handle: a check that was
 /// replaced is never matched again, even if its memory is reused).
 static CACHE: Mutex<Vec<(Weak<Project>, Arc<KeyIndex>)>> = Mutex::new(Vec::new());
+
+/// The entries' prepared words, kept from one index to the next.
+static PREPARED: Mutex<Option<Prepared>> = Mutex::new(None);
 
 /// How many projects' indexes are kept.
 const KEPT: usize = 8;
@@ -178,7 +285,7 @@ mod tests {
         assert!(Arc::ptr_eq(&index, &index_of(&project)), "built once");
         let entries = index.entries(0);
         assert_eq!(entries.len(), 2);
-        assert_eq!(entries[0].key, "adams2001", "sorted by key");
+        assert_eq!(entries[0].words.key, "adams2001", "sorted by key");
         let r = &entries[1];
         assert_eq!(rank(r, "vas"), Some(0));
         assert_eq!(rank(r, "scholk"), Some(1));
@@ -187,5 +294,35 @@ mod tests {
         assert_eq!(rank(r, "zebra"), None);
         assert_eq!(rank(&entries[0], "smith"), Some(1));
         assert!(index.entries(5).is_empty());
+    }
+
+    #[test]
+    fn a_rebuild_prepares_only_the_entries_that_changed() {
+        let project = |title_b: &str| Project {
+            documents: vec![Document {
+                references: vec![
+                    entry("a2001", "Adams", "Zebras"),
+                    entry("b2002", "Brown", title_b),
+                    entry("c2003", "Cohen", "Yaks"),
+                ],
+                ..Document::default()
+            }],
+            ..Project::default()
+        };
+        let kept = Prepared::default();
+        let mut first = Prepared::default();
+        let before = KeyIndex::build_with(&project("Lions"), &kept, &mut first);
+        let mut second = Prepared::default();
+        let after = KeyIndex::build_with(&project("Tigers roar"), &first, &mut second);
+        let (old, new) = (before.entries(0), after.entries(0));
+        assert!(Arc::ptr_eq(&old[0].words, &new[0].words), "a2001 is shared");
+        assert!(Arc::ptr_eq(&old[2].words, &new[2].words), "c2003 is shared");
+        assert!(!Arc::ptr_eq(&old[1].words, &new[1].words), "b2002 is new");
+        assert_eq!(new[1].words.title, vec!["roar", "tigers"]);
+        assert_eq!(rank(&new[1], "tig"), Some(2));
+        assert_eq!(rank(&new[1], "lio"), None);
+        // What the next build keeps is what this one used.
+        let used: usize = second.by_hash.values().map(Vec::len).sum();
+        assert_eq!(used, 3);
     }
 }

@@ -1,6 +1,7 @@
 //! The main loop: one thread owns the state and waits on two channels — the
 //! client's messages and the background worker's events. Client messages are read
-//! in batches: a batch is everything that has arrived; `$/cancelRequest`s in it
+//! in batches: a batch is everything that has arrived (a batch of edits alone
+//! waits a millisecond for the request a keystroke triggers); `$/cancelRequest`s in it
 //! cancel the requests they name before those are handled, edits to one document
 //! coalesce, and at the end of the batch the changed roots are checked locally,
 //! their diagnostics published, pulls answered and background runs started.
@@ -41,6 +42,9 @@ pub enum Ending {
 /// handler panics: for testing that a panicking handler is answered, logged and
 /// survived. Unset, the method does not exist.
 pub const DEBUG_PANIC_ENV: &str = "CITEPROOF_LSP_DEBUG_PANIC";
+
+/// How long a batch of edits waits for the request that may follow them.
+const FOLLOW_UP: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Everything the main loop owns.
 pub struct Server {
@@ -161,6 +165,7 @@ impl Server {
                     };
                     let mut batch = vec![first];
                     batch.extend(self.receiver.try_iter());
+                    self.await_follow_up(&mut batch);
                     if let Some(ending) = self.on_batch(batch) {
                         return ending;
                     }
@@ -178,6 +183,20 @@ impl Server {
                 },
             }
             self.after_batch();
+        }
+    }
+
+    /// A batch of nothing but edits: the request a keystroke triggers (completion)
+    /// is sent right after its `didChange`; wait [`FOLLOW_UP`] for it, so that it
+    /// is answered from the buffer before the check of the keystroke instead of
+    /// after it.
+    fn await_follow_up(&self, batch: &mut Vec<Message>) {
+        let only_edits = batch
+            .iter()
+            .all(|m| matches!(m, Message::Notification(n) if n.method == "textDocument/didChange"));
+        if only_edits && let Ok(next) = self.receiver.recv_timeout(FOLLOW_UP) {
+            batch.push(next);
+            batch.extend(self.receiver.try_iter());
         }
     }
 

@@ -16,6 +16,7 @@ pub mod markdown;
 pub mod reflist;
 pub mod refstring;
 pub mod sentence;
+pub mod splice;
 
 /// `\s` on an ASCII byte: the regexes' class, which (unlike
 /// `u8::is_ascii_whitespace`) holds the vertical tab. For byte loops that stand in

@@ -19,11 +19,11 @@ use crate::model::{Claim, Reference, Work};
 use crate::report::Facts;
 use crate::resolve::resolution::Resolution;
 use crate::resolve::run::{ProjectResolution, ResolvedReference, references_to_resolve};
-use crate::rules::resolution::diagnostics as resolution_diagnostics;
+use crate::rules::resolution::diagnostics_of as resolution_diagnostics_of;
 use crate::verify::backend::Judgement;
 use crate::verify::project::{ResolvedPair, resolved_pairs};
 
-use super::{Checked, citation_facts, record_resolutions, resolved_works};
+use super::{Checked, citation_facts, record_each, resolved_works};
 
 /// Resolutions and judgements by content.
 #[derive(Debug, Clone, Default)]
@@ -87,6 +87,20 @@ impl Learned {
         before - self.len()
     }
 
+    /// The resolutions known for the references a run of `project` would resolve,
+    /// as `(document, reference, resolution)`, borrowed (a keystroke does not copy
+    /// every record).
+    fn known<'s>(&'s self, project: &Project) -> Vec<(usize, usize, &'s Resolution)> {
+        references_to_resolve(project)
+            .into_iter()
+            .filter_map(|(document, reference)| {
+                let r = &project.documents[document].references[reference];
+                let resolution = self.resolutions.get(&reference_key(r))?;
+                Some((document, reference, resolution))
+            })
+            .collect()
+    }
+
     /// The resolutions known for the references a run of `project` would resolve.
     fn known_resolution(&self, project: &Project) -> ProjectResolution {
         let entries = references_to_resolve(project)
@@ -110,7 +124,9 @@ impl Learned {
 
 /// The local stages on `project`, plus the findings and facts of every resolution
 /// (and, with `verify`, every judgement) `learned` holds for its current content;
-/// suppressions applied once over everything, as [`super::run`] does.
+/// suppressions applied once over everything, as [`super::run`] does. The
+/// resolution itself is returned only with `verify` (the findings and facts carry
+/// what it says).
 pub fn replay(project: &mut Project, learned: &Learned, verify: bool) -> Checked {
     check::link_all(project);
     let project = &*project;
@@ -125,11 +141,14 @@ pub fn replay(project: &mut Project, learned: &Learned, verify: bool) -> Checked
             learned: Learned::default(),
         };
     }
-    let resolution = learned.known_resolution(project);
-    found.extend(resolution_diagnostics(project, &resolution));
-    record_resolutions(project, &resolution, &mut facts);
-    if verify {
-        let works = resolved_works(project, &resolution);
+    let known = learned.known(project);
+    found.extend(resolution_diagnostics_of(project, known.iter().copied()));
+    record_each(project, known, &mut facts);
+    // The resolution itself (a copy of every record) only when verification
+    // needs the works.
+    let resolution = verify.then(|| learned.known_resolution(project));
+    if let Some(resolution) = &resolution {
+        let works = resolved_works(project, resolution);
         for pair in pairs(project, &works) {
             let key = pair_key(pair.claim, pair.work, pair.url);
             if let Some(judgement) = learned.judgements.get(&key) {
@@ -141,7 +160,7 @@ pub fn replay(project: &mut Project, learned: &Learned, verify: bool) -> Checked
     Checked {
         diagnostics: check::finish(project, found),
         facts,
-        resolution: Some(resolution),
+        resolution,
         verification: None,
         learned: Learned::default(),
     }

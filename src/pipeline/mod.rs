@@ -22,6 +22,7 @@ use crate::report::{CitationFacts, Facts, ReferenceFacts};
 use crate::resolve::cascade::{ResolveError, Resolver};
 use crate::resolve::options::ResolveOptions;
 use crate::resolve::outcome::Status;
+use crate::resolve::resolution::Resolution;
 use crate::resolve::run::{ProjectResolution, resolve_project_with};
 use crate::rules::resolution::{diagnostics as resolution_diagnostics, explain};
 use crate::verify::backend::{Backend, BackendError, Judgement, VerifySettings};
@@ -162,9 +163,24 @@ pub fn resolution_summary(statuses: &[Status]) -> String {
 
 /// Each resolved reference's status, record and explanation as facts.
 pub fn record_resolutions(project: &Project, resolution: &ProjectResolution, facts: &mut Facts) {
-    for entry in &resolution.entries {
-        let reference = &project.documents[entry.document].references[entry.reference];
-        let r = &entry.resolution;
+    record_each(
+        project,
+        resolution
+            .entries
+            .iter()
+            .map(|e| (e.document, e.reference, &e.resolution)),
+        facts,
+    );
+}
+
+/// [`record_resolutions`] of each `(document, reference, resolution)`.
+pub(crate) fn record_each<'r>(
+    project: &Project,
+    resolved: impl IntoIterator<Item = (usize, usize, &'r Resolution)>,
+    facts: &mut Facts,
+) {
+    for (document, index, r) in resolved {
+        let reference = &project.documents[document].references[index];
         let note = explain(r).join("; ");
         facts.set_reference(
             reference,

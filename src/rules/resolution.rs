@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::load::Project;
-use crate::model::{Document, Reference, ReferenceOrigin, Span, Work};
+use crate::model::{Document, FileId, Reference, ReferenceOrigin, Span, Work};
 use crate::resolve::compare::{Field, Mismatch, MismatchKind};
 use crate::resolve::outcome::Status;
 use crate::resolve::resolution::{Resolution, TryOutcome};
@@ -22,15 +22,49 @@ const MAX_RELATED: usize = 3;
 
 /// Every resolution finding of a project.
 pub fn diagnostics(project: &Project, resolved: &ProjectResolution) -> Vec<Diagnostic> {
+    diagnostics_of(
+        project,
+        resolved
+            .entries
+            .iter()
+            .map(|e| (e.document, e.reference, &e.resolution)),
+    )
+}
+
+/// The findings of each `(document, reference, resolution)`.
+pub fn diagnostics_of<'r>(
+    project: &Project,
+    resolved: impl IntoIterator<Item = (usize, usize, &'r Resolution)>,
+) -> Vec<Diagnostic> {
+    // The citing places of every reference, gathered once per document (not one
+    // pass over the citations per reference).
+    let mut citing: Vec<Option<CitingPlaces>> = vec![None; project.documents.len()];
     resolved
-        .entries
-        .iter()
-        .flat_map(|e| {
-            let doc = &project.documents[e.document];
-            let reference = &doc.references[e.reference];
-            reference_diagnostics(&project.sources, doc, e.reference, reference, &e.resolution)
+        .into_iter()
+        .flat_map(|(document, index, resolution)| {
+            let doc = &project.documents[document];
+            let places = citing[document].get_or_insert_with(|| citing_places(doc));
+            let related = places.get(index).cloned().unwrap_or_default();
+            let reference = &doc.references[index];
+            reference_diagnostics(&project.sources, reference, related, resolution)
         })
         .collect()
+}
+
+/// Per reference of a document, the places that cite it.
+type CitingPlaces = Vec<Vec<(FileId, Span)>>;
+
+/// Per reference of a document, the first [`MAX_RELATED`] places that cite it.
+fn citing_places(doc: &Document) -> CitingPlaces {
+    let mut out = vec![Vec::new(); doc.references.len()];
+    for c in &doc.citations {
+        if let Some(places) = c.reference.and_then(|r| out.get_mut(r))
+            && places.len() < MAX_RELATED
+        {
+            places.push((c.file, c.span));
+        }
+    }
+    out
 }
 
 /// `"Title" (Family et al., 2018)`.
@@ -123,7 +157,7 @@ pub fn identifier(field: Field, value: &str) -> String {
 struct Place<'a> {
     sources: &'a SourceMap,
     reference: &'a Reference,
-    related: Vec<(crate::model::FileId, Span)>,
+    related: Vec<(FileId, Span)>,
     record: Option<&'a Work>,
 }
 
@@ -149,18 +183,10 @@ impl Place<'_> {
 
 fn reference_diagnostics(
     sources: &SourceMap,
-    doc: &Document,
-    index: usize,
     reference: &Reference,
+    related: Vec<(FileId, Span)>,
     res: &Resolution,
 ) -> Vec<Diagnostic> {
-    let related = doc
-        .citations
-        .iter()
-        .filter(|c| c.reference == Some(index))
-        .take(MAX_RELATED)
-        .map(|c| (c.file, c.span))
-        .collect();
     let place = Place {
         sources,
         reference,

@@ -49,12 +49,13 @@ const NOT_INHERITED: &[&str] = &[
 /// Longest parent chain followed.
 const MAX_DEPTH: usize = 8;
 
-pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) {
+/// Fill the children's fields; whether any entry has a parent.
+pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) -> bool {
     let children: Vec<usize> = (0..entries.len())
         .filter(|&i| entries[i].get("crossref").is_some() || entries[i].get("xdata").is_some())
         .collect();
     if children.is_empty() {
-        return;
+        return false;
     }
     let mut by_key: HashMap<String, usize> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
@@ -87,6 +88,7 @@ pub(super) fn inherit<'t>(text: &str, entries: &mut [Entry<'t>]) {
         }
         entries[child].values.extend(added);
     }
+    true
 }
 
 /// Parents of `child` in the order their fields count: its crossref, its xdata

@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::model::{FieldSpan, FileId, Reference, ReferenceOrigin, Span, Suppression};
+use crate::parse::splice::{Outline, Outlined};
 use crate::parse::{ParseOptions, Parsed};
 use crate::rules::input;
 use crate::suppress;
@@ -61,14 +62,45 @@ pub fn ref_fields_of(entry_type: &str, values: &[(String, String)]) -> crate::mo
 
 /// Parse one .bib file. Never fails: broken entries become problems.
 pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
+    parse_outlined(file, text, options).parsed
+}
+
+/// Parse one .bib file with its outline (see [`crate::parse::splice`]): the lines
+/// where an item starts after the previous one ended. A file with `@string`
+/// macros or `crossref`/`xdata` parents is not spliced (an entry reads values
+/// defined elsewhere), nor one with items in parentheses (their closer is looked
+/// for across entries).
+pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> Outlined {
     let _ = options;
     let mut parsed = Parsed::default();
     let mut macros: HashMap<String, Cow<'_, str>> = HashMap::new();
     let mut entries: Vec<Entry<'_>> = Vec::new();
     let mut scanner = Scanner::new(text);
-    while let Some(item) = scanner.next_item() {
+    let mut clean = Vec::new();
+    let mut spliceable = true;
+    // Where the last malformed item's problem is reported: it may be on the line
+    // of the next item (the `@` that showed the entry was never closed), and a
+    // block starting there would lose it.
+    let mut reported = None;
+    loop {
+        let before = scanner.pos();
+        let Some(item) = scanner.next_item() else {
+            break;
+        };
+        let at = scanner.last_at;
+        let line = memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or(0, |i| i + 1);
+        if line >= before
+            && scanner.at_line_start(at)
+            && reported.is_none_or(|place: usize| place < line)
+        {
+            clean.push(line);
+        }
+        if let Item::Malformed { at, .. } = &item {
+            reported = Some(at.start);
+        }
         match item {
             Item::String { name, parts } => {
+                spliceable = false;
                 let value = expand(text, &parts, &macros);
                 macros.insert(slice(text, name).to_ascii_lowercase(), value);
             }
@@ -97,14 +129,21 @@ pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
             }
         }
     }
-    inherit::inherit(text, &mut entries);
+    spliceable &= !scanner.saw_parenthesis && !inherit::inherit(text, &mut entries);
     parsed.references = entries
         .iter()
         .filter(|e| e.entry_type != "xdata")
         .map(|e| reference(file, text, e))
         .collect();
     parsed.suppressions = suppressions(file, text);
-    parsed
+    Outlined {
+        parsed,
+        outline: Outline {
+            clean,
+            spliceable,
+            globals: Vec::new(),
+        },
+    }
 }
 
 fn slice(text: &str, span: Span) -> &str {

@@ -56,6 +56,11 @@ pub(super) struct Scanner<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// The `@` of the item last returned.
+    pub last_at: usize,
+    /// Whether an item delimited by parentheses was met (their closer is searched
+    /// for across entries).
+    pub saw_parenthesis: bool,
 }
 
 type Scan<T> = Result<T, (usize, String)>;
@@ -66,6 +71,8 @@ impl<'a> Scanner<'a> {
             text,
             bytes: text.as_bytes(),
             pos: 0,
+            last_at: 0,
+            saw_parenthesis: false,
         }
     }
 
@@ -102,8 +109,13 @@ impl<'a> Scanner<'a> {
         p
     }
 
+    /// Where scanning goes on.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
     /// Whether only blanks precede `p` on its line.
-    fn at_line_start(&self, p: usize) -> bool {
+    pub fn at_line_start(&self, p: usize) -> bool {
         self.bytes[..p]
             .iter()
             .rev()
@@ -185,6 +197,7 @@ impl<'a> Scanner<'a> {
     pub fn next_item(&mut self) -> Option<Item> {
         loop {
             let at = memchr::memchr(b'@', &self.bytes[self.pos..]).map(|i| self.pos + i)?;
+            self.last_at = at;
             let type_start = self.skip_space(at + 1);
             let type_end = self.identifier_end(type_start);
             let open = self.skip_space(type_end);
@@ -206,6 +219,7 @@ impl<'a> Scanner<'a> {
                 self.pos = at + 1;
                 continue;
             }
+            self.saw_parenthesis |= delimiter == Some(b'(');
             let kind = self.text[type_start..type_end].to_ascii_lowercase();
             let close = if delimiter == Some(b'{') { b'}' } else { b')' };
             let result = match kind.as_str() {

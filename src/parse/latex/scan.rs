@@ -27,6 +27,10 @@ pub(super) struct Scan {
     pub skips: Vec<Skip>,
     /// Citation wrappers this file defines (`\newcommand{\mycite}[1]{\citep{#1}}`).
     pub defined: Vec<String>,
+    /// Regions the scanner read as one piece (a command with its arguments, a
+    /// top-level brace group, a `thebibliography` environment): no block starts
+    /// inside one (see [`crate::parse::splice`]).
+    pub regions: Vec<Span>,
 }
 
 /// The bytes the first pass stops at.
@@ -42,6 +46,22 @@ pub(super) struct Scanner<'a> {
     open_braces: Vec<usize>,
     /// The open `thebibliography` environment, if any.
     pub(super) bib: Option<BibList>,
+}
+
+impl Scanner<'_> {
+    /// Note a region read as one piece; only one that spans lines matters.
+    fn region(&mut self, start: usize, end: usize) {
+        let end = end.min(self.bytes.len());
+        if start < end && memchr::memchr(b'\n', &self.bytes[start..end]).is_some() {
+            self.out.regions.push(Span::new(start, end));
+        }
+    }
+
+    /// A `thebibliography` list ends at `end`: its items are read, its region noted.
+    fn close_bib(&mut self, list: BibList, end: usize) {
+        self.out.regions.push(Span::new(list.begin.start, end));
+        list.finish(self.text, self.file, end, &mut self.out.references);
+    }
 }
 
 impl<'a> Scanner<'a> {
@@ -65,7 +85,11 @@ impl<'a> Scanner<'a> {
         // than a vectorised search restarted at each one.
         while pos < len {
             match bytes[pos] {
-                b'\\' => pos = self.command(pos),
+                b'\\' => {
+                    let at = pos;
+                    pos = self.command(pos);
+                    self.region(at, pos);
+                }
                 b'%' => pos = self.comment(pos),
                 b'{' => {
                     self.open_braces.push(pos);
@@ -73,7 +97,11 @@ impl<'a> Scanner<'a> {
                 }
                 b'}' => {
                     // A stray `}` is LaTeX's error to report, not a half-typed construct.
-                    self.open_braces.pop();
+                    if let Some(open) = self.open_braces.pop()
+                        && self.open_braces.is_empty()
+                    {
+                        self.region(open, pos + 1);
+                    }
                     pos += 1;
                 }
                 _ => {
@@ -95,9 +123,10 @@ impl<'a> Scanner<'a> {
                 list.begin,
                 "`thebibliography` environment (no \\end{thebibliography})",
             ));
-            list.finish(self.text, self.file, len, &mut self.out.references);
+            self.close_bib(list, len);
         }
         if let Some(&first) = self.open_braces.first() {
+            self.out.regions.push(Span::new(first, len));
             let more = self.open_braces.len() - 1;
             let what = if more == 0 {
                 "brace group: this `{` is never closed".to_string()
@@ -212,7 +241,7 @@ impl<'a> Scanner<'a> {
         }
         if env == "thebibliography" {
             if let Some(list) = self.bib.take() {
-                list.finish(self.text, self.file, at, &mut self.out.references);
+                self.close_bib(list, at);
             }
             // The widest-label argument `{99}` is not text.
             let after_label = match args::mandatory(self.bytes, after, true) {
@@ -232,7 +261,7 @@ impl<'a> Scanner<'a> {
         if env == "thebibliography"
             && let Some(list) = self.bib.take()
         {
-            list.finish(self.text, self.file, at, &mut self.out.references);
+            self.close_bib(list, at);
         }
         after
     }

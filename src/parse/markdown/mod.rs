@@ -12,7 +12,10 @@ mod walk;
 
 use pulldown_cmark::{Options, Parser};
 
+use std::borrow::Cow;
+
 use crate::model::{FileId, Reference, Span};
+use crate::parse::splice::{Global, Outline, Outlined};
 use crate::parse::{ParseOptions, Parsed, reflist};
 
 /// The pulldown-cmark extensions citeproof reads Markdown with.
@@ -25,9 +28,33 @@ pub fn options() -> Options {
 }
 
 /// Parse one Markdown file.
-pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
+pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
+    parse_outlined(file, text, "", options).parsed
+}
+
+/// Parse one Markdown file (or a window of one, followed by `suffix`: the
+/// file-wide definitions written elsewhere) with its outline (see
+/// [`crate::parse::splice`]): the top-level blocks that start with nothing open,
+/// and the link reference and footnote definitions, which every block sees.
+pub fn parse_outlined(file: FileId, text: &str, suffix: &str, _options: &ParseOptions) -> Outlined {
+    let joined: Cow<'_, str> = if suffix.is_empty() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(format!("{text}{suffix}"))
+    };
+    let text: &str = &joined;
     let mut out = Parsed::default();
     let parser = Parser::new_ext(text, options());
+    let mut globals: Vec<Global> = parser
+        .reference_definitions()
+        .iter()
+        .filter_map(|(_, def)| {
+            Some(Global {
+                span: Span::new(def.span.start, def.span.end),
+                declaration: text.get(def.span.clone())?.trim_end().to_string(),
+            })
+        })
+        .collect();
     let mut definitions: Vec<defs::LinkDefinition> = parser
         .reference_definitions()
         .iter()
@@ -44,7 +71,10 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
     for (event, range) in parser.into_offset_iter() {
         walker.event(event, Span::new(range.start, range.end));
     }
-    let (citations, claims, sections) = walker.finish();
+    let walked = walker.finish();
+    let (citations, claims, sections) = (walked.citations, walked.claims, walked.sections);
+    globals.extend(walked.footnotes);
+    globals.sort_by_key(|g| g.span.start);
     out.citations = citations;
     out.claims = claims;
     // Three runs, each in document order: footnotes (from the walk), the reference
@@ -60,7 +90,37 @@ pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {
         .filter_map(|def| defs::link_definition(file, text, def))
         .collect();
     out.references = merge_by_start([footnotes, listed, defined]);
-    out
+    let spliceable = !open_metadata_fence(text, &walked.metadata_blocks);
+    Outlined {
+        parsed: out,
+        outline: Outline {
+            clean: walked.clean,
+            spliceable,
+            globals,
+        },
+    }
+}
+
+/// Whether a line could open a metadata block (`---` or `+++` alone, the next line
+/// not blank) outside every metadata block read: whether it does depends on a
+/// closing line anywhere after it, so a parse that holds one is not spliced.
+fn open_metadata_fence(text: &str, blocks: &[Span]) -> bool {
+    let mut lines = text.split_inclusive('\n').peekable();
+    let mut at = 0;
+    while let Some(line) = lines.next() {
+        let start = at;
+        at += line.len();
+        let fence = line.trim_end();
+        if fence != "---" && fence != "+++" {
+            continue;
+        }
+        let next_blank = lines.peek().is_none_or(|next| next.trim().is_empty());
+        let inside = blocks.iter().any(|b| b.start <= start && start < b.end);
+        if !next_blank && !inside {
+            return true;
+        }
+    }
+    false
 }
 
 /// The references of the runs in order of where they start, as a stable sort of the

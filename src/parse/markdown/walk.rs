@@ -8,6 +8,7 @@ use super::frontmatter;
 use crate::model::{Citation, CitationKind, Claim, FileId, IdScheme, Span};
 use crate::parse::collect::Collector;
 use crate::parse::inline::{Found, Item, Syntax, web};
+use crate::parse::splice::Global;
 use crate::parse::{Parsed, comments, reflist};
 
 /// A reference section being read: it ends at the next heading of its level or
@@ -41,6 +42,26 @@ pub struct Walker<'t, 'o> {
     links: Vec<LinkState>,
     section: Option<Section>,
     sections: Vec<Span>,
+    /// Depth of open blocks and inlines (0 between top-level blocks).
+    depth: u32,
+    /// Top-level blocks that start with nothing carried over (see
+    /// [`crate::parse::splice`]).
+    clean: Vec<usize>,
+    /// Footnote definitions, which every block sees: where, and `[^label]: x`.
+    footnotes: Vec<Global>,
+    /// Front matter and other metadata blocks.
+    metadata_blocks: Vec<Span>,
+}
+
+/// What a walk found.
+pub struct Walked {
+    pub citations: Vec<Citation>,
+    pub claims: Vec<Claim>,
+    /// Reference sections.
+    pub sections: Vec<Span>,
+    pub clean: Vec<usize>,
+    pub footnotes: Vec<Global>,
+    pub metadata_blocks: Vec<Span>,
 }
 
 impl<'t, 'o> Walker<'t, 'o> {
@@ -58,7 +79,22 @@ impl<'t, 'o> Walker<'t, 'o> {
             links: Vec::new(),
             section: None,
             sections: Vec::new(),
+            depth: 0,
+            clean: Vec::new(),
+            footnotes: Vec::new(),
+            metadata_blocks: Vec::new(),
         }
+    }
+
+    /// Whether a top-level block starting now starts with nothing carried over.
+    fn pristine(&self) -> bool {
+        self.depth == 0
+            && self.skip == 0
+            && self.section.is_none()
+            && !self.metadata
+            && !self.verbatim_link
+            && self.links.is_empty()
+            && self.syntax == Syntax::MARKDOWN
     }
 
     /// Whether text events are prose to scan now.
@@ -80,8 +116,17 @@ impl<'t, 'o> Walker<'t, 'o> {
     #[inline(never)]
     fn structure(&mut self, event: Event<'_>, span: Span) {
         match event {
-            Event::Start(tag) => self.start(tag, span),
-            Event::End(tag) => self.end(tag, span),
+            Event::Start(tag) => {
+                if self.pristine() && line_start(self.text, span.start) {
+                    self.clean.push(span.start);
+                }
+                self.depth += 1;
+                self.start(tag, span)
+            }
+            Event::End(tag) => {
+                self.depth = self.depth.saturating_sub(1);
+                self.end(tag, span)
+            }
             Event::HardBreak if self.in_prose() => {
                 self.end_run();
                 self.collector.synthetic("\n", span);
@@ -155,9 +200,17 @@ impl<'t, 'o> Walker<'t, 'o> {
                 self.flush();
                 self.skip += 1;
                 self.metadata = true;
+                self.metadata_blocks.push(span);
             }
             Tag::FootnoteDefinition(label) => {
                 self.flush();
+                let written = &self.text[span.start..span.end];
+                if let Some(colon) = written.find("]:") {
+                    self.footnotes.push(Global {
+                        span,
+                        declaration: format!("{} x", &written[..colon + 2]),
+                    });
+                }
                 if let Some(reference) = reflist::footnote(self.file, self.text, &label, span) {
                     self.out.references.push(reference);
                 }
@@ -377,12 +430,24 @@ impl<'t, 'o> Walker<'t, 'o> {
         self.collector.flush();
     }
 
-    pub fn finish(mut self) -> (Vec<Citation>, Vec<Claim>, Vec<Span>) {
+    pub fn finish(mut self) -> Walked {
         self.flush();
         self.close_section(self.text.len());
         let (citations, claims) = self.collector.finish();
-        (citations, claims, self.sections)
+        Walked {
+            citations,
+            claims,
+            sections: self.sections,
+            clean: self.clean,
+            footnotes: self.footnotes,
+            metadata_blocks: self.metadata_blocks,
+        }
     }
+}
+
+/// Whether `at` starts a line.
+fn line_start(text: &str, at: usize) -> bool {
+    at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n')
 }
 
 fn item(

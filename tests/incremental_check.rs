@@ -1,0 +1,177 @@
+//! The language server's check, kept up to date edit by edit (a checker with a
+//! parse cache, so that an edit re-parses only the blocks it touches), reports
+//! for random edit sequences exactly what a fresh check of the final texts
+//! reports: the same documents read and the same findings.
+//!
+//! `CITEPROOF_SPLICE_CASES=N` sets the number of sequences per paper (the long
+//! run: 10,000); CI runs the default.
+
+#[path = "../src/proptest_config.rs"]
+mod proptest_config;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use citeproof::config::Overrides;
+use citeproof::fs::{Overlay, Vfs};
+use citeproof::load::ParseCache;
+use citeproof::pipeline::{CheckSetup, Checker, Learned};
+use proptest::prelude::*;
+
+const BIB: &str = "@article{smith2020,\n  author = {Smith, J. and Lee, K.},\n  title = {Sleep \
+and memory},\n  journal = {Nature},\n  year = {2020},\n  doi = {10.1038/x1}\n}\n\n\
+@article{lee2019,\n  author = {Lee, K.},\n  title = {Rest},\n  year = 2019\n}\n\n\
+% citeproof: ignore[CP102]\n@book{unused2000,\n  title = {Never cited},\n  year = {2000}\n}\n\n\
+@article{smith2020,\n  title = {A duplicate key}\n}\n\n@misc{url2021,\n  title = {Web},\n  \
+url = {https://doi.org/10.1000/abc},\n  isbn = {978-0-00-000000-1}\n}\n";
+
+const MARKDOWN: &str = "---\nbibliography: refs.bib\n---\n\n# Introduction\n\nSleep helps \
+memory [@smith2020]. Rest matters [@lee2019; @missing2001].\n\nA paragraph with no \
+citation.\n\n- a list [@url2021]\n- of items\n\n```\n[@incode]\n```\n\n\
+<!-- citeproof: ignore[CP101] -->\nIgnored [@ignored1999].\n\nA note[^1] here.\n\n\
+[^1]: The note cites [@smith2020].\n\n## More\n\nAs @lee2019 says, sleep [@smith2020, p. 3].\n";
+
+const LATEX: &str = "\\documentclass{article}\n\\begin{document}\n\nSleep helps memory \
+\\citep{smith2020}. Rest matters \\citet{lee2019,missing2001}.\n\nA paragraph with no \
+citation.\n\n\\begin{verbatim}\n\\cite{incode}\n\\end{verbatim}\n\n% citeproof: \
+ignore[CP101]\nIgnored \\cite{ignored1999}.\n\nA note\\footnote{Citing \\cite{url2021}.}.\n\n\
+\\section{More}\nAs \\citeauthor{lee2019} says \\cite[p.~3]{smith2020}.\n\n\
+\\bibliography{refs}\n\\end{document}\n";
+
+const INSERTS: &[&str] = &[
+    "x",
+    " ",
+    "\n",
+    "\n\n",
+    "[",
+    "]",
+    "{",
+    "}",
+    "@",
+    "%",
+    ",",
+    "[@smith2020]",
+    "[@new2022]",
+    "\\cite{lee2019}",
+    "\\cite{new2022}",
+    "```\n",
+    "<!--",
+    "-->",
+    "[^1]",
+    "\\begin{verbatim}",
+    "\\end{verbatim}",
+    "@article{new2022,\n  title = {New},\n  year = 2022\n}\n",
+    "title = {",
+    "doi = {10.1/y},",
+    "% citeproof: ignore[CP102]\n",
+    "<!-- citeproof: disable[CP101] -->\n",
+];
+
+/// A fresh check of `paper` (and what it reads) over `overlay`: with `cache`,
+/// as the language server checks after an edit; without, from scratch.
+fn check(paper: &Path, overlay: &Overlay, cache: Option<&Arc<ParseCache>>) -> (String, String) {
+    let checker = Checker::new(CheckSetup {
+        inputs: vec![paper.to_path_buf()],
+        bibliographies: Vec::new(),
+        overrides: Overrides::default(),
+        fs: Vfs::new(overlay.clone()),
+    })
+    .expect("configuration");
+    let checker = match cache {
+        Some(cache) => checker.with_parse_cache(Arc::clone(cache)),
+        None => checker,
+    };
+    let mut project = checker.load().expect("load");
+    let checked = checker
+        .replay(&mut project, &Learned::default())
+        .expect("check");
+    (
+        format!("{:#?}", project.documents),
+        format!("{:#?}", checked.diagnostics),
+    )
+}
+
+fn apply(text: &str, at: f64, remove: usize, insert: &str) -> String {
+    let mut start = ((text.len() as f64) * at) as usize;
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + remove).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    format!("{}{insert}{}", &text[..start], &text[end..])
+}
+
+/// Edit the paper or the bibliography (`in_bib`) edit by edit; after each edit the
+/// cached check equals a fresh one.
+fn run_sequence(
+    paper_name: &str,
+    paper_text: &str,
+    edits: &[(bool, f64, usize, usize)],
+) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
+    let paper = dir_path.join(paper_name);
+    let bib = dir_path.join("refs.bib");
+    std::fs::write(&paper, paper_text).expect("write");
+    std::fs::write(&bib, BIB).expect("write");
+    let mut overlay = Overlay::new(Vfs::disk());
+    let mut texts = [paper_text.to_string(), BIB.to_string()];
+    let cache = Arc::new(ParseCache::default());
+    check(&paper, &overlay, Some(&cache));
+    for &(in_bib, at, remove, insert) in edits {
+        let which = usize::from(in_bib);
+        texts[which] = apply(&texts[which], at, remove, INSERTS[insert % INSERTS.len()]);
+        let path = if in_bib { &bib } else { &paper };
+        overlay.set(path, Arc::from(texts[which].as_str()));
+        let cached = check(&paper, &overlay, Some(&cache));
+        let fresh = check(&paper, &overlay, None);
+        prop_assert_eq!(
+            &cached.0,
+            &fresh.0,
+            "documents after editing:\n{}",
+            texts[which]
+        );
+        prop_assert_eq!(
+            &cached.1,
+            &fresh.1,
+            "findings after editing:\n{}",
+            texts[which]
+        );
+    }
+    Ok(())
+}
+
+fn cases() -> u32 {
+    std::env::var("CITEPROOF_SPLICE_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(24)
+}
+
+fn edits() -> impl Strategy<Value = Vec<(bool, f64, usize, usize)>> {
+    proptest::collection::vec(
+        (
+            proptest::bool::weighted(0.3),
+            0.0f64..1.0,
+            0usize..10,
+            0usize..64,
+        ),
+        1..8,
+    )
+}
+
+proptest! {
+    #![proptest_config(proptest_config::config(cases()))]
+
+    #[test]
+    fn markdown_edits_check_as_a_fresh_load_does(edits in edits()) {
+        run_sequence("paper.md", MARKDOWN, &edits)?;
+    }
+
+    #[test]
+    fn latex_edits_check_as_a_fresh_load_does(edits in edits()) {
+        run_sequence("paper.tex", LATEX, &edits)?;
+    }
+}
