@@ -34,5 +34,6 @@ pub mod shard;
 pub mod source;
 pub mod suppress;
 pub mod validate;
+pub mod venue_policy;
 pub mod verify;
 pub mod walk;
