@@ -78,6 +78,9 @@ pub struct Diagnostic {
     pub key: Option<String>,
     /// The resolved record the finding compares against.
     pub record: Option<Box<Work>>,
+    /// For a wrong field, what kind of error it is (venue policies tell badly wrong
+    /// authors from a misspelt name by it).
+    pub mismatch: Option<crate::resolve::compare::MismatchKind>,
 }
 
 impl Diagnostic {
@@ -94,6 +97,7 @@ impl Diagnostic {
             related: Vec::new(),
             key: None,
             record: None,
+            mismatch: None,
         }
     }
 

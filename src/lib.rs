@@ -37,5 +37,6 @@ pub mod source;
 pub mod storage;
 pub mod suppress;
 pub mod validate;
+pub mod venue_policy;
 pub mod verify;
 pub mod walk;

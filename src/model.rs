@@ -491,6 +491,40 @@ pub struct Work {
     /// A package's releases, each with the year it was published (package registries).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub releases: Vec<Release>,
+    /// A submission a review platform (OpenReview) records as not accepted: the work
+    /// exists, but not as a paper of the venue it was submitted to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_accepted: Option<NotAccepted>,
+}
+
+/// What became of a submission that a venue did not accept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotAccepted {
+    pub outcome: SubmissionOutcome,
+    /// The venue it was submitted to, as the platform names it (`ICLR 2025`).
+    pub submitted_to: String,
+}
+
+/// A submission's end when it was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubmissionOutcome {
+    Rejected,
+    DeskRejected,
+    Withdrawn,
+    /// Submitted, with no decision yet.
+    UnderReview,
+}
+
+impl SubmissionOutcome {
+    pub fn describe(self) -> &'static str {
+        match self {
+            SubmissionOutcome::Rejected => "a rejected submission",
+            SubmissionOutcome::DeskRejected => "a desk-rejected submission",
+            SubmissionOutcome::Withdrawn => "a withdrawn submission",
+            SubmissionOutcome::UnderReview => "a submission under review",
+        }
+    }
 }
 
 /// One published version of a package.

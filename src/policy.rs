@@ -1,16 +1,21 @@
-//! The exit policy: which findings make `check` fail (`--fail-on`).
+//! The exit policy: which findings make `check` fail (`--fail-on`, or the failing
+//! classes of a venue policy, `--policy`).
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{self, Rule};
+use crate::venue_policy::VenuePolicy;
 
 /// Findings that fail a run: those at or above a severity, and those of listed rules.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FailOn {
     pub severity: Option<Severity>,
     pub rules: Vec<&'static Rule>,
+    /// A venue policy: when set, its failing classes decide instead.
+    pub venue: Option<Arc<VenuePolicy>>,
 }
 
 impl Default for FailOn {
@@ -19,6 +24,7 @@ impl Default for FailOn {
         FailOn {
             severity: Some(Severity::Error),
             rules: Vec::new(),
+            venue: None,
         }
     }
 }
@@ -30,6 +36,7 @@ impl FailOn {
         let mut out = FailOn {
             severity: None,
             rules: Vec::new(),
+            venue: None,
         };
         for item in items
             .into_iter()
@@ -61,7 +68,16 @@ impl FailOn {
         Ok(out)
     }
 
+    /// The venue policy's class of a finding (`None` without a venue policy, or when
+    /// its criteria say nothing of the finding).
+    pub fn policy_class(&self, diagnostic: &Diagnostic) -> Option<&str> {
+        self.venue.as_deref()?.class_name(diagnostic)
+    }
+
     pub fn fails(&self, diagnostic: &Diagnostic) -> bool {
+        if let Some(venue) = &self.venue {
+            return venue.fails(diagnostic);
+        }
         self.severity.is_some_and(|s| diagnostic.severity >= s)
             || self.rules.iter().any(|r| r.code == diagnostic.rule.code)
     }

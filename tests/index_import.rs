@@ -229,6 +229,7 @@ fn dumps(dir: &Path, with_update: bool) -> BuildInputs {
         crossref: vec![dir.join("crossref")],
         dblp: vec![fixture("dblp.xml")],
         corpus: vec![],
+        ..BuildInputs::default()
     }
 }
 

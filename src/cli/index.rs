@@ -41,6 +41,12 @@ pub struct BuildArgs {
     /// The DBLP XML dump (`dblp.xml.gz`).
     #[arg(long, value_name = "FILE")]
     pub dblp: Vec<PathBuf>,
+    /// The ACL Anthology's BibTeX export (`anthology.bib.gz`).
+    #[arg(long, value_name = "FILE")]
+    pub acl: Vec<PathBuf>,
+    /// A dump of OpenReview notes (JSON Lines of API v2 notes, or saved `/notes` replies).
+    #[arg(long, value_name = "PATH")]
+    pub openreview: Vec<PathBuf>,
     /// A local corpus: world-schema JSONL, CSL-JSON or BibTeX.
     #[arg(long, value_name = "FILE")]
     pub corpus: Vec<PathBuf>,
@@ -76,16 +82,20 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         crossref: args.crossref,
         dblp: args.dblp,
         corpus: args.corpus,
+        acl: args.acl,
+        openreview: args.openreview,
     };
     if inputs.openalex.is_empty()
         && inputs.crossref.is_empty()
         && inputs.dblp.is_empty()
         && inputs.corpus.is_empty()
+        && inputs.acl.is_empty()
+        && inputs.openreview.is_empty()
         && !index::exists(&args.dir)
     {
         anyhow::bail!(
             "nothing to import into a new index: give at least one of --openalex, --crossref, \
-             --dblp, --corpus"
+             --dblp, --acl, --openreview, --corpus"
         );
     }
     let mut writer = open_writer(&args.dir)?;

@@ -53,6 +53,11 @@ pub struct ReportArgs {
     /// `fail-on` from the configuration].
     #[arg(long, value_name = "SEVERITY|RULES")]
     pub fail_on: Vec<String>,
+    /// Classify findings by a venue's reference criteria (iclr-2026, neurips-2026,
+    /// icml-2026, or a `[policies.NAME]` of the configuration); the policy's failing
+    /// classes decide the exit code [config: policy].
+    #[arg(long, value_name = "NAME")]
+    pub policy: Option<String>,
     /// Exit with 0 whatever is found (2 is still used for usage and config errors).
     #[arg(long)]
     pub exit_zero: bool,
@@ -94,6 +99,9 @@ fn cli_layers(input: &InputArgs, args: &ReportArgs) -> anyhow::Result<Vec<Layer>
     let mut layers = Layers::default();
     if !args.fail_on.is_empty() {
         layers.set("--fail-on", "fail-on", args.fail_on.clone())?;
+    }
+    if let Some(policy) = &args.policy {
+        layers.set("--policy", "policy", policy.clone())?;
     }
     if !input.cite_commands.is_empty() {
         let commands = input.cite_commands.clone();

@@ -127,12 +127,30 @@ impl Resolved {
         included && !matches(&self.config.exclude, &self.exclude_base)
     }
 
+    /// Which findings fail the run: `fail-on`, or the venue policy's failing classes
+    /// when a policy is chosen (a policy that cannot be built is reported by
+    /// [`Self::venue_policy`], which every command calls first).
     pub fn fail_on(&self) -> FailOn {
-        self.config
+        let mut fail_on = self
+            .config
             .fail_on
             .as_ref()
             .map(|f| f.value.clone())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        fail_on.venue = self.venue_policy().ok().flatten();
+        fail_on
+    }
+
+    /// The venue policy chosen (`policy`, `--policy`), if any.
+    pub fn venue_policy(
+        &self,
+    ) -> Result<Option<std::sync::Arc<crate::venue_policy::VenuePolicy>>, String> {
+        let Some(name) = &self.config.policy else {
+            return Ok(None);
+        };
+        super::venue_policy::resolve_policy(name, self.config.policies.as_ref())
+            .map(Some)
+            .map_err(|e| format!("policy: {e}"))
     }
 
     /// Parser options: the built-in citation commands plus the configured ones.

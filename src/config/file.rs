@@ -23,6 +23,11 @@ pub struct ConfigFile {
     pub extend: Option<String>,
     /// Findings that make `check` exit with 1: a severity and/or rule codes or names.
     pub fail_on: Option<FailOnValue>,
+    /// The venue policy findings are classified by (`iclr-2026`, `neurips-2026`,
+    /// `icml-2026`, or one of `policies`); its failing classes replace `fail-on`.
+    pub policy: Option<String>,
+    /// Venue policies defined here, by name.
+    pub policies: Option<BTreeMap<String, super::venue_policy::PolicySection>>,
     /// Globs of files checked when a directory is searched (relative to this file).
     pub include: Option<Vec<Glob>>,
     /// Globs of files and folders never searched (relative to this file).
@@ -92,6 +97,9 @@ pub struct SourcesSection {
     pub crates: Option<SourceSection>,
     pub npm: Option<SourceSection>,
     pub wayback: Option<SourceSection>,
+    pub dblp: Option<SourceSection>,
+    pub openreview: Option<SourceSection>,
+    pub acl: Option<SourceSection>,
     /// Where cited URLs are fetched through (`url`; see `CITEPROOF_WEB_URL`).
     pub web: Option<SourceSection>,
 }

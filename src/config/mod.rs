@@ -15,6 +15,7 @@ mod print;
 pub mod serve;
 mod stages;
 pub mod validate;
+pub mod venue_policy;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -438,6 +438,9 @@ fn source_section(sources: &SourcesSection, name: SourceName) -> Option<SourceSe
         SourceName::Crates => &sources.crates,
         SourceName::Npm => &sources.npm,
         SourceName::Wayback => &sources.wayback,
+        SourceName::Dblp => &sources.dblp,
+        SourceName::OpenReview => &sources.openreview,
+        SourceName::Acl => &sources.acl,
     };
     section.clone()
 }

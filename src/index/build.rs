@@ -12,7 +12,7 @@ use crossbeam_channel::bounded;
 
 use super::input::{files_under, open_stream, stamp};
 use super::store::{FileStamp, PutOutcome, StoreWriter};
-use super::{DumpSource, IndexError, Record, corpus, crossref, dblp, openalex};
+use super::{DumpSource, IndexError, Record, corpus, crossref, dblp, openalex, platforms};
 
 /// Records sent to the writer at once.
 const BATCH: usize = 1_000;
@@ -28,6 +28,10 @@ pub struct BuildInputs {
     pub crossref: Vec<PathBuf>,
     pub dblp: Vec<PathBuf>,
     pub corpus: Vec<PathBuf>,
+    /// The ACL Anthology's BibTeX export.
+    pub acl: Vec<PathBuf>,
+    /// Dumps of OpenReview notes.
+    pub openreview: Vec<PathBuf>,
 }
 
 /// Where a build stands, for a progress bar.
@@ -75,6 +79,8 @@ fn reader_of(source: DumpSource) -> (ReaderFn, fn(&str) -> bool) {
         DumpSource::Crossref => (crossref::read, crossref::is_dump_file),
         DumpSource::Dblp => (dblp::read, dblp::is_dump_file),
         DumpSource::Corpus => (corpus::read, |_| true),
+        DumpSource::Acl => (platforms::read_anthology, platforms::is_anthology_file),
+        DumpSource::OpenReview => (platforms::read_openreview, platforms::is_openreview_file),
     }
 }
 
@@ -93,6 +99,8 @@ fn plan(inputs: &BuildInputs) -> Result<Vec<(DumpSource, PathBuf, FileStamp)>, I
         (DumpSource::OpenAlex, &inputs.openalex),
         (DumpSource::Crossref, &inputs.crossref),
         (DumpSource::Dblp, &inputs.dblp),
+        (DumpSource::Acl, &inputs.acl),
+        (DumpSource::OpenReview, &inputs.openreview),
         (DumpSource::Corpus, &inputs.corpus),
     ];
     for (source, paths) in groups {

@@ -119,7 +119,7 @@ fn dblp_type(element: &str, publtype: Option<&str>, journal: Option<&str>) -> &'
 }
 
 /// `Jiani Zhang 0003` → `Jiani Zhang` (DBLP numbers homonyms).
-fn without_homonym_number(name: &str) -> String {
+pub(crate) fn without_homonym_number(name: &str) -> String {
     let name = name.trim();
     match name.rsplit_once(' ') {
         Some((rest, n)) if n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()) => rest.into(),
@@ -128,7 +128,7 @@ fn without_homonym_number(name: &str) -> String {
 }
 
 /// `journals/corr/abs-2402-17944` → `2402.17944`.
-fn corr_arxiv(key: &str) -> Option<String> {
+pub(crate) fn corr_arxiv(key: &str) -> Option<String> {
     let tail = key.strip_prefix("journals/corr/abs-")?;
     let (yymm, number) = tail.split_once('-')?;
     normalize_arxiv(&format!("{yymm}.{number}"))

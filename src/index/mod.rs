@@ -3,7 +3,8 @@
 //! which the resolver consults before any network source.
 //!
 //! - `input` streams dump files (gzip or plain, folders searched recursively);
-//! - `openalex`, `crossref`, `dblp`, `corpus` turn each dump's records into [`Record`]s;
+//! - `openalex`, `crossref`, `dblp`, `platforms` (ACL Anthology BibTeX, OpenReview notes),
+//!   `corpus` turn each dump's records into [`Record`]s;
 //! - `merge` says which records describe the same work (identifiers, or normalised
 //!   title + year + first author);
 //! - `store` is the storage trait the resolver reads through ([`WorkStore`]) and the one
@@ -21,6 +22,7 @@ pub mod dblp;
 pub mod input;
 pub mod merge;
 pub mod openalex;
+pub mod platforms;
 pub mod postgres;
 pub mod put;
 pub mod sqlite;
@@ -47,14 +49,21 @@ pub enum DumpSource {
     Crossref,
     Dblp,
     Corpus,
+    /// The ACL Anthology's BibTeX export.
+    Acl,
+    /// A dump of OpenReview notes.
+    OpenReview,
 }
 
 impl DumpSource {
-    pub const ALL: [DumpSource; 4] = [
+    /// In the order of the codes an index stores (new sources go last).
+    pub const ALL: [DumpSource; 6] = [
         DumpSource::OpenAlex,
         DumpSource::Crossref,
         DumpSource::Dblp,
         DumpSource::Corpus,
+        DumpSource::Acl,
+        DumpSource::OpenReview,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -63,6 +72,8 @@ impl DumpSource {
             DumpSource::Crossref => "crossref",
             DumpSource::Dblp => "dblp",
             DumpSource::Corpus => "corpus",
+            DumpSource::Acl => "acl",
+            DumpSource::OpenReview => "openreview",
         }
     }
 

@@ -33,7 +33,7 @@ pub fn escape_property(text: &str) -> String {
 }
 
 /// One workflow command for one finding.
-pub fn annotation(sources: &SourceMap, d: &Diagnostic) -> String {
+pub fn annotation(sources: &SourceMap, d: &Diagnostic, class: Option<&str>) -> String {
     let file = sources.get(d.file);
     let mut props = vec![format!("file={}", escape_property(&file.display_path()))];
     let mut message = d.message.clone();
@@ -54,7 +54,10 @@ pub fn annotation(sources: &SourceMap, d: &Diagnostic) -> String {
     }
     props.push(format!(
         "title={}",
-        escape_property(&format!("citeproof {} ({})", d.rule.code, d.rule.name))
+        escape_property(&match class {
+            Some(class) => format!("citeproof {} ({}) [{class}]", d.rule.code, d.rule.name),
+            None => format!("citeproof {} ({})", d.rule.code, d.rule.name),
+        })
     ));
     if let Some(fix) = &d.fix {
         let label = fix.applicability.label();
@@ -71,7 +74,7 @@ pub fn annotation(sources: &SourceMap, d: &Diagnostic) -> String {
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for d in report.diagnostics {
-        out.push_str(&annotation(report.sources(), d));
+        out.push_str(&annotation(report.sources(), d, report.policy_class(d)));
         out.push('\n');
     }
     out.push_str(&format!("citeproof: {}\n", summary(report.diagnostics)));

@@ -31,6 +31,10 @@ pub struct JsonDiagnostic<'a> {
     pub related: Vec<JsonRelated<'a>>,
     /// Stable across line shifts; the same as in baselines and SARIF.
     pub fingerprint: &'a str,
+    /// The class of the chosen venue policy (`hallucinated`, `error-to-report` …);
+    /// absent without `--policy`, null when the policy says nothing of the finding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy_class: Option<Option<&'a str>>,
 }
 
 #[derive(Serialize)]
@@ -87,6 +91,7 @@ impl<'a> JsonDiagnostic<'a> {
                 })
                 .collect(),
             fingerprint,
+            policy_class: None,
         }
     }
 }
@@ -96,7 +101,13 @@ fn objects<'a>(report: &'a Report) -> impl Iterator<Item = JsonDiagnostic<'a>> {
         .diagnostics
         .iter()
         .zip(&report.fingerprints)
-        .map(|(d, fp)| JsonDiagnostic::new(report.sources(), d, fp))
+        .map(|(d, fp)| {
+            let mut object = JsonDiagnostic::new(report.sources(), d, fp);
+            if report.fail_on.venue.is_some() {
+                object.policy_class = Some(report.policy_class(d));
+            }
+            object
+        })
 }
 
 /// A pretty-printed JSON array.

@@ -30,8 +30,12 @@ fn testcase(report: &Report, d: &Diagnostic, out: &mut String) {
             )
         }
     };
+    let class = report
+        .policy_class(d)
+        .map(|c| format!(" ({c})"))
+        .unwrap_or_default();
     let body = format!(
-        "{place}: {} {} [{}] {}",
+        "{place}: {} {} [{}]{class} {}",
         d.severity, d.rule.code, d.rule.name, d.message
     );
     out.push_str(&format!(
@@ -44,7 +48,7 @@ fn testcase(report: &Report, d: &Diagnostic, out: &mut String) {
         out.push_str(&format!(
             "      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
             escape(&d.message),
-            d.severity,
+            report.policy_class(d).unwrap_or(d.severity.as_str()),
             escape(&body)
         ));
     } else {

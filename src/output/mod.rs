@@ -115,6 +115,21 @@ impl<'a> Report<'a> {
         &self.project.sources
     }
 
+    /// The venue policy's class of a finding (`--policy`), if a policy is chosen and
+    /// its criteria name the finding.
+    pub fn policy_class(&self, d: &Diagnostic) -> Option<&str> {
+        self.fail_on.policy_class(d)
+    }
+
+    /// Findings per class of the chosen venue policy, in the policy's order.
+    pub fn policy_counts(&self) -> Vec<(&str, usize)> {
+        self.fail_on
+            .venue
+            .as_deref()
+            .map(|p| p.counts(self.diagnostics))
+            .unwrap_or_default()
+    }
+
     /// Number of findings of one severity.
     pub fn count(&self, severity: Severity) -> usize {
         self.diagnostics

@@ -141,6 +141,9 @@ pub fn log(report: &Report) -> Value {
             if let Some(key) = &d.key {
                 result["properties"]["key"] = json!(key);
             }
+            if report.fail_on.venue.is_some() {
+                result["properties"]["policy_class"] = json!(report.policy_class(d));
+            }
             if let Some(record) = &d.record {
                 result["properties"]["record"] = json!(record);
             }

@@ -58,6 +58,8 @@ impl Checker {
             setup.inputs.first().map(PathBuf::as_path),
             setup.overrides,
         )?);
+        // A venue policy that cannot be built is a configuration error, said once here.
+        configs.run().venue_policy().map_err(anyhow::Error::msg)?;
         let load = LoadOptions {
             parse: configs.run().parse_options(),
             bibliographies: setup.bibliographies,

@@ -4,10 +4,12 @@
 //! 2. every cited identifier of every unsettled reference, batched across the run;
 //! 3. title / bibliographic search for references still without an accepted record
 //!    (many references at once; each source's limiter paces its requests);
-//! 4. the citation's URL (landing-page metadata);
-//! 5. a retraction and expression-of-concern check of the chosen records that come
+//! 4. the computing platforms: an OpenReview forum or ACL Anthology paper the reference
+//!    links, and OpenReview's decision on a submission cited as a paper of its venue;
+//! 5. the citation's URL (landing-page metadata);
+//! 6. a retraction and expression-of-concern check of the chosen records that come
 //!    from a source without that information (Crossref `updated-by`, batched);
-//! 6. the verdict per reference.
+//! 7. the verdict per reference.
 //!
 //! Identical references (a bibliography shared by two documents) are resolved once.
 
@@ -30,7 +32,9 @@ use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::{Resolution, TryOutcome};
 use crate::resolve::sources::wayback::Snapshot;
 use crate::resolve::sources::{SourceName, Sources};
-use crate::resolve::{ids_phase, index_source, kind_phase, published, search_phase, verdict};
+use crate::resolve::{
+    ids_phase, index_source, kind_phase, published, search_phase, venue_phase, verdict,
+};
 
 /// Resolves references; holds the HTTP clients, the cache and the corpora, so one
 /// resolver can serve many runs (a language server keeps one).
@@ -172,6 +176,7 @@ impl Resolver {
             .await;
             self.search_all(queries, &mut evidence, &report).await;
             kind_phase::run(&self.lookups, queries, &mut evidence, t).await;
+            venue_phase::run(&self.lookups, queries, &mut evidence, t).await;
             self.urls(queries, &mut evidence).await;
         } else {
             report(queries.len());

@@ -384,6 +384,19 @@ fn names(people: &[Person], truncated: bool) -> String {
     out.join("; ")
 }
 
+/// Whether a cited venue claims publication in a journal or conference: not a
+/// preprint server, repository or placeholder, and not a submission cited as one
+/// (`Submitted to ICLR 2025`, `under review at …`).
+fn names_venue_of_record(cited: &str) -> bool {
+    let folded = crate::resolve::normalize::fold(cited);
+    !(crate::resolve::venues::is_placeholder_venue(cited)
+        || is_preprint_venue(cited)
+        || is_repository_venue(cited)
+        || folded.starts_with("submitted to")
+        || folded.contains("under review")
+        || folded.contains("openreview"))
+}
+
 /// Compare what a reference says with the accepted record.
 pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Comparison {
     let mut out = Comparison::default();
@@ -461,7 +474,27 @@ pub fn compare(fields: &RefFields, work: &Work, options: &CompareOptions) -> Com
             );
         }
     }
-    if let (Some(cited), Some(record)) = (fields.venue.as_deref(), work.venue.as_deref())
+    if let (Some(cited), Some(not_accepted)) = (fields.venue.as_deref(), &work.not_accepted)
+        && crate::resolve::kinds::has_comparable_venue(fields.kind)
+        && names_venue_of_record(cited)
+    {
+        mismatch(
+            &mut out,
+            Field::Venue,
+            MismatchKind::WrongVenue,
+            cited.into(),
+            format!(
+                "{} ({})",
+                not_accepted.submitted_to,
+                not_accepted.outcome.describe()
+            ),
+            format!(
+                "the review platform records {} to {}, not a paper of that venue",
+                not_accepted.outcome.describe(),
+                not_accepted.submitted_to
+            ),
+        );
+    } else if let (Some(cited), Some(record)) = (fields.venue.as_deref(), work.venue.as_deref())
         && crate::resolve::kinds::has_comparable_venue(fields.kind)
         && compare_venues(cited, record) == VenueMatch::Different
     {

@@ -84,7 +84,7 @@ pub fn supports(source: SourceName, scheme: IdScheme) -> bool {
 pub fn searches(source: SourceName) -> bool {
     !matches!(
         source,
-        SourceName::Doi | SourceName::DataCite | SourceName::Unpaywall
+        SourceName::Doi | SourceName::DataCite | SourceName::Unpaywall | SourceName::Acl
     )
 }
 
@@ -361,6 +361,8 @@ impl Lookups {
             SourceName::Pubmed => s.pubmed.search_title(query, SEARCH_ROWS).await,
             SourceName::EuropePmc => s.europepmc.search_title(query, SEARCH_ROWS).await,
             SourceName::Arxiv => s.arxiv.search_title(query, SEARCH_ROWS).await,
+            SourceName::Dblp => s.dblp.search(query, SEARCH_ROWS).await,
+            SourceName::OpenReview => s.openreview.search(query, SEARCH_ROWS).await,
             other => Err(SourceError::Config(format!("{other} has no search"))),
         }
     }

@@ -32,6 +32,7 @@ pub mod search_phase;
 pub mod sources;
 pub mod title_index;
 pub mod venue_align;
+pub mod venue_phase;
 pub mod venue_table;
 pub mod venues;
 pub mod verdict;

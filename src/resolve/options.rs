@@ -41,6 +41,7 @@ impl Default for SourcePlan {
                 vec![Crossref, OpenAlex],
                 vec![S2],
                 vec![EuropePmc, Pubmed, Arxiv],
+                vec![Dblp, OpenReview],
             ],
         }
     }

@@ -4,7 +4,10 @@
 //! Crossref, OpenAlex and Semantic Scholar index (nearly) everything, so each of them
 //! must answer before absence can be concluded. PubMed, Europe PMC and arXiv are
 //! specialists: asked when the reference cites one of their identifiers, or to rescue
-//! a search in which a general source failed.
+//! a search in which a general source failed. DBLP and OpenReview are the computing
+//! specialists: asked when the reference names a computer-science venue (or links
+//! OpenReview, DBLP or the ACL Anthology), where the general indexes lag behind the
+//! proceedings and OpenReview is often the only record for months.
 //!
 //! One exception: a reference whose cited identifier does not exist claims a registered
 //! work, and every registered DOI is in Crossref or OpenAlex (which indexes DataCite
@@ -23,6 +26,7 @@ use crate::resolve::lookup::{Lookups, searches};
 use crate::resolve::options::SourcePlan;
 use crate::resolve::query::RefQuery;
 use crate::resolve::sources::SourceName;
+use crate::resolve::venues::names_computing_venue;
 use crate::resolve::verdict;
 
 /// Whether a source indexes scholarly works of every field.
@@ -49,8 +53,30 @@ fn relevant(source: SourceName, q: &RefQuery) -> bool {
             q.cites_scheme(IdScheme::Pmid) || q.cites_scheme(IdScheme::Pmcid)
         }
         SourceName::Arxiv => q.cites_scheme(IdScheme::Arxiv),
+        SourceName::Dblp | SourceName::OpenReview => cites_computing(q),
         _ => false,
     }
+}
+
+/// Whether a reference cites a computer-science venue (DBLP and OpenReview are then
+/// needed: proceedings the general indexes have not caught up with, submissions that
+/// exist only on OpenReview) or links one of the computing records.
+pub fn cites_computing(q: &RefQuery) -> bool {
+    let f = &q.fields;
+    let on_platform = |text: &str| {
+        let lower = text.to_ascii_lowercase();
+        [
+            "openreview.net",
+            "dblp.org",
+            "aclanthology.org",
+            "aclweb.org/anthology",
+        ]
+        .iter()
+        .any(|host| lower.contains(host))
+    };
+    f.venue.as_deref().is_some_and(names_computing_venue)
+        || f.url.as_deref().is_some_and(on_platform)
+        || on_platform(&q.raw)
 }
 
 /// Search for `q`, adding hits to `ev` and setting `ev.search_complete`.

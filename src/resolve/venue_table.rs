@@ -15,34 +15,73 @@ use std::sync::LazyLock;
 pub struct KnownVenue {
     pub acronyms: Vec<String>,
     pub names: Vec<String>,
+    /// A computer-science venue (the table's computing sections), whose papers DBLP,
+    /// OpenReview or the ACL Anthology record.
+    pub computing: bool,
 }
 
 const TABLE: &str = include_str!("venues.tsv");
 
+/// Section headers of the table that open a section of computing venues, and of
+/// venues of other fields; other comment lines change nothing.
+const COMPUTING_SECTIONS: &[&str] = &[
+    "Machine learning",
+    "Computer vision",
+    "Language and speech",
+    "Robotics",
+    "Theory",
+    "Programming languages",
+];
+const OTHER_SECTIONS: &[&str] = &["Journals best known", "medicine and the sciences"];
+
 /// Every venue of `venues.tsv`, in file order.
 pub static KNOWN_VENUES: LazyLock<Vec<KnownVenue>> = LazyLock::new(|| {
-    TABLE
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_once('\t'))
-        .map(|(acronyms, names)| {
-            let list = |s: &str| -> Vec<String> {
-                s.split('|')
-                    .map(|x| x.trim().to_string())
-                    .filter(|x| !x.is_empty())
-                    .collect()
-            };
-            KnownVenue {
-                acronyms: list(acronyms),
-                names: list(names),
+    let mut computing = true;
+    let mut venues = Vec::new();
+    for line in TABLE.lines().filter(|l| !l.trim().is_empty()) {
+        if let Some(header) = line.strip_prefix('#') {
+            if OTHER_SECTIONS.iter().any(|s| header.contains(s)) {
+                computing = false;
+            } else if COMPUTING_SECTIONS.iter().any(|s| header.contains(s)) {
+                computing = true;
             }
-        })
-        .collect()
+            continue;
+        }
+        let Some((acronyms, names)) = line.split_once('\t') else {
+            continue;
+        };
+        let list = |s: &str| -> Vec<String> {
+            s.split('|')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+                .collect()
+        };
+        venues.push(KnownVenue {
+            acronyms: list(acronyms),
+            names: list(names),
+            computing,
+        });
+    }
+    venues
 });
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn computing_sections_are_marked() {
+        let by_acronym = |a: &str| {
+            KNOWN_VENUES
+                .iter()
+                .find(|v| v.acronyms.iter().any(|x| x == a))
+                .unwrap_or_else(|| panic!("{a} is in the table"))
+        };
+        for cs in ["iclr", "neurips", "acl", "emnlp", "cvpr", "sigir"] {
+            assert!(by_acronym(cs).computing, "{cs}");
+        }
+        assert!(!by_acronym("pnas").computing);
+    }
 
     #[test]
     fn every_line_is_a_venue_with_folded_unique_acronyms() {

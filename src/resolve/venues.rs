@@ -235,6 +235,33 @@ pub fn is_venue_name(title: &str) -> bool {
         })
 }
 
+/// Whether a venue string names a computer-science venue of the known-venue table
+/// (`ICLR 2025`, `Advances in Neural Information Processing Systems`, `Findings of
+/// EMNLP`), or the OpenReview platform itself.
+pub fn names_computing_venue(venue: &str) -> bool {
+    if fold(venue).contains("openreview") {
+        return true;
+    }
+    forms(venue)
+        .iter()
+        .flat_map(|f| known_ids(f))
+        .any(|k| KNOWN_VENUES[k.id].computing)
+}
+
+/// Venues whose submissions and decisions OpenReview hosts (by their acronyms in the
+/// known-venue table).
+const OPENREVIEW_VENUES: &[&str] = &["iclr", "neurips", "icml", "tmlr", "colm", "corl", "midl"];
+
+/// Whether a venue string names a venue that reviews on OpenReview.
+pub fn names_openreview_venue(venue: &str) -> bool {
+    forms(venue).iter().flat_map(|f| known_ids(f)).any(|k| {
+        KNOWN_VENUES[k.id]
+            .acronyms
+            .iter()
+            .any(|a| OPENREVIEW_VENUES.contains(&a.as_str()))
+    })
+}
+
 /// Whether two venue strings name the same venue. `Unknown` when either is missing or
 /// a placeholder, when the record's venue is a repository or preprint server, when
 /// the cited venue is a preprint server, or when either is a series or publisher;
@@ -307,6 +334,22 @@ pub fn compare_venues(cited: &str, record: &str) -> VenueMatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn computing_venues_are_recognised() {
+        for v in [
+            "ICLR 2025",
+            "Advances in Neural Information Processing Systems 36",
+            "Proceedings of the 61st Annual Meeting of the Association for Computational Linguistics",
+            "Findings of EMNLP",
+            "OpenReview",
+        ] {
+            assert!(names_computing_venue(v), "{v}");
+        }
+        for v in ["Nature", "Proc. Natl. Acad. Sci. U.S.A.", "The Lancet", ""] {
+            assert!(!names_computing_venue(v), "{v}");
+        }
+    }
 
     #[test]
     fn iso4_abbreviations_are_the_same_venue() {

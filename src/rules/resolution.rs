@@ -508,7 +508,8 @@ fn mismatch(place: &Place<'_>, res: &Resolution, work: &Work, m: &Mismatch) -> D
             }
         }
     };
-    let d = place.at(rule, Some(m.field), message);
+    let mut d = place.at(rule, Some(m.field), message);
+    d.mismatch = Some(m.kind);
     match fix {
         Some(f) => d.with_fix(f),
         None => d,

@@ -60,7 +60,8 @@ impl RateLimit {
             Source::OpenLibrary => 2.0,
             Source::Rfc | Source::Cran => 5.0,
             Source::Pypi | Source::Npm => 10.0,
-            Source::Crates | Source::Wayback => 1.0,
+            Source::Crates | Source::Wayback | Source::Dblp | Source::OpenReview => 1.0,
+            Source::Acl => 2.0,
             Source::Landing | Source::Web | Source::ArxivWeb | Source::OpenReviewWeb => {
                 return None;
             }

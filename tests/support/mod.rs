@@ -1,6 +1,7 @@
 //! The mock scholarly world: one HTTP server on 127.0.0.1 that serves a set of real works
 //! through every API citeproof talks to (Crossref, OpenAlex, Semantic Scholar, arXiv,
-//! PubMed E-utilities, Europe PMC, doi.org, DataCite, Unpaywall, landing pages), in the
+//! PubMed E-utilities, Europe PMC, doi.org, DataCite, Unpaywall, DBLP, OpenReview, the
+//! ACL Anthology, landing pages), in the
 //! response formats recorded in `../shared/data/api_responses`, with per-source knobs for
 //! latency, rate limits and faults, and a request log.
 //!
@@ -11,10 +12,12 @@
 //! ```
 #![allow(dead_code)]
 
+pub mod acl;
 pub mod admin;
 pub mod arxiv;
 pub mod crossref;
 pub mod datacite;
+pub mod dblp;
 pub mod doi;
 pub mod eprint;
 pub mod europepmc;
@@ -25,6 +28,7 @@ pub mod knobs;
 pub mod landing;
 pub mod openalex;
 pub mod openlibrary;
+pub mod openreview;
 pub mod pubmed;
 pub mod pubmed_records;
 pub mod registries;

@@ -15,8 +15,8 @@ use super::faults::{Gate, gate};
 use super::knobs::Control;
 use super::world::{Entry, World};
 use super::{
-    admin, arxiv, crossref, datacite, doi, eprint, europepmc, landing, openalex, openlibrary,
-    pubmed, registries, rfc, s2, unpaywall, wayback, web,
+    acl, admin, arxiv, crossref, datacite, dblp, doi, eprint, europepmc, landing, openalex,
+    openlibrary, openreview, pubmed, registries, rfc, s2, unpaywall, wayback, web,
 };
 
 /// A scholarly service the mock serves, each under `/{name}` on the mock's port.
@@ -46,10 +46,16 @@ pub enum Source {
     ArxivWeb,
     /// OpenReview's web site: PDFs (`check https://openreview.net/forum?id=…`).
     OpenReviewWeb,
+    /// DBLP's publication search API.
+    Dblp,
+    /// OpenReview's API v2 (notes and their decisions).
+    OpenReview,
+    /// The ACL Anthology's per-paper BibTeX.
+    Acl,
 }
 
 impl Source {
-    pub const ALL: [Source; 20] = [
+    pub const ALL: [Source; 23] = [
         Source::Crossref,
         Source::OpenAlex,
         Source::S2,
@@ -70,6 +76,9 @@ impl Source {
         Source::Web,
         Source::ArxivWeb,
         Source::OpenReviewWeb,
+        Source::Dblp,
+        Source::OpenReview,
+        Source::Acl,
     ];
 
     /// Path prefix and name used in `--source` style arguments.
@@ -95,6 +104,9 @@ impl Source {
             Source::Web => "web",
             Source::ArxivWeb => "arxiv-web",
             Source::OpenReviewWeb => "openreview-web",
+            Source::Dblp => "dblp",
+            Source::OpenReview => "openreview",
+            Source::Acl => "acl",
         }
     }
 
@@ -121,6 +133,9 @@ impl Source {
             Source::Web => "WEB",
             Source::ArxivWeb => "ARXIV_WEB",
             Source::OpenReviewWeb => "OPENREVIEW_WEB",
+            Source::Dblp => "DBLP",
+            Source::OpenReview => "OPENREVIEW",
+            Source::Acl => "ACL",
             Source::Landing => return None,
         })
     }
@@ -179,6 +194,9 @@ pub fn router(state: AppState, control: Arc<Control>) -> Router {
             Source::Web => web::router(),
             Source::ArxivWeb => eprint::arxiv_router(),
             Source::OpenReviewWeb => eprint::openreview_router(),
+            Source::Dblp => dblp::router(),
+            Source::OpenReview => openreview::router(),
+            Source::Acl => acl::router(),
         };
         let gated = service.with_state(state.clone()).layer(from_fn_with_state(
             Gate {

@@ -124,6 +124,9 @@ pub struct Work {
     /// Years of the book's editions besides `year`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub editions: Vec<i32>,
+    /// The submission on OpenReview (its forum id, `venueid` and `venue`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openreview: Option<OpenReviewNote>,
     /// The RFC number (the RFC index).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rfc: Option<u32>,
@@ -137,6 +140,17 @@ pub struct Work {
     /// in print the next year): served as Crossref `published-print`, PubMed `PubDate`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub published_print: Option<i32>,
+}
+
+/// A submission as OpenReview records it.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct OpenReviewNote {
+    /// The forum id.
+    pub id: String,
+    /// `ICLR.cc/2025/Conference`, `…/Rejected_Submission`, `…/Withdrawn_Submission` …
+    pub venueid: String,
+    /// `ICLR 2025 Poster`, `Submitted to ICLR 2025` …
+    pub venue: String,
 }
 
 /// A package as a registry records it.
@@ -298,7 +312,17 @@ impl Entry {
             Source::Wayback => w.page.as_ref().is_some_and(|p| p.archived.is_some()),
             // Web sites serving files, not records.
             Source::ArxivWeb | Source::OpenReviewWeb => false,
+            Source::Dblp => w.dblp.is_some(),
+            Source::OpenReview => w.openreview.is_some(),
+            Source::Acl => self.anthology_id().is_some(),
         }
+    }
+
+    /// The ACL Anthology id of a work with an Anthology DOI (`10.18653/v1/{id}`).
+    pub fn anthology_id(&self) -> Option<&str> {
+        let doi = self.work.doi.as_deref()?;
+        let id = doi.strip_prefix("10.18653/v1/")?;
+        (!id.is_empty()).then_some(id)
     }
 
     /// Whether a service holds this work.

@@ -25,10 +25,18 @@ pub(super) fn severity_class(severity: Severity) -> &'static str {
     }
 }
 
-/// One finding as a list item: severity, code and name, place, message, fix.
+/// One finding as a list item: severity, the venue policy's class (`--policy`), code
+/// and name, place, message, fix.
 fn finding_item(report: &Report, d: &Diagnostic) -> String {
+    let class = match report.policy_class(d) {
+        Some(class) => format!(
+            "<span class=\"policy\" title=\"venue policy class\">{}</span>",
+            escape(class)
+        ),
+        None => String::new(),
+    };
     let mut out = format!(
-        "<li><span class=\"sev {sev}\">{sev}</span><code>{}</code> <code>{}</code> \
+        "<li><span class=\"sev {sev}\">{sev}</span>{class}<code>{}</code> <code>{}</code> \
          <span class=\"where\">{}</span> — {}",
         d.rule.code,
         d.rule.name,
@@ -84,10 +92,18 @@ fn counts(report: &Report, out: &mut String) {
         ),
         ("info".into(), report.count(Severity::Info), "info"),
         ("hints".into(), report.count(Severity::Hint), "hint"),
+    ];
+    items.extend(
+        report
+            .policy_counts()
+            .into_iter()
+            .map(|(class, n)| (class.replace('-', " "), n, "policy")),
+    );
+    items.extend([
         ("documents".into(), report.project.documents.len(), ""),
         ("citations".into(), citations, ""),
         ("references".into(), references.len(), ""),
-    ];
+    ]);
     if !report.facts.is_empty() {
         let mut statuses: Vec<(String, usize)> = Vec::new();
         let mut labels: Vec<(String, usize)> = Vec::new();

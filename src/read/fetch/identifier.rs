@@ -69,7 +69,7 @@ impl Identifier {
 }
 
 /// `https://openreview.net/forum?id=X` (or `/pdf?id=X`), `openreview:X`.
-fn openreview_id(input: &str) -> Option<String> {
+pub(crate) fn openreview_id(input: &str) -> Option<String> {
     if let Some(id) = input.strip_prefix("openreview:") {
         return valid_openreview(id);
     }

@@ -10,7 +10,7 @@
 //! [`Overlay`] under a name (`arXiv-2401.01234.gz`) that the loader reads like a
 //! file, so an archive is opened and a PDF converted as if downloaded by hand.
 
-mod identifier;
+pub(crate) mod identifier;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

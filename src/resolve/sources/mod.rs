@@ -11,14 +11,17 @@
 //! A 404 counts as "not found" only when its body is the service's own not-found reply;
 //! an HTML 404 page from a JSON API (a wrong base URL, a proxy) is a failure.
 
+pub mod acl;
 pub mod arxiv;
 pub mod crossref;
 pub mod datacite;
+pub mod dblp;
 pub mod doi;
 pub mod europepmc;
 mod json;
 pub mod openalex;
 pub mod openlibrary;
+pub mod openreview;
 pub mod pubmed;
 pub mod registry;
 pub mod rfc;
@@ -161,6 +164,9 @@ pub struct Sources {
     pub rfc: rfc::RfcClient,
     pub registries: registry::RegistryClients,
     pub wayback: wayback::WaybackClient,
+    pub dblp: dblp::DblpClient,
+    pub openreview: openreview::OpenReviewClient,
+    pub acl: acl::AclClient,
 }
 
 impl Sources {
@@ -180,6 +186,9 @@ impl Sources {
             rfc: rfc::RfcClient::new(net, get(SourceName::Rfc)),
             registries: registry::RegistryClients::new(net, get),
             wayback: wayback::WaybackClient::new(net, get(SourceName::Wayback)),
+            dblp: dblp::DblpClient::new(net, get(SourceName::Dblp)),
+            openreview: openreview::OpenReviewClient::new(net, get(SourceName::OpenReview)),
+            acl: acl::AclClient::new(net, get(SourceName::Acl)),
         }
     }
 }

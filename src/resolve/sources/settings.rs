@@ -31,10 +31,17 @@ pub enum SourceName {
     Npm,
     /// The Internet Archive's Wayback Machine (archived copies of cited pages).
     Wayback,
+    /// DBLP's publication search (computer science).
+    Dblp,
+    /// OpenReview's API v2: submissions to ICLR, NeurIPS, ICML, TMLR … with their
+    /// decisions.
+    OpenReview,
+    /// The ACL Anthology: papers of ACL, EMNLP, NAACL … by Anthology id.
+    Acl,
 }
 
 impl SourceName {
-    pub const ALL: [SourceName; 16] = [
+    pub const ALL: [SourceName; 19] = [
         SourceName::Crossref,
         SourceName::OpenAlex,
         SourceName::S2,
@@ -51,6 +58,9 @@ impl SourceName {
         SourceName::Crates,
         SourceName::Npm,
         SourceName::Wayback,
+        SourceName::Dblp,
+        SourceName::OpenReview,
+        SourceName::Acl,
     ];
 
     /// The name used in configuration, cache namespaces and reports.
@@ -72,6 +82,9 @@ impl SourceName {
             SourceName::Crates => "crates",
             SourceName::Npm => "npm",
             SourceName::Wayback => "wayback",
+            SourceName::Dblp => "dblp",
+            SourceName::OpenReview => "openreview",
+            SourceName::Acl => "acl",
         }
     }
 
@@ -99,6 +112,9 @@ impl SourceName {
             SourceName::Crates => "https://crates.io",
             SourceName::Npm => "https://registry.npmjs.org",
             SourceName::Wayback => "https://archive.org",
+            SourceName::Dblp => "https://dblp.org",
+            SourceName::OpenReview => "https://api2.openreview.net",
+            SourceName::Acl => "https://aclanthology.org",
         }
     }
 
@@ -123,6 +139,10 @@ impl SourceName {
             SourceName::OpenLibrary => Rate::per_second(2),
             SourceName::Crates | SourceName::Wayback => Rate::per_second(1),
             SourceName::Pypi | SourceName::Npm => Rate::per_second(10),
+            // DBLP answers bursts with 429 and a long Retry-After; OpenReview's API
+            // throttles anonymous clients; the Anthology is a static site.
+            SourceName::Dblp | SourceName::OpenReview => Rate::per_second(1),
+            SourceName::Acl => Rate::per_second(2),
         }
     }
 
@@ -144,7 +164,8 @@ impl SourceName {
             | SourceName::Cran
             | SourceName::Npm => 5,
             SourceName::OpenLibrary => 2,
-            SourceName::Crates | SourceName::Wayback => 1,
+            SourceName::Crates | SourceName::Wayback | SourceName::Dblp => 1,
+            SourceName::OpenReview | SourceName::Acl => 2,
         }
     }
 
@@ -175,6 +196,8 @@ impl FromStr for SourceName {
             "open_library" | "open-library" => "openlibrary",
             "crates.io" | "cratesio" => "crates",
             "archive.org" | "internet_archive" => "wayback",
+            "open_review" | "open-review" => "openreview",
+            "acl_anthology" | "acl-anthology" | "aclanthology" => "acl",
             other => other,
         };
         SourceName::ALL
@@ -187,7 +210,7 @@ impl FromStr for SourceName {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
     #[error(
-        "unknown source `{0}` (expected one of crossref, openalex, s2, arxiv, pubmed, europepmc, doi, datacite, unpaywall, openlibrary, rfc, pypi, cran, crates, npm, wayback)"
+        "unknown source `{0}` (expected one of crossref, openalex, s2, arxiv, pubmed, europepmc, doi, datacite, unpaywall, openlibrary, rfc, pypi, cran, crates, npm, wayback, dblp, openreview, acl)"
     )]
     UnknownSource(String),
     #[error("{var}: `{value}` is not an http(s) base URL")]
