@@ -107,44 +107,22 @@ fn main() {
         args.refs,
         server.pid()
     );
-    let mut pending: Option<(usize, usize, bool)> = None;
+    let mut changes = Vec::new();
     for n in 1..=args.edits {
         // Alternate: type at a random place in a prose line, then delete what was typed.
-        let (range, text) = match pending.take() {
-            None => {
-                let line = loop {
-                    let l = 10 + rng.next(lines.len() - 20);
-                    if lines[l].len() > 20 && lines[l].is_ascii() {
-                        break l;
-                    }
-                };
-                let character = rng.next(lines[line].len());
-                let newline = rng.next(10) == 0;
-                pending = Some((line, character, newline));
-                let at = json!({"line": line, "character": character});
-                (
-                    json!({"start": at, "end": at}),
-                    if newline { "\n" } else { "x" },
-                )
-            }
-            Some((line, character, newline)) => {
-                let end = if newline {
-                    json!({"line": line + 1, "character": 0})
-                } else {
-                    json!({"line": line, "character": character + 1})
-                };
-                (
-                    json!({"start": {"line": line, "character": character}, "end": end}),
-                    "",
-                )
-            }
-        };
+        if changes.is_empty() {
+            changes = lsp_docs::type_and_delete(&lines, &mut rng)
+                .into_iter()
+                .rev()
+                .collect();
+        }
+        let change = changes.pop().expect("a change");
         version += 1;
         let sent = Instant::now();
         server.notify(
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": version},
-                   "contentChanges": [{"range": range, "text": text}]}),
+                   "contentChanges": [change]}),
         );
         server.wait(WAIT, |m| is_publish(m, &uri, Some(version)));
         window.push(sent.elapsed());

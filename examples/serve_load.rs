@@ -17,7 +17,7 @@
 //! server's resident memory (VmRSS) sampled every tenth of the run.
 
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -26,7 +26,7 @@ use clap::Parser;
 
 #[path = "support/serve_bodies.rs"]
 mod serve_bodies;
-use serve_bodies::{body, load_works, rss_kib};
+use serve_bodies::{body, load_works, rss_kib, spawn_serve};
 
 #[derive(Parser)]
 struct Args {
@@ -54,8 +54,8 @@ struct Args {
 }
 
 fn start(bin: &PathBuf) -> (Child, String) {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(bin)
+    let mut command = Command::new(bin);
+    command
         .args([
             "serve",
             "--listen",
@@ -63,30 +63,8 @@ fn start(bin: &PathBuf) -> (Child, String) {
             "--no-resolve",
             "--no-access-log",
         ])
-        .args(["--max-queue", "1024"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot start {}: {e} (cargo build --release)",
-                bin.display()
-            )
-        });
-    let stderr = child.stderr.take().expect("stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let address = loop {
-        let line = lines
-            .next()
-            .expect("the server said where it listens")
-            .expect("stderr line");
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split_whitespace().next().unwrap_or("").to_string();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    (child, format!("http://{address}"))
+        .args(["--max-queue", "1024"]);
+    spawn_serve(command, false)
 }
 
 #[tokio::main]

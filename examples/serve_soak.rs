@@ -23,15 +23,14 @@ mod support;
 #[path = "support/serve_bodies.rs"]
 mod serve_bodies;
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use serve_bodies::{body, load_works, rss_kib, world_files};
+use serve_bodies::{body, load_works, rss_kib, spawn_serve, world_files};
 use support::{MockConfig, MockWorld};
 
 const TOKEN: &str = "soak-token-7f3a9c2e5b1d4680";
@@ -77,39 +76,14 @@ fn start_server(bin: &PathBuf, world: &MockWorld, cache: &std::path::Path) -> (C
         command.env(name.replace("_URL", "_RATE"), "1000");
         command.env(name, url);
     }
-    let mut child = command
+    command
         .env("CITEPROOF_CACHE_DIR", cache)
         .env("CITEPROOF_TIMEOUT", "10")
         .env("CITEPROOF_MAILTO", "soak@example.org")
         .env("CITEPROOF_SERVE_TOKENS", TOKEN)
         .args(["serve", "--listen", "127.0.0.1:0", "--no-access-log"])
-        .args(["--max-queue", "1024"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot start {}: {e} (cargo build --release)",
-                bin.display()
-            )
-        });
-    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-    let address = loop {
-        let line = lines
-            .next()
-            .expect("the server said where it listens")
-            .expect("line");
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split_whitespace().next().unwrap_or("").to_string();
-        }
-    };
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
-            eprintln!("server: {line}");
-        }
-    });
-    (child, format!("http://{address}"))
+        .args(["--max-queue", "1024"]);
+    spawn_serve(command, true)
 }
 
 fn pct(sorted: &[Duration], p: f64) -> f64 {

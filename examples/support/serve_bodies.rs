@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -107,4 +108,34 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Start `command` (a `citeproof serve --listen 127.0.0.1:0 …`), read where it listens
+/// from its standard error, and keep reading the rest (to `echo` when given).
+pub fn spawn_serve(mut command: Command, echo: bool) -> (Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start the server: {e} (cargo build --release)"));
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let address = loop {
+        let line = lines
+            .next()
+            .expect("the server said where it listens")
+            .expect("stderr line");
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            break rest.split_whitespace().next().unwrap_or("").to_string();
+        }
+    };
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            if echo {
+                eprintln!("server: {line}");
+            }
+        }
+    });
+    (child, format!("http://{address}"))
 }
