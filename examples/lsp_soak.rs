@@ -16,7 +16,7 @@
 //! times along the way, and the growth from the first sample to the last at the end.
 
 #[path = "../tests/support/mod.rs"]
-#[allow(unused_imports, dead_code)]
+#[allow(unused_imports)]
 mod support;
 
 #[path = "support/lsp_docs.rs"]

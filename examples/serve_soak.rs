@@ -17,7 +17,7 @@
 //! growth of memory from the first minute after warm-up to the last.
 
 #[path = "../tests/support/mod.rs"]
-#[allow(unused_imports, dead_code)]
+#[allow(unused_imports)]
 mod support;
 
 #[path = "support/serve_bodies.rs"]
