@@ -167,35 +167,13 @@ fn measure(args: &Args, world: &MockWorld, dir: &Path, file: &str, language: &st
         }
         // Type a character (one in ten a new line) somewhere in a prose line,
         // then delete it: the text stays the generated one.
-        let line = loop {
-            let l = 10 + rng.next(lines.len() - 20);
-            if lines[l].len() > 20 && lines[l].is_ascii() {
-                break l;
-            }
-        };
-        let character = rng.next(lines[line].len());
-        let inserted = if rng.next(10) == 0 { "\n" } else { "x" };
-        let end = if inserted == "\n" {
-            json!({"line": line + 1, "character": 0})
-        } else {
-            json!({"line": line, "character": character + 1})
-        };
-        for (range, new_text) in [
-            (
-                json!({"start": {"line": line, "character": character}, "end": {"line": line, "character": character}}),
-                inserted,
-            ),
-            (
-                json!({"start": {"line": line, "character": character}, "end": end}),
-                "",
-            ),
-        ] {
+        for change in lsp_docs::type_and_delete(&lines, &mut rng) {
             version += 1;
             let sent = Instant::now();
             server.notify(
                 "textDocument/didChange",
                 json!({"textDocument": {"uri": uri, "version": version},
-                       "contentChanges": [{"range": range, "text": new_text}]}),
+                       "contentChanges": [change]}),
             );
             server.wait(WAIT, |m| is_publish(m, &uri, Some(version)));
             if n >= warm_up {

@@ -17,13 +17,16 @@
 //! server's resident memory (VmRSS) sampled every tenth of the run.
 
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use serde_json::{Value, json};
+
+#[path = "support/serve_bodies.rs"]
+mod serve_bodies;
+use serve_bodies::{body, load_works, rss_kib, spawn_serve};
 
 #[derive(Parser)]
 struct Args {
@@ -50,99 +53,9 @@ struct Args {
     bodies: usize,
 }
 
-/// A work with a title and an abstract.
-struct Work {
-    doi: Option<String>,
-    title: String,
-    abstract_text: String,
-    venue: Option<String>,
-    year: Option<i64>,
-}
-
-fn load_works() -> Vec<Work> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("../shared/data/world/works.jsonl");
-    let files: Vec<PathBuf> = if shared.exists() {
-        vec![shared]
-    } else {
-        std::fs::read_dir(root.join("fixtures/world"))
-            .expect("fixtures/world")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-            .collect()
-    };
-    let mut works = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).expect("world file");
-        for line in text.lines() {
-            let Ok(v) = serde_json::from_str::<Value>(line) else {
-                continue;
-            };
-            let abstract_text = v["abstract"].as_str().unwrap_or("").to_string();
-            let title = v["title"].as_str().unwrap_or("").to_string();
-            if abstract_text.split_whitespace().count() < 40 || title.is_empty() {
-                continue;
-            }
-            works.push(Work {
-                doi: v["doi"].as_str().map(str::to_string),
-                title,
-                abstract_text,
-                venue: v["venue"].as_str().map(str::to_string),
-                year: v["year"].as_i64(),
-            });
-            if works.len() >= 5_000 {
-                return works;
-            }
-        }
-    }
-    works
-}
-
-/// The first sentence of an abstract, at most 40 words.
-fn sentence(text: &str) -> String {
-    let first = text.split(". ").next().unwrap_or(text);
-    let words: Vec<&str> = first.split_whitespace().take(40).collect();
-    words.join(" ")
-}
-
-fn article(w: &Work) -> Value {
-    json!({"doi": w.doi, "title": w.title, "abstract": w.abstract_text, "journal": w.venue,
-           "year": w.year, "citation_count": 10, "is_peer_reviewed": true, "is_retracted": false})
-}
-
-/// One closed-world request body for `route`, from works `a` and `b`.
-fn body(route: &str, a: &Work, b: &Work, n: usize) -> Value {
-    let reference = |i: usize, w: &Work| match &w.doi {
-        Some(doi) => format!("[{i}] {}. {}. doi:{doi}", w.title, w.year.unwrap_or(2020)),
-        None => format!("[{i}] {}. {}.", w.title, w.year.unwrap_or(2020)),
-    };
-    let answer = format!(
-        "{} [1]. {} [2]. A claim no source makes, number {n} [3].\n\nReferences:\n{}\n{}\n\
-         [3] Invented A. A study that does not exist. 2021. doi:10.9999/invented.{n}\n",
-        sentence(&a.abstract_text),
-        sentence(&b.abstract_text),
-        reference(1, a),
-        reference(2, b),
-    );
-    match route {
-        "clean" => json!({"answer": answer, "sources": [article(a), article(b)]}),
-        "validate" => {
-            json!({"query": sentence(&a.abstract_text), "articles": [article(a), article(b)]})
-        }
-        "check" => json!({"text": answer, "kind": "text"}),
-        other => panic!("unknown route {other} (clean, validate, check)"),
-    }
-}
-
-fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 fn start(bin: &PathBuf) -> (Child, String) {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(bin)
+    let mut command = Command::new(bin);
+    command
         .args([
             "serve",
             "--listen",
@@ -150,30 +63,8 @@ fn start(bin: &PathBuf) -> (Child, String) {
             "--no-resolve",
             "--no-access-log",
         ])
-        .args(["--max-queue", "1024"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot start {}: {e} (cargo build --release)",
-                bin.display()
-            )
-        });
-    let stderr = child.stderr.take().expect("stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let address = loop {
-        let line = lines
-            .next()
-            .expect("the server said where it listens")
-            .expect("stderr line");
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split_whitespace().next().unwrap_or("").to_string();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    (child, format!("http://{address}"))
+        .args(["--max-queue", "1024"]);
+    spawn_serve(command, false)
 }
 
 #[tokio::main]

@@ -1,9 +1,11 @@
 //! The PostgreSQL backend against a real server started here (tests/pg_server): the
 //! index built and read through `postgres://…` gives the same results as the SQLite
-//! engine; the resolution cache is shared by two processes writing at once without
-//! loss; the schema is migrated by citeproof and a newer schema is refused.
+//! engine; four processes writing the resolution cache and four builds writing the
+//! index, all at once, lose no update; the schema is migrated by citeproof and a newer
+//! schema is refused.
 
 mod bin_support;
+mod crash_support;
 mod pg_server;
 
 use std::io::Write;
@@ -358,7 +360,7 @@ const CHILD_ID: &str = "CITEPROOF_TEST_PG_CACHE_WRITER";
 const KEYS: usize = 400;
 
 /// Not a test of its own: the body of a writer process spawned by
-/// `the_cache_is_shared_by_processes_writing_at_once`.
+/// `four_processes_write_the_cache_and_the_index_at_once_and_lose_nothing`.
 #[test]
 fn cache_writer_process() {
     let (Ok(url), Ok(id)) = (std::env::var(CHILD_URL), std::env::var(CHILD_ID)) else {
@@ -366,7 +368,7 @@ fn cache_writer_process() {
         return;
     };
     let cache = Cache::open(Path::new(&url)).unwrap();
-    // Both writers write the shared keys, in batches, interleaved with their own.
+    // Every writer writes the shared keys, in batches, interleaved with its own.
     for start in (0..KEYS).step_by(20) {
         let batch: Vec<(String, bool, Value)> = (start..start + 20)
             .flat_map(|i| {
@@ -384,8 +386,27 @@ fn cache_writer_process() {
     }
 }
 
+/// Builds of `citeproof index build` writing `url` at once: each imports 300 works of
+/// its own and the 50 works every one of them holds.
+fn concurrent_builds(dir: &Path, url: &str) -> Vec<std::process::Child> {
+    ["a", "b", "c", "d"]
+        .into_iter()
+        .map(|id| {
+            let file = dir.join(format!("part-{id}.jsonl"));
+            let text = crash_support::corpus(id, 0, 300) + &crash_support::corpus("shared", 0, 50);
+            std::fs::write(&file, text).unwrap();
+            citeproof()
+                .args(["index", "build", url, "--corpus"])
+                .arg(&file)
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect()
+}
+
 #[test]
-fn the_cache_is_shared_by_processes_writing_at_once() {
+fn four_processes_write_the_cache_and_the_index_at_once_and_lose_nothing() {
     let Some(server) = PgServer::start() else {
         return;
     };
@@ -404,8 +425,11 @@ fn the_cache_is_shared_by_processes_writing_at_once() {
     assert!(entry.found);
     assert_eq!(entry.value["title"], "Attention");
 
+    let dir = tempfile::tempdir().unwrap();
+    let index_url = server.database("index_writers");
     let exe = std::env::current_exe().unwrap();
-    let children: Vec<_> = ["a", "b"]
+    let writers = ["a", "b", "c", "d"];
+    let children: Vec<_> = writers
         .into_iter()
         .map(|id| {
             std::process::Command::new(&exe)
@@ -416,18 +440,38 @@ fn the_cache_is_shared_by_processes_writing_at_once() {
                 .unwrap()
         })
         .collect();
+    let builds = concurrent_builds(dir.path(), &index_url);
     for mut child in children {
         assert!(child.wait().unwrap().success());
     }
+    for child in builds {
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+    }
+    // Every record of every build, the shared works once each.
+    let (stats, _) = ok(citeproof()
+        .args(["index", "stats", "--json", &index_url])
+        .output()
+        .unwrap());
+    let stats: Value = serde_json::from_str(&stats).unwrap();
+    assert_eq!(stats["works"], 4 * 300 + 50, "{stats}");
+    let mut client = postgres::Client::connect(&index_url, postgres::NoTls).unwrap();
+    let records: i64 = client
+        .query_one("SELECT COUNT(*) FROM citeproof_index_records", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(records, 4 * 300 + 50);
+
     let stats = cache.stats().unwrap();
     let crossref = stats
         .namespaces
         .iter()
         .find(|n| n.namespace == "crossref")
         .unwrap();
-    assert_eq!(crossref.entries as usize, 3 * KEYS, "{stats:?}");
-    assert_eq!(crossref.not_found as usize, 2 * KEYS.div_ceil(3));
-    for id in ["a", "b"] {
+    assert_eq!(crossref.entries as usize, 5 * KEYS, "{stats:?}");
+    assert_eq!(crossref.not_found as usize, 4 * KEYS.div_ceil(3));
+    for id in writers {
         for i in [0, 1, KEYS / 2, KEYS - 1] {
             let entry = cache
                 .get("crossref", &format!("own-{id}/{i}"))
@@ -444,7 +488,7 @@ fn the_cache_is_shared_by_processes_writing_at_once() {
         .unwrap());
     let cli: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(cli["namespaces"].as_array().unwrap().len(), 2, "{cli}");
-    assert_eq!(cache.clear(Some("crossref")).unwrap(), 3 * KEYS);
+    assert_eq!(cache.clear(Some("crossref")).unwrap(), 5 * KEYS);
     assert!(cache.get("crossref", "shared/0").unwrap().is_none());
     assert!(cache.get("s2", "arxiv/1706.03762").unwrap().is_some());
 }

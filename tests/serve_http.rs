@@ -7,6 +7,8 @@ mod support;
 
 #[path = "serve_http/api.rs"]
 mod api;
+#[path = "serve_http/auth.rs"]
+mod auth;
 #[path = "serve_http/limits.rs"]
 mod limits;
 #[path = "serve_http/page.rs"]

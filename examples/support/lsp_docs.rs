@@ -338,3 +338,27 @@ fn latex(bytes: usize, refs: usize, rng: &mut Lcg) -> String {
     out.push_str("\\bibliographystyle{plainnat}\n\\bibliography{refs}\n\\end{document}\n");
     out
 }
+
+/// One typed character and its deletion, as two `didChange` content changes: a
+/// character (one in ten a new line) typed at a random place in a prose line of
+/// `lines`, then removed, so the text is the same after both.
+pub fn type_and_delete(lines: &[&str], rng: &mut Lcg) -> [serde_json::Value; 2] {
+    let line = loop {
+        let l = 10 + rng.next(lines.len() - 20);
+        if lines[l].len() > 20 && lines[l].is_ascii() {
+            break l;
+        }
+    };
+    let character = rng.next(lines[line].len());
+    let inserted = if rng.next(10) == 0 { "\n" } else { "x" };
+    let end = if inserted == "\n" {
+        serde_json::json!({"line": line + 1, "character": 0})
+    } else {
+        serde_json::json!({"line": line, "character": character + 1})
+    };
+    let at = serde_json::json!({"line": line, "character": character});
+    [
+        serde_json::json!({"range": {"start": at, "end": at}, "text": inserted}),
+        serde_json::json!({"range": {"start": at, "end": end}, "text": ""}),
+    ]
+}

@@ -106,7 +106,8 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         shown.set_length(p.bytes_total);
         shown.set_position(p.bytes_read);
         shown.set_message(format!("{} records", p.records));
-    })?;
+    })
+    .map_err(|e| stopped(&args.dir, &e))?;
     bar.finish_and_clear();
     for w in &report.first_warnings {
         eprintln!("warning: {w}");
@@ -146,6 +147,32 @@ fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     } else {
         Ok(ExitCode::from(2))
     }
+}
+
+/// Why a build stopped, and that it can be resumed: what was committed is kept (the
+/// index is consistent at every commit), files imported before are skipped by the next
+/// build, and a file cut short is read again.
+fn stopped(dir: &std::path::Path, error: &index::IndexError) -> anyhow::Error {
+    let text = error.to_string();
+    let full = [
+        "disk I/O error",
+        "database or disk is full",
+        "No space left",
+        "File too large",
+        "Disk quota exceeded",
+    ]
+    .iter()
+    .any(|s| text.contains(s));
+    anyhow::anyhow!(
+        "the build of {} stopped: {text}{}; what it committed before is kept: run the same \
+         `citeproof index build` again to resume",
+        dir.display(),
+        if full {
+            " (is the disk full, or a file larger than the system allows?)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// A progress bar on standard error when it is a terminal (hidden otherwise).

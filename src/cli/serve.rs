@@ -12,7 +12,7 @@ use clap::Args;
 use citeproof::clean::Cleaner;
 use citeproof::config::Overrides;
 use citeproof::config::serve::ListenAddr;
-use citeproof::serve::{Service, ServiceSetup, serve, shutdown_signal};
+use citeproof::serve::{Listeners, Service, ServiceSetup, serve, shutdown_signal};
 use citeproof::verify::backend::Backend;
 
 use super::stage_args::{StageArgs, command_config};
@@ -44,6 +44,27 @@ pub struct ServeArgs {
     /// No access log on standard error [config: serve.access-log = false].
     #[arg(long)]
     pub no_access_log: bool,
+    /// Serve `/healthz` and `/metrics` on this address only, not on `--listen`
+    /// [config: serve.admin-listen].
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub admin_listen: Option<String>,
+    /// Bearer tokens, one per line: every `/v1/` request then needs `Authorization:
+    /// Bearer TOKEN` (also `CITEPROOF_SERVE_TOKENS`, comma-separated)
+    /// [config: serve.tokens-file].
+    #[arg(long, value_name = "FILE")]
+    pub tokens_file: Option<PathBuf>,
+    /// Requests one token may make (`10/s`, `600/min`); beyond, 429
+    /// [config: serve.token-rate-limit].
+    #[arg(long, value_name = "RATE")]
+    pub token_rate_limit: Option<String>,
+    /// Requests one token may have in flight at once; beyond, 429
+    /// [config: serve.token-concurrency].
+    #[arg(long, value_name = "N")]
+    pub token_concurrency: Option<u32>,
+    /// An origin whose pages may call the service from a browser (repeatable; `*` for
+    /// any) [config: serve.cors-origins; default: none].
+    #[arg(long = "cors-origin", value_name = "ORIGIN")]
+    pub cors_origins: Vec<String>,
     #[command(flatten)]
     pub stages: StageArgs,
 }
@@ -77,6 +98,35 @@ impl ServeArgs {
         if self.no_access_log {
             layers.set("--no-access-log", "serve.access-log", false)?;
         }
+        if let Some(admin) = &self.admin_listen {
+            ListenAddr::parse(admin).map_err(|e| anyhow::anyhow!("--admin-listen: {e}"))?;
+            layers.set("--admin-listen", "serve.admin-listen", admin.trim())?;
+        }
+        if let Some(file) = &self.tokens_file {
+            layers.set_path("--tokens-file", "serve.tokens-file", file)?;
+        }
+        if let Some(rate) = &self.token_rate_limit {
+            layers.set(
+                "--token-rate-limit",
+                "serve.token-rate-limit",
+                rate.as_str(),
+            )?;
+        }
+        if let Some(n) = self.token_concurrency {
+            layers.set(
+                "--token-concurrency",
+                "serve.token-concurrency",
+                i64::from(n),
+            )?;
+        }
+        if !self.cors_origins.is_empty() {
+            let origins: Vec<toml::Value> = self
+                .cors_origins
+                .iter()
+                .map(|o| toml::Value::String(o.clone()))
+                .collect();
+            layers.set("--cors-origin", "serve.cors-origins", origins)?;
+        }
         let mut all = layers.0;
         all.extend(self.stages.layers()?);
         Ok(all)
@@ -87,7 +137,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let cli = args.layers()?;
     let configs = command_config(Path::new("."), args.config.clone(), cli.clone())?;
     let config = configs.run();
-    let settings = config.serve_settings();
+    let settings = config.serve_settings()?;
     let (cleaner_settings, warnings) = config.cleaner_settings()?;
     for w in warnings {
         eprintln!("warning: {w}");
@@ -130,13 +180,36 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .await
             .with_context(|| format!("cannot listen on {}", settings.listen))?;
         let address = listener.local_addr()?;
+        let admin = match settings.admin_listen {
+            Some(admin) => Some(
+                tokio::net::TcpListener::bind(admin)
+                    .await
+                    .with_context(|| format!("cannot listen on {admin} (admin-listen)"))?,
+            ),
+            None => None,
+        };
         eprintln!(
-            "citeproof serve: listening on http://{address} (resolution {}, {} at once, {} waiting)",
+            "citeproof serve: listening on http://{address} (resolution {}, {} at once, {} waiting, {})",
             if service.cleaner.resolver().is_some() { "on" } else { "off" },
             settings.max_concurrency,
             settings.max_queue,
+            match settings.tokens.len() {
+                0 => "no tokens: open to anyone who reaches it".to_string(),
+                1 => "1 bearer token".to_string(),
+                n => format!("{n} bearer tokens"),
+            },
         );
-        serve(listener, service, shutdown_signal()).await?;
+        if let Some(admin) = &admin {
+            eprintln!(
+                "citeproof serve: health and metrics on http://{}",
+                admin.local_addr()?
+            );
+        }
+        let listeners = Listeners {
+            main: listener,
+            admin,
+        };
+        serve(listeners, service, shutdown_signal()).await?;
         eprintln!("citeproof serve: stopped");
         anyhow::Ok(())
     })?;

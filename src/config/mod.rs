@@ -13,6 +13,7 @@ pub mod file;
 pub mod layers;
 mod print;
 pub mod serve;
+pub mod serve_access;
 mod stages;
 pub mod validate;
 pub mod venue_policy;

@@ -13,6 +13,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::auth::TokenPermit;
 use super::errors::json_error;
 use super::metrics::Metrics;
 
@@ -28,10 +29,19 @@ pub struct Limiter {
     metrics: Arc<Metrics>,
 }
 
-/// A request's place: admission and a running slot, released when the last clone
-/// (the handler's, or the blocking work it started) is dropped.
+/// A request's place: admission, a running slot and its token's permit (when tokens
+/// limit their requests in flight), released when the last clone (the handler's, or
+/// the blocking work it started) is dropped.
 #[derive(Debug, Clone)]
-pub struct Slot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, OwnedSemaphorePermit, InFlight)>);
+pub struct Slot(#[allow(dead_code)] Arc<Held>);
+
+#[derive(Debug)]
+struct Held {
+    _admitted: OwnedSemaphorePermit,
+    _running: OwnedSemaphorePermit,
+    _in_flight: InFlight,
+    _token: Option<TokenPermit>,
+}
 
 /// Keeps the in-flight gauge right however the slot ends.
 #[derive(Debug)]
@@ -56,8 +66,8 @@ impl Limiter {
     }
 
     /// A slot, waiting for one when every slot is taken and the queue has room;
-    /// `None` when the queue is full too.
-    pub async fn acquire(&self) -> Option<Slot> {
+    /// `None` when the queue is full too. The token's permit is held with the slot.
+    pub async fn acquire(&self, token: Option<TokenPermit>) -> Option<Slot> {
         let admitted = self.admitted.clone().try_acquire_owned().ok()?;
         let running = match self.running.clone().try_acquire_owned() {
             Ok(permit) => permit,
@@ -69,17 +79,19 @@ impl Limiter {
             }
         };
         self.metrics.in_flight().inc();
-        Some(Slot(Arc::new((
-            admitted,
-            running,
-            InFlight(self.metrics.clone()),
-        ))))
+        Some(Slot(Arc::new(Held {
+            _admitted: admitted,
+            _running: running,
+            _in_flight: InFlight(self.metrics.clone()),
+            _token: token,
+        })))
     }
 }
 
 /// Middleware: a slot for the request (as an extension), or 503 with Retry-After.
 pub async fn limit(State(limiter): State<Limiter>, mut request: Request, next: Next) -> Response {
-    let Some(slot) = limiter.acquire().await else {
+    let token = request.extensions_mut().remove::<TokenPermit>();
+    let Some(slot) = limiter.acquire(token).await else {
         let message = format!(
             "the server is at capacity ({} requests handled at once, {} waiting): retry later",
             limiter.max_concurrency, limiter.max_queue
@@ -107,10 +119,10 @@ mod tests {
     async fn a_full_queue_is_refused_and_slots_come_back() {
         let metrics = Arc::new(Metrics::new(None));
         let limiter = Limiter::new(1, 1, metrics.clone());
-        let first = limiter.acquire().await.expect("a free slot");
+        let first = limiter.acquire(None).await.expect("a free slot");
         let waiting = tokio::spawn({
             let limiter = limiter.clone();
-            async move { limiter.acquire().await.is_some() }
+            async move { limiter.acquire(None).await.is_some() }
         });
         // The second request waits in the queue; a third finds the queue full.
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
@@ -118,7 +130,7 @@ mod tests {
             assert!(tokio::time::Instant::now() < deadline, "never queued");
             tokio::task::yield_now().await;
         }
-        assert!(limiter.acquire().await.is_none());
+        assert!(limiter.acquire(None).await.is_none());
         assert_eq!(metrics.in_flight().get(), 1);
         let kept = first.clone();
         drop(first);

@@ -10,10 +10,14 @@
 //! and every request shares it. Limits: a body size (413), a request timeout (504), a
 //! bounded number of requests handled and waiting (503 with `Retry-After` beyond it);
 //! every error is JSON; SIGTERM or Ctrl-C stops accepting and lets requests in flight
-//! finish (up to `shutdown-timeout`).
+//! finish (up to `shutdown-timeout`). With bearer tokens every `/v1/` request needs one
+//! (401) and each token keeps its own quotas (429); CORS is closed unless origins are
+//! configured; `/healthz` and `/metrics` may move to a listener of their own.
 
 pub mod access;
+pub mod auth;
 pub mod check;
+pub mod cors;
 pub mod errors;
 pub mod limits;
 pub mod metrics;
@@ -25,7 +29,6 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -35,11 +38,13 @@ use tokio::net::TcpListener;
 use crate::cache::Cache;
 use crate::clean::Cleaner;
 use crate::config::Overrides;
+pub use crate::config::serve::{ServeSettings, default_concurrency};
 use crate::net::SourceStats;
 use crate::validate::Validator;
 use crate::verify::backend::Backend;
 
 use access::Observer;
+use auth::Gate;
 use check::CheckService;
 use limits::Limiter;
 use metrics::{Metrics, Upstream};
@@ -60,44 +65,6 @@ pub const ROUTES: [(&str, &str); 8] = [
     ("get", "/openapi.json"),
     ("get", "/"),
 ];
-
-/// Where the service listens and the limits it keeps (`[serve]`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServeSettings {
-    pub listen: SocketAddr,
-    pub max_body_size: u64,
-    /// Largest body of `POST /v1/check`, which takes whole documents (a PDF, a
-    /// bundle); the other routes keep `max_body_size`.
-    pub max_upload_size: u64,
-    pub request_timeout: Duration,
-    pub max_concurrency: usize,
-    pub max_queue: usize,
-    pub shutdown_timeout: Duration,
-    pub access_log: bool,
-}
-
-impl Default for ServeSettings {
-    fn default() -> ServeSettings {
-        ServeSettings {
-            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            max_body_size: 2 << 20,
-            max_upload_size: 32 << 20,
-            request_timeout: Duration::from_secs(120),
-            max_concurrency: default_concurrency(),
-            max_queue: 256,
-            shutdown_timeout: Duration::from_secs(30),
-            access_log: true,
-        }
-    }
-}
-
-/// Requests handled at once by default: four per CPU. Their work is mostly CPU-bound
-/// (parsing, scoring) and each worker thread keeps per-thread caches (word stems), so
-/// more slots add memory without adding throughput; waiting requests queue instead.
-pub fn default_concurrency() -> usize {
-    let cpus = std::thread::available_parallelism().map_or(2, usize::from);
-    (4 * cpus).max(4)
-}
 
 /// What the service is built from: the configuration turned into library objects.
 pub struct ServiceSetup {
@@ -164,34 +131,67 @@ impl Upstream for WeakCounters {
     }
 }
 
-/// The routes with their limits, metrics and access log.
+/// The routes of the main listener with their limits, tokens, CORS policy, metrics
+/// and access log; `/healthz` and `/metrics` are among them unless `admin-listen` puts
+/// them on a listener of their own ([`admin_router`]).
 pub fn router(service: Arc<Service>) -> Router {
     let s = &service.settings;
     let limiter = Limiter::new(s.max_concurrency, s.max_queue, service.metrics.clone());
-    let observer = Observer {
-        metrics: service.metrics.clone(),
-        log: s.access_log,
-    };
     let upload_limit = DefaultBodyLimit::max(
         usize::try_from(s.max_upload_size.max(s.max_body_size)).unwrap_or(usize::MAX),
     );
+    let cors = cors::layer(&s.cors_origins);
+    let separate_admin = s.admin_listen.is_some();
+    // Layers run outside in: a request without a valid token is refused before it
+    // takes a slot, and the token's permit travels with the slot. Route layers, so a
+    // path that is no route gets its 404 from the merged router, not a 401.
     let api = Router::new()
         .route("/v1/check", post(routes::check).layer(upload_limit))
         .route("/v1/resolve", post(routes::resolve))
         .route("/v1/validate", post(routes::validate))
         .route("/v1/clean", post(routes::clean_answer))
-        .layer(limits::timeout(s.request_timeout))
-        .layer(axum::middleware::from_fn_with_state(limiter, limits::limit))
+        .route_layer(limits::timeout(s.request_timeout))
+        .route_layer(axum::middleware::from_fn_with_state(limiter, limits::limit))
+        .route_layer(axum::middleware::from_fn_with_state(
+            Gate::new(s),
+            auth::authenticate,
+        ))
         .layer(DefaultBodyLimit::max(
             usize::try_from(s.max_body_size).unwrap_or(usize::MAX),
         ));
+    let mut main = Router::new()
+        .route("/openapi.json", get(routes::openapi))
+        .route("/", get(routes::page))
+        .merge(api);
+    if !separate_admin {
+        main = main.merge(admin_routes());
+    }
+    let main = observed(main.with_state(service.clone()), &service);
+    match cors {
+        Some(cors) => main.layer(cors),
+        None => main,
+    }
+}
+
+/// `/healthz` and `/metrics` alone, for the `admin-listen` listener (no tokens, no
+/// CORS: keep it where only the operator's monitoring reaches it).
+pub fn admin_router(service: Arc<Service>) -> Router {
+    observed(admin_routes().with_state(service.clone()), &service)
+}
+
+fn admin_routes() -> Router<Arc<Service>> {
     Router::new()
         .route("/healthz", get(routes::healthz))
         .route("/metrics", get(routes::metrics))
-        .route("/openapi.json", get(routes::openapi))
-        .route("/", get(routes::page))
-        .merge(api)
-        .with_state(service)
+}
+
+/// Panics caught, errors as JSON, every answer counted and logged.
+fn observed(router: Router, service: &Service) -> Router {
+    let observer = Observer {
+        metrics: service.metrics.clone(),
+        log: service.settings.access_log,
+    };
+    router
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             errors::panicked,
         ))
@@ -202,31 +202,51 @@ pub fn router(service: Arc<Service>) -> Router {
         ))
 }
 
-/// Serve on `listener` until `shutdown` completes, then let the requests in flight
-/// finish for up to `shutdown-timeout`.
+/// Where the service listens: the main listener, and the admin one when
+/// `admin-listen` is set.
+pub struct Listeners {
+    pub main: TcpListener,
+    pub admin: Option<TcpListener>,
+}
+
+/// Serve on the listeners until `shutdown` completes, then let the requests in
+/// flight finish for up to `shutdown-timeout`.
 pub async fn serve(
-    listener: TcpListener,
+    listeners: Listeners,
     service: Arc<Service>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let grace = service.settings.shutdown_timeout;
-    let app = router(service).into_make_service_with_connect_info::<SocketAddr>();
-    let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
-    let signal = async move {
-        shutdown.await;
-        let _ = stopping_tx.send(());
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
     };
-    let server = axum::serve(listener, app).with_graceful_shutdown(signal);
-    let deadline = async move {
-        if stopping_rx.await.is_ok() {
-            tokio::time::sleep(grace).await;
-        } else {
-            std::future::pending::<()>().await;
+    let main = axum::serve(
+        listeners.main,
+        router(service.clone()).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(stopped(stop_rx.clone()));
+    let admin = listeners.admin.map(|listener| {
+        axum::serve(
+            listener,
+            admin_router(service).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(stopped(stop_rx.clone()))
+    });
+    let servers = async move {
+        match admin {
+            Some(admin) => tokio::try_join!(main.into_future(), admin.into_future()).map(|_| ()),
+            None => main.await,
         }
     };
+    let signal = async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+        tokio::time::sleep(grace).await;
+    };
     tokio::select! {
-        result = server => result,
-        () = deadline => {
+        result = servers => result,
+        () = signal => {
             eprintln!(
                 "citeproof serve: requests still running {} s after the shutdown signal; stopping",
                 grace.as_secs()

@@ -19,6 +19,8 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_citeproof");
 pub struct Server {
     child: Child,
     pub base: String,
+    /// The `--admin-listen` listener's base URL, when the server has one.
+    pub admin: Option<String>,
     /// Everything the server wrote on standard error so far.
     pub stderr: Arc<Mutex<String>>,
 }
@@ -81,16 +83,18 @@ impl Server {
         let sink = log.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("listening on http://").nth(1) {
-                    let address = rest.split_whitespace().next().unwrap_or("").to_string();
-                    let _ = tx.send(address);
+                for said in ["listening on http://", "health and metrics on http://"] {
+                    if let Some(rest) = line.split(said).nth(1) {
+                        let address = rest.split_whitespace().next().unwrap_or("").to_string();
+                        let _ = tx.send(address);
+                    }
                 }
                 let mut log = sink.lock().unwrap();
                 log.push_str(&line);
                 log.push('\n');
             }
         });
-        let address = match rx.recv_timeout(Duration::from_secs(60)) {
+        let mut said = || match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(address) => address,
             Err(_) => {
                 let _ = child.kill();
@@ -100,14 +104,20 @@ impl Server {
                 );
             }
         };
+        let address = said();
+        let admin = args
+            .contains(&"--admin-listen")
+            .then(|| format!("http://{}", said()));
         let server = Server {
             child,
             base: format!("http://{address}"),
+            admin,
             stderr: log,
         };
+        let health = format!("{}/healthz", server.admin.as_ref().unwrap_or(&server.base));
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            if let Ok(r) = server.get("/healthz")
+            if let Ok(r) = request(&health, "GET", None, &[])
                 && r.status == 200
             {
                 return server;
@@ -123,6 +133,19 @@ impl Server {
 
     pub fn get(&self, path: &str) -> Result<Reply, String> {
         request(&format!("{}{path}", self.base), "GET", None, &[])
+    }
+
+    /// POST a JSON body with these headers (`authorization`, `origin`).
+    pub fn post_with(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Reply {
+        let mut all = vec![("content-type", "application/json")];
+        all.extend_from_slice(headers);
+        request(
+            &format!("{}{path}", self.base),
+            "POST",
+            Some(body.to_string().into_bytes()),
+            &all,
+        )
+        .unwrap_or_else(|e| panic!("POST {path}: {e}"))
     }
 
     /// POST a JSON body.

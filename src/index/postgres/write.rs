@@ -1,7 +1,9 @@
 //! Building the index in PostgreSQL: the same merging and replacement as the SQLite
 //! writer (identifiers, then the title key; a newer record replaces the older one),
 //! a batch of records at a time (`index_batch`), in transactions committed every few
-//! thousand records. One build at a time: the writer holds a session advisory lock.
+//! thousand records. One build at a time: the writer holds a session advisory lock,
+//! and a build started while another writes waits for it (builds started at once
+//! run one after the other, and none of their records is lost).
 
 use postgres::Client;
 
@@ -41,9 +43,13 @@ impl PgWriter {
             .map_err(err)?
             .get(0);
         if !locked {
-            return Err(open_error(
-                "another `citeproof index build` is writing this database".to_string(),
-            ));
+            eprintln!(
+                "citeproof index build: another build is writing {}; waiting for it to end",
+                redacted(url)
+            );
+            client
+                .execute("SELECT pg_advisory_lock($1)", &[&BUILD_LOCK])
+                .map_err(err)?;
         }
         client
             .execute(
