@@ -77,7 +77,7 @@ fn hit(e: &Entry, rank: usize, score: f64) -> Value {
         .iter()
         .enumerate()
         .map(|(i, a)| {
-            let numbered = e.salt(&format!("dblp-homonym-{i}")) % 4 == 0;
+            let numbered = e.salt(&format!("dblp-homonym-{i}")).is_multiple_of(4);
             let name = if numbered {
                 format!("{} {:04}", a.display_name(), 1 + e.salt("n") % 12)
             } else {
