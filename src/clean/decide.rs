@@ -266,6 +266,7 @@ mod tests {
         let j = Judgement {
             call: Call::Mismatch,
             support: 0.05,
+            signals: Default::default(),
             evidence: Evidence {
                 score: 0.3,
                 passage: Some("Another finding.".into()),

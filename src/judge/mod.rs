@@ -126,6 +126,8 @@ pub struct Judgement {
     /// How well the cited work supports the sentence, in [0, 1].
     pub support: f64,
     pub evidence: Evidence,
+    /// What the decision model read (for calibration).
+    pub signals: Signals,
 }
 
 /// The judge: a scorer and the decision model fitted for it. Cheap to clone.
@@ -289,6 +291,7 @@ impl Judge {
         Judgement {
             call,
             support,
+            signals,
             evidence: Evidence {
                 score: round4(own.score),
                 passage: own.passage.clone(),

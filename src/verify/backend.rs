@@ -257,7 +257,14 @@ impl Judgement {
                 })
             }
             Judgement::Embedded(v) => {
-                from_relation(citation, claim, work, v.relation, v.evidence.as_deref())
+                from_relation(
+                    citation,
+                    claim,
+                    work,
+                    v.relation,
+                    v.evidence.as_deref(),
+                    v.specific.as_ref().map_or(&[], |s| s.missing.as_slice()),
+                )
             }
         }
     }
