@@ -32,10 +32,10 @@ mod clean_calibrate;
 mod clean_ci;
 #[path = "support/clean_gen.rs"]
 mod clean_gen;
-#[path = "support/clean_open.rs"]
-mod clean_open;
 #[path = "support/clean_judge_table.rs"]
 mod clean_judge_table;
+#[path = "support/clean_open.rs"]
+mod clean_open;
 #[path = "support/clean_score.rs"]
 mod clean_score;
 #[path = "support/clean_world.rs"]

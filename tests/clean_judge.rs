@@ -69,10 +69,17 @@ fn doubtful_citations_are_kept_by_default_and_marked_by_policy() {
         doubt_threshold: Some(1.0),
         ..CleanOptions::default()
     };
-    let cleaned =
-        clean_blocking(&Cleaner::default(), &request(answer, Some(doubt_all.clone()))).unwrap();
+    let cleaned = clean_blocking(
+        &Cleaner::default(),
+        &request(answer, Some(doubt_all.clone())),
+    )
+    .unwrap();
     let c = &cleaned.report.citations[0];
-    assert_eq!((c.status, c.action), (Status::Doubtful, Taken::Kept), "{c:?}");
+    assert_eq!(
+        (c.status, c.action),
+        (Status::Doubtful, Taken::Kept),
+        "{c:?}"
+    );
     assert_eq!(cleaned.report.summary.doubtful, 1);
     let mark = CleanOptions {
         doubtful: Some(Action::Mark),

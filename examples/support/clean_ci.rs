@@ -70,7 +70,10 @@ impl CiGenerator {
                     .flatten()
                     .filter_map(Value::as_str)
                     .collect();
-                (d["doc_id"].as_u64().unwrap_or_default(), sentences.join(" "))
+                (
+                    d["doc_id"].as_u64().unwrap_or_default(),
+                    sentences.join(" "),
+                )
             })
             .collect();
         let mut by_paper: BTreeMap<u64, Vec<Claim>> = BTreeMap::new();
@@ -152,7 +155,10 @@ impl CiGenerator {
             } else {
                 self.outsider(&papers)
             };
-            let shown = papers.iter().position(|&p| p == own).map(|k| excerpts[k].doc);
+            let shown = papers
+                .iter()
+                .position(|&p| p == own)
+                .map(|k| excerpts[k].doc);
             let claim = self.pick(own, shown);
             let others: Vec<usize> = papers.iter().copied().filter(|&p| p != own).collect();
             let hard: Vec<usize> = others
@@ -166,7 +172,11 @@ impl CiGenerator {
                 .filter(|&p| !self.same_field(own, p))
                 .collect();
             let want_hard = self.rng.random_bool(0.5);
-            let (cited, kind) = match (want_hard, hard.choose(&mut self.rng), easy.choose(&mut self.rng)) {
+            let (cited, kind) = match (
+                want_hard,
+                hard.choose(&mut self.rng),
+                easy.choose(&mut self.rng),
+            ) {
                 (true, Some(&h), _) | (false, Some(&h), None) => (h, Kind::MismatchHard),
                 (_, _, Some(&e)) => (e, Kind::MismatchEasy),
                 (_, None, None) => continue,
@@ -180,7 +190,10 @@ impl CiGenerator {
             if !answer.is_empty() {
                 answer.push(' ');
             }
-            let body = text.trim().trim_end_matches(['.', ';', ',', ':']).trim_end();
+            let body = text
+                .trim()
+                .trim_end_matches(['.', ';', ',', ':'])
+                .trim_end();
             answer.push_str(body);
             answer.push(' ');
             let n = number_of(paper) as u32;

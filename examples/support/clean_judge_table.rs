@@ -11,7 +11,11 @@ use super::clean_gen::Kind;
 use super::clean_score::{Decision, Scores};
 
 fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 { f64::NAN } else { a as f64 / b as f64 }
+    if b == 0 {
+        f64::NAN
+    } else {
+        a as f64 / b as f64
+    }
 }
 
 /// (valid kept, valid, easy removed, easy, hard removed, hard, doubtful) when

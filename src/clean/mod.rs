@@ -52,8 +52,8 @@ pub mod closed;
 pub mod decide;
 pub mod edit;
 pub mod find;
-pub mod options;
 pub mod judging;
+pub mod options;
 pub mod read;
 pub mod report;
 

@@ -5,7 +5,9 @@ use super::decision::DecisionModel;
 
 /// Fitted for `lexical` scoring (embedded-lexical) on 5283 judged citations.
 pub const LEXICAL: DecisionModel = DecisionModel {
-    weights: [5.7039, 2.9478, -0.2467, 0.5744, -1.7742, 0.9565, -12.9388, -1.4798],
+    weights: [
+        5.7039, 2.9478, -0.2467, 0.5744, -1.7742, 0.9565, -12.9388, -1.4798,
+    ],
     bias: -2.7147,
     remove_below: 0.0616,
     doubt_below: 0.5576,

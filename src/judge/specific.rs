@@ -160,7 +160,8 @@ mod tests {
         let c = check(&terms, &own);
         assert!(c.missing.is_empty(), "{c:?}");
         assert_eq!(c.missing_share, 0.0);
-        let other = TermSet::of(&["Dexamethasone lowered 28-day mortality in ventilated patients."]);
+        let other =
+            TermSet::of(&["Dexamethasone lowered 28-day mortality in ventilated patients."]);
         let c = check(&terms, &other);
         assert!(c.missing.contains(&"Remdesivir".to_string()), "{c:?}");
         assert!(c.missing_share > 0.9, "{c:?}");

@@ -304,7 +304,11 @@ mod tests {
             &["40 %".to_string()],
         )
         .unwrap();
-        assert!(d.message.ends_with("it lacks the claim's 40 %"), "{}", d.message);
+        assert!(
+            d.message.ends_with("it lacks the claim's 40 %"),
+            "{}",
+            d.message
+        );
         assert_eq!((d.rule.code, d.severity), ("CP303", Severity::Warning));
         assert!(from_relation(&c, &claim, None, Relation::Related, None, &[]).is_none());
         assert!(from_relation(&c, &claim, None, Relation::Uncertain, None, &[]).is_none());

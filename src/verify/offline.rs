@@ -13,7 +13,6 @@ use serde_json::json;
 
 use super::Relation;
 use super::background::Background;
-use crate::judge::specific::{self, SpecificCheck};
 use super::embedded::Assessment;
 use super::escalate::{cached, digest_key, passage_ref, search_full_text, store};
 use super::evidence::Evidence;
@@ -22,6 +21,7 @@ use super::hybrid::Scorer;
 use super::select::{self, PassageSettings, Ranker};
 use super::verdict::{PassageRef, Stage, Unverifiable};
 use crate::cache::Cache;
+use crate::judge::specific::{self, SpecificCheck};
 use crate::net::NetError;
 use crate::resolve::sources::Sources;
 use crate::verify::escalate::VerifyRequest;
