@@ -13,16 +13,24 @@ pub const LEXICAL: DecisionModel = DecisionModel {
     doubt_below: 0.5576,
 };
 
+/// Interim: the lexical fit, until `--calibrate --write-fitted` is run with the model
+/// (`--embedding-model DIR`).
 pub const HYBRID: DecisionModel = DecisionModel {
-    weights: [6.0, 4.0, -2.0, 0.0, 0.0, -8.0, -8.0, -3.0],
-    bias: -1.0,
-    remove_below: 0.1,
-    doubt_below: 0.3,
+    weights: [
+        5.7039, 2.9478, -0.2467, 0.5744, -1.7742, 0.9565, -12.9388, -1.4798,
+    ],
+    bias: -2.7147,
+    remove_below: 0.0616,
+    doubt_below: 0.5576,
 };
 
+/// Interim: the lexical fit, until `--calibrate --write-fitted` is run with the model
+/// (`--embedding-model DIR --scoring embeddings`).
 pub const EMBEDDINGS: DecisionModel = DecisionModel {
-    weights: [6.0, 4.0, -2.0, 0.0, 0.0, -8.0, -8.0, -3.0],
-    bias: -1.0,
-    remove_below: 0.1,
-    doubt_below: 0.3,
+    weights: [
+        5.7039, 2.9478, -0.2467, 0.5744, -1.7742, 0.9565, -12.9388, -1.4798,
+    ],
+    bias: -2.7147,
+    remove_below: 0.0616,
+    doubt_below: 0.5576,
 };
