@@ -223,8 +223,8 @@ impl Judge {
             };
             let mut rival: Option<(usize, Measured)> = None;
             if occurrence.rivals_allowed {
-                for j in 0..candidates.len() {
-                    if occurrence.cited_here.contains(&j) || !candidates[j].has_text() {
+                for (j, candidate) in candidates.iter().enumerate() {
+                    if occurrence.cited_here.contains(&j) || !candidate.has_text() {
                         continue;
                     }
                     if let Some(m) = measure(j)?
