@@ -5,10 +5,19 @@
 //!
 //! ```text
 //! cargo run --release --example clean_bench -- [--split dev|heldout] [--answers 400]
-//!     [--seed 7] [--write-set FILE] [--embedding-model DIR] [--preset microtrait]
-//!     [--metric score|cosine] [--threshold T] [--swap-margin M] [--sweep] [--misses]
-//!     [--open] [--fault-rate 0.3] [--calibrate]
+//!     [--seed 7] [--write-set FILE] [--embedding-model DIR] [--scoring MODE]
+//!     [--preset microtrait] [--metric score|cosine] [--threshold T] [--swap-margin M]
+//!     [--sweep] [--misses] [--open] [--fault-rate 0.3]
+//!     [--paraphrased] [--ci-answers 300] [--calibrate [--write-fitted]]
 //! ```
+//!
+//! `--paraphrased` also cleans answers built from Citation-Integrity dev claims (human
+//! paraphrase, see `support/clean_ci.rs`) and prints the judge's table for both sets:
+//! mismatch recall (easy: another field, hard: the same field), valid citations kept,
+//! removal precision, and the curve over the removal threshold. `--calibrate` fits
+//! the judge's decision model for the scoring in use on development answers only
+//! (Citation-Integrity train claims, copied answers of seed 1007) and prints it;
+//! `--write-fitted` writes it to `src/judge/fitted.rs` (see docs/judge.md).
 //!
 //! `dev` answers use ExpertQA's `rand_test` prose and one half of the world's works;
 //! `heldout` answers use `domain_test` (held out: print the figures, never tune on
@@ -19,8 +28,12 @@
 
 #[path = "support/clean_calibrate.rs"]
 mod clean_calibrate;
+#[path = "support/clean_ci.rs"]
+mod clean_ci;
 #[path = "support/clean_gen.rs"]
 mod clean_gen;
+#[path = "support/clean_judge_table.rs"]
+mod clean_judge_table;
 #[path = "support/clean_open.rs"]
 mod clean_open;
 #[path = "support/clean_score.rs"]
@@ -47,6 +60,7 @@ use citeproof::clean::{
 };
 use citeproof::verify::backend::VerifySettings;
 use citeproof::verify::fulltext::FullTextConfig;
+use citeproof::verify::hybrid::ScoringMode;
 
 use clean_gen::{Case, Generator};
 use clean_score::Scores;
@@ -81,10 +95,22 @@ struct Args {
     /// Print every wrong decision (dev only).
     #[arg(long)]
     misses: bool,
-    /// Print where the threshold falls on human-written citing sentences
-    /// (Citation-Integrity dev, Check-COVID dev) and exit.
+    /// Fit the judge's decision model on development answers (Citation-Integrity
+    /// train, copied answers of another seed), print it and exit.
     #[arg(long)]
     calibrate: bool,
+    /// With --calibrate: write the fitted model to src/judge/fitted.rs.
+    #[arg(long)]
+    write_fitted: bool,
+    /// Scoring mode with the model: hybrid (default) or embeddings.
+    #[arg(long)]
+    scoring: Option<String>,
+    /// Also clean answers built from Citation-Integrity dev claims (paraphrase).
+    #[arg(long)]
+    paraphrased: bool,
+    /// Answers built from Citation-Integrity claims.
+    #[arg(long, default_value_t = 300)]
+    ci_answers: usize,
     /// Also run the open world against the mock scholarly world.
     #[arg(long)]
     open: bool,
@@ -148,6 +174,10 @@ fn main() {
     let verify = args.embedding_model.clone().map(|dir| {
         let mut v = VerifySettings::new(FullTextConfig::default());
         v.embedding_model = Some(dir);
+        v.scoring = args
+            .scoring
+            .as_deref()
+            .map(|m| ScoringMode::parse(m).expect("--scoring lexical|embeddings|hybrid"));
         v
     });
     let options = CleanOptions {
@@ -170,11 +200,25 @@ fn main() {
     })
     .expect("cleaner");
     if args.calibrate {
-        let metric = cleaner.settle(None).expect("options").metric;
-        clean_calibrate::run(cleaner.aligner(), metric);
+        calibrate(&cleaner, &works, &neighbours, &prose, &args);
         return;
     }
-    closed_world(&cases, &cleaner, &args);
+    let scores = closed_world(&cases, &cleaner, &args);
+    if args.paraphrased {
+        let dir = data.join("claim_verification/citation_integrity");
+        let mut ci = clean_ci::CiGenerator::new(&dir, "dev", args.seed);
+        let ci_cases: Vec<Case> = (0..args.ci_answers)
+            .map(|i| ci.case(format!("ci-dev-{i:04}")))
+            .collect();
+        println!(
+            "\n{} paraphrased answers (Citation-Integrity dev, {} cited papers)",
+            ci_cases.len(),
+            ci.papers()
+        );
+        let ci_scores = closed_world(&ci_cases, &cleaner, &args);
+        println!("\njudge table ({}):", cleaner.judge().name());
+        clean_judge_table::print(&[("copied", &scores), ("paraphrased", &ci_scores)]);
+    }
     if args.open {
         clean_open::run(&cases, &world_path, options, verify, &args_open(&args));
     }
@@ -189,8 +233,54 @@ fn args_open(args: &Args) -> clean_open::OpenArgs {
     }
 }
 
+/// Fit the judge's decision model for the cleaner's scoring on development answers.
+fn calibrate(
+    cleaner: &Cleaner,
+    works: &[clean_world::WorkRec],
+    neighbours: &[Vec<usize>],
+    prose: &[String],
+    args: &Args,
+) {
+    assert_eq!(args.split, "dev", "calibration runs on the dev split only");
+    let started = Instant::now();
+    let mut copied = Generator::new(works, neighbours, prose, 1007);
+    let copied: Vec<Case> = (0..args.answers)
+        .map(|i| copied.case(format!("cal-{i:04}")))
+        .collect();
+    let dir = shared()
+        .expect("shared data")
+        .join("claim_verification/citation_integrity");
+    let mut ci = clean_ci::CiGenerator::new(&dir, "train", 1007);
+    let ci_cases: Vec<Case> = (0..args.ci_answers * 2)
+        .map(|i| ci.case(format!("cal-ci-{i:04}")))
+        .collect();
+    let mut samples = clean_calibrate::samples(cleaner, &copied, 0);
+    samples.extend(clean_calibrate::samples(cleaner, &ci_cases, 1));
+    let model = clean_calibrate::fit(&samples);
+    let mode = cleaner.judge().mode();
+    println!(
+        "calibration of {} ({} samples: {} copied answers of seed 1007, {} answers of \
+         Citation-Integrity train; {:.0} s):\n{model:?}",
+        cleaner.judge().name(),
+        samples.len(),
+        copied.len(),
+        ci_cases.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if args.write_fitted {
+        let note = format!(
+            "Fitted for `{}` scoring ({}) on {} judged citations.",
+            mode.as_str(),
+            cleaner.judge().name(),
+            samples.len()
+        );
+        let path = clean_calibrate::write(mode, &model, &note);
+        println!("written to {}", path.display());
+    }
+}
+
 /// Clean every answer against its sources and score the decisions.
-fn closed_world(cases: &[Case], cleaner: &Cleaner, args: &Args) {
+fn closed_world(cases: &[Case], cleaner: &Cleaner, args: &Args) -> Scores {
     let requests: Vec<CleanRequest> = cases
         .iter()
         .map(|case| CleanRequest {
@@ -236,4 +326,5 @@ fn closed_world(cases: &[Case], cleaner: &Cleaner, args: &Args) {
     if args.sweep {
         scores.sweep();
     }
+    scores
 }

@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod fix;
 pub mod fs;
 pub mod index;
+pub mod judge;
 pub mod link;
 pub mod load;
 pub mod lsp;

@@ -116,6 +116,8 @@ fn closed_world_cleans_against_the_sources() {
         "new_number",
         "reason",
         "record",
+        // The judge's evidence for this occurrence (issue 33).
+        "evidence",
     ];
     expected.sort_unstable();
     let mut got = fields.clone();

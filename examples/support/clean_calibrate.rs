@@ -1,113 +1,224 @@
-//! Where the mismatch threshold belongs, measured on human-written citing sentences
-//! rather than generated ones: Citation-Integrity dev (sentences of papers with the
-//! cited paper's text) and Check-COVID dev (claims with their abstract), each paired
-//! with its own evidence and with another work's (a swap). For each threshold: the
-//! share of true pairs that would be called a mismatch, and of swaps caught.
+//! The judge's calibration (docs/judge.md): the decision model's weights and its two
+//! thresholds, fitted per backend on development answers only — Citation-Integrity
+//! train claims (human paraphrase) and answers copied from the abstracts of the
+//! world's development half (another seed than the figures') — and written to
+//! `src/judge/fitted.rs`.
+//!
+//! 1. Every citation of every answer is judged as `clean` judges it (same reading,
+//!    sources, sentences and rivals); valid citations and mismatches (easy and hard)
+//!    are the samples.
+//! 2. A logistic model over the judge's signals is fitted, each of the two sets and
+//!    within it valid citations and mismatches weighing equally (L2-regularised,
+//!    standardised features, gradient descent).
+//! 3. `remove_below` is the support below which at most [`VALID_REMOVED`] of the valid
+//!    citations of either set fall (precision first); `doubt_below` the one for
+//!    [`VALID_DOUBTED`].
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use citeproof::clean::article::Article;
+use citeproof::clean::options::{Numbering, Settled};
+use citeproof::clean::{Cleaner, align, find, judging, read};
+use citeproof::judge::decision::{DecisionModel, FEATURES};
+use citeproof::verify::hybrid::ScoringMode;
 
-use citeproof::clean::rival::MIN_RIVAL_COVERAGE;
-use citeproof::clean::{Aligner, Metric};
-use citeproof::verify::embedded::EmbeddedScorer;
+use super::clean_gen::{Case, Kind};
 
-use super::verify_data::{self, Item};
+/// Share of valid citations the fitted removal threshold may cut, per set.
+pub const VALID_REMOVED: f64 = 0.01;
+/// Share of valid citations that may be doubtful or removed, per set.
+pub const VALID_DOUBTED: f64 = 0.05;
 
-pub fn run(aligner: &Aligner, metric: Metric) {
-    let Some(dir) = verify_data::data_dir() else {
-        println!("calibration: ../shared/data/claim_verification is absent");
-        return;
-    };
-    for (name, items) in [
-        (
-            "Citation-Integrity dev",
-            verify_data::citation_integrity(&dir, "dev"),
-        ),
-        (
-            "Check-COVID dev",
-            verify_data::distinct_pairs(&verify_data::check_covid(&dir, "dev")),
-        ),
-    ] {
-        let partners = verify_data::swap_partners(&items, 7);
-        let score = |claim: &str, item: &Item| {
-            let title = item.title.clone().unwrap_or_default();
-            aligner
-                .similarity(metric, claim, &title, &item.evidence.join(" "))
-                .expect("similarity")
-        };
-        let own: Vec<f64> = items.iter().filter_map(|i| score(&i.claim, i)).collect();
-        let swapped: Vec<f64> = items
-            .iter()
-            .zip(&partners)
-            .filter_map(|(i, &p)| score(&i.claim, &items[p]))
-            .collect();
-        println!(
-            "\n{name}: {} true pairs, {} swaps ({}):",
-            own.len(),
-            swapped.len(),
-            aligner.describe(metric)
-        );
-        swaps_against_the_other_works(&items, &partners);
-        for t in [0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7] {
-            let below =
-                |v: &[f64]| v.iter().filter(|s| **s < t).count() as f64 / v.len().max(1) as f64;
-            println!(
-                "  t={t:<5} true pairs below {:>5.1} %   swaps below {:>5.1} %",
-                100.0 * below(&own),
-                100.0 * below(&swapped)
-            );
-        }
-    }
+/// One judged citation with its label.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub features: [f64; FEATURES],
+    pub valid: bool,
+    pub set: usize,
 }
 
-/// The swap rule on human-written sentences: every other work of the split stands in
-/// for the other sources of an answer (more of them, and as topical, as a retriever
-/// returns). A true pair is falsely called a swap when another work holds `margin`
-/// more of the sentence's terms (and at least the minimum); a swapped pair is caught
-/// when the work it came from does.
-fn swaps_against_the_other_works(items: &[Item], partners: &[usize]) {
-    let scorer = EmbeddedScorer::default();
-    let mut works: Vec<&str> = Vec::new();
-    let mut text_of: HashMap<&str, String> = HashMap::new();
-    for item in items {
-        if !text_of.contains_key(item.work.as_str()) {
-            works.push(&item.work);
-            let title = item.title.clone().unwrap_or_default();
-            text_of.insert(&item.work, format!("{title} {}", item.evidence.join(" ")));
-        }
-    }
-    let coverage =
-        |claim: &str, work: &str| scorer.measure(claim, &[text_of[work].as_str()]).0.coverage;
-    let margins = [0.2, 0.3, 0.4, 0.5];
-    let minimums = [MIN_RIVAL_COVERAGE, 0.7, 0.8];
-    let mut false_swaps = [[0usize; 4]; 3];
-    let mut caught = [[0usize; 4]; 3];
-    for (item, &p) in items.iter().zip(partners) {
-        let own = coverage(&item.claim, &item.work);
-        let cited_wrongly = coverage(&item.claim, &items[p].work);
-        let best_other = works
+/// The judged valid and mismatched citations of `cases` (set `set`).
+pub fn samples(cleaner: &Cleaner, cases: &[Case], set: usize) -> Vec<Sample> {
+    let settled = Settled::default();
+    let mut out = Vec::new();
+    for case in cases {
+        let sources: Vec<Article> = case
+            .sources
             .iter()
-            .filter(|w| **w != item.work)
-            .map(|w| coverage(&item.claim, w))
-            .fold(0.0f64, f64::max);
-        for (a, min) in minimums.iter().enumerate() {
-            for (k, m) in margins.iter().enumerate() {
-                false_swaps[a][k] += usize::from(best_other >= *min && best_other - own >= *m);
-                caught[a][k] += usize::from(own >= *min && own - cited_wrongly >= *m);
+            .map(|s| serde_json::from_value(s.clone()).expect("article"))
+            .collect();
+        let reading = read::read(&case.answer, None, Some(sources.len()), Numbering::Auto);
+        let findings = find::closed(&reading, &sources);
+        let contexts: Vec<String> = (0..reading.cites.len())
+            .map(|i| align::context_of(&case.answer, &reading, i, &settled))
+            .collect();
+        let judged = judging::judge_citations(
+            cleaner.judge(),
+            Some(&sources),
+            &reading,
+            &findings,
+            &contexts,
+            true,
+        )
+        .expect("judge");
+        for label in &case.labels {
+            let valid = match label.kind {
+                Kind::Valid => true,
+                Kind::MismatchEasy | Kind::MismatchHard => false,
+                _ => continue,
+            };
+            let at = reading.cites.iter().position(|c| {
+                let g = c.citation.group_span;
+                [g.start, g.end] == label.span && c.number == Some(label.number)
+            });
+            if let Some(j) = at.and_then(|i| judged[i].as_ref()) {
+                out.push(Sample {
+                    features: j.signals.to_array(),
+                    valid,
+                    set,
+                });
             }
         }
     }
-    println!(
-        "  swap rule against all {} other works of the split:",
-        works.len() - 1
-    );
-    for (a, min) in minimums.iter().enumerate() {
-        for (k, m) in margins.iter().enumerate() {
-            println!(
-                "    coverage ≥ {min}, margin {m}: true pairs called swaps {:>5.1} %   swapped pairs caught {:>5.1} %",
-                100.0 * false_swaps[a][k] as f64 / items.len() as f64,
-                100.0 * caught[a][k] as f64 / items.len() as f64
-            );
+    out
+}
+
+/// Fit the decision model on `samples` (see the module notes).
+pub fn fit(samples: &[Sample]) -> DecisionModel {
+    let n = samples.len().max(1) as f64;
+    let mut mean = [0.0; FEATURES];
+    let mut sd = [0.0; FEATURES];
+    for s in samples {
+        for k in 0..FEATURES {
+            mean[k] += s.features[k] / n;
         }
     }
+    for s in samples {
+        for k in 0..FEATURES {
+            sd[k] += (s.features[k] - mean[k]).powi(2) / n;
+        }
+    }
+    let sd: Vec<f64> = sd.iter().map(|v| v.sqrt().max(1e-6)).collect();
+    // Each (set, class) group weighs one quarter (or its share of the groups present).
+    let mut groups = std::collections::HashMap::new();
+    for s in samples {
+        *groups.entry((s.set, s.valid)).or_insert(0.0) += 1.0;
+    }
+    let group_count = groups.len() as f64;
+    let weight = |s: &Sample| 1.0 / (groups[&(s.set, s.valid)] * group_count);
+    let mut w = [0.0; FEATURES];
+    let mut b = 0.0;
+    let lambda = 1e-3;
+    let rate = 0.5;
+    for _ in 0..4000 {
+        let mut gw = [0.0; FEATURES];
+        let mut gb = 0.0;
+        for s in samples {
+            let x: Vec<f64> = (0..FEATURES)
+                .map(|k| (s.features[k] - mean[k]) / sd[k])
+                .collect();
+            let z = b + (0..FEATURES).map(|k| w[k] * x[k]).sum::<f64>();
+            let p = 1.0 / (1.0 + (-z).exp());
+            let err = (p - if s.valid { 1.0 } else { 0.0 }) * weight(s);
+            for k in 0..FEATURES {
+                gw[k] += err * x[k];
+            }
+            gb += err;
+        }
+        for k in 0..FEATURES {
+            w[k] -= rate * (gw[k] + lambda * w[k]);
+        }
+        b -= rate * gb;
+    }
+    // Back to the raw feature scale.
+    let mut weights = [0.0; FEATURES];
+    let mut bias = b;
+    for k in 0..FEATURES {
+        weights[k] = w[k] / sd[k];
+        bias -= w[k] * mean[k] / sd[k];
+    }
+    let model = DecisionModel {
+        weights: weights.map(round4),
+        bias: round4(bias),
+        remove_below: 0.0,
+        doubt_below: 0.0,
+    };
+    let sets: Vec<usize> = {
+        let mut s: Vec<usize> = samples.iter().map(|s| s.set).collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    };
+    let quantile = |share: f64| {
+        sets.iter()
+            .map(|&set| {
+                let mut v: Vec<f64> = samples
+                    .iter()
+                    .filter(|s| s.set == set && s.valid)
+                    .map(|s| support_of(&model, s))
+                    .collect();
+                v.sort_by(f64::total_cmp);
+                // The support below which at most `share` of them lie.
+                let k = (share * v.len() as f64).floor() as usize;
+                v.get(k).copied().unwrap_or(0.0)
+            })
+            .fold(1.0f64, f64::min)
+    };
+    let remove_below = round4(quantile(VALID_REMOVED));
+    let doubt_below = round4(quantile(VALID_DOUBTED).max(remove_below));
+    DecisionModel {
+        remove_below,
+        doubt_below,
+        ..model
+    }
+}
+
+fn support_of(model: &DecisionModel, s: &Sample) -> f64 {
+    let z = model.bias
+        + model
+            .weights
+            .iter()
+            .zip(&s.features)
+            .map(|(w, x)| w * x)
+            .sum::<f64>();
+    1.0 / (1.0 + (-z).exp())
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
+}
+
+/// The constant of `src/judge/fitted.rs` a mode's model is written to.
+pub fn constant_name(mode: ScoringMode) -> &'static str {
+    match mode {
+        ScoringMode::Lexical => "LEXICAL",
+        ScoringMode::Hybrid => "HYBRID",
+        ScoringMode::Embeddings => "EMBEDDINGS",
+    }
+}
+
+/// Replace the mode's constant in `src/judge/fitted.rs`.
+pub fn write(mode: ScoringMode, model: &DecisionModel, note: &str) -> std::path::PathBuf {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/judge/fitted.rs");
+    let text = std::fs::read_to_string(&path).expect("fitted.rs");
+    let name = constant_name(mode);
+    let start = text
+        .find(&format!("pub const {name}: DecisionModel"))
+        .expect("constant in fitted.rs");
+    // Its doc comment, if any, goes too.
+    let start = text[..start]
+        .rfind("\n\n")
+        .map_or(start, |i| i + 2)
+        .min(start);
+    let end = start + text[start..].find("};\n").expect("end of constant") + 3;
+    let weights: Vec<String> = model.weights.iter().map(|w| format!("{w:?}")).collect();
+    let constant = format!(
+        "/// {note}\npub const {name}: DecisionModel = DecisionModel {{\n    weights: [{}],\n    bias: {:?},\n    remove_below: {:?},\n    doubt_below: {:?},\n}};\n",
+        weights.join(", "),
+        model.bias,
+        model.remove_below,
+        model.doubt_below
+    );
+    let out = format!("{}{}{}", &text[..start], constant, &text[end..]);
+    std::fs::write(&path, out).expect("write fitted.rs");
+    path
 }

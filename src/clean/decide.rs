@@ -3,13 +3,13 @@
 //! `unverified`, and a low similarity measured without the abstract that a failing
 //! source would have given is `unverified` too.
 
+use crate::judge::{Evidence, Judgement};
 use crate::verify::verdict::{Label, Verdict};
 
 use super::edit::Fate;
 use super::find::Finding;
 use super::options::{Action, Policy};
 use super::report::{Status, Taken};
-use super::rival::Rival;
 
 /// The status of one citation with its explanation.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,128 +17,153 @@ pub struct Judged {
     pub status: Status,
     pub similarity: Option<f64>,
     pub reason: String,
+    pub evidence: Option<Evidence>,
 }
 
-/// Judge one citation. `similarity` is on the scale of the metric in use; `llm` is
-/// the model's verdict on the abstract, when a model is configured.
+/// How the citing text was compared with the article.
+#[derive(Debug, Clone, Copy)]
+pub enum Measured<'a> {
+    /// A similarity on the scale of the metric in use (the `cosine` metric).
+    Similarity(Option<f64>),
+    /// The shared judge's verdict (the `score` metric); `None` when there was nothing
+    /// to compare.
+    Judged(Option<&'a Judgement>),
+}
+
+/// Supports below `remove_below` are mismatches, below `doubt_below` doubtful.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    pub remove_below: f64,
+    pub doubt_below: f64,
+}
+
+/// Judge one citation. `llm` is the model's verdict on the abstract, when a model is
+/// configured.
 pub fn judge(
     finding: &Finding,
-    similarity: Option<f64>,
-    threshold: f64,
+    measured: Measured,
+    thresholds: Thresholds,
     llm: Option<&Verdict>,
-    rival: Option<&Rival>,
 ) -> Judged {
+    let plain = |status, reason: &String| Judged {
+        status,
+        similarity: None,
+        reason: reason.clone(),
+        evidence: None,
+    };
     let found = match finding {
-        Finding::NotFound { reason } => {
-            return Judged {
-                status: Status::NotFound,
-                similarity: None,
-                reason: reason.clone(),
-            };
-        }
-        Finding::Unverified { reason } => {
-            return Judged {
-                status: Status::Unverified,
-                similarity: None,
-                reason: reason.clone(),
-            };
-        }
-        Finding::NotIndexed { reason } => {
-            return Judged {
-                status: Status::NotIndexed,
-                similarity: None,
-                reason: reason.clone(),
-            };
-        }
+        Finding::NotFound { reason } => return plain(Status::NotFound, reason),
+        Finding::Unverified { reason } => return plain(Status::Unverified, reason),
+        Finding::NotIndexed { reason } => return plain(Status::NotIndexed, reason),
         Finding::Found(found) => found,
     };
+    let (similarity, evidence) = match measured {
+        Measured::Similarity(s) => (s, None),
+        Measured::Judged(j) => (j.map(|j| j.support), j.map(|j| j.evidence.clone())),
+    };
     let title = &found.work.title;
-    let aligned = |similarity: Option<f64>, why: String| {
-        let status = if found.retracted() {
-            Status::Retracted
+    let judged = |status, reason: String| Judged {
+        status,
+        similarity,
+        reason,
+        evidence: evidence.clone(),
+    };
+    let aligned = |why: String| {
+        if found.retracted() {
+            judged(
+                Status::Retracted,
+                format!("the article was retracted: \"{title}\"; {}", found.how),
+            )
         } else {
-            Status::Valid
-        };
-        let reason = if status == Status::Retracted {
-            format!("the article was retracted: \"{title}\"; {}", found.how)
-        } else {
-            format!("{why}; {}", found.how)
-        };
-        Judged {
-            status,
-            similarity,
-            reason,
+            judged(Status::Valid, format!("{why}; {}", found.how))
         }
     };
     match llm.map(|v| v.label) {
         Some(Label::Supports) => {
-            return aligned(
-                similarity,
-                "the model finds the abstract supports the text".into(),
-            );
+            return aligned("the model finds the abstract supports the text".into());
         }
         Some(Label::Contradicts) => {
-            return Judged {
-                status: Status::Mismatch,
-                similarity,
-                reason: format!(
+            return judged(
+                Status::Mismatch,
+                format!(
                     "the model finds the abstract of \"{title}\" contradicts the text; {}",
                     found.how
                 ),
-            };
+            );
         }
         _ => {}
     }
     let Some(s) = similarity else {
-        return Judged {
-            status: Status::Unverified,
-            similarity: None,
-            reason: format!(
+        return judged(
+            Status::Unverified,
+            format!(
                 "nothing to compare: no citing text, or no title and abstract; {}",
                 found.how
             ),
-        };
-    };
-    if s >= threshold
-        && let Some(r) = rival
-    {
-        return Judged {
-            status: Status::Mismatch,
-            similarity,
-            reason: format!(
-                "the text is about {} (\"{}\"), not \"{title}\": it holds {:.0} % of the \
-                 text's terms against {:.0} %; {}",
-                r.name,
-                r.title,
-                100.0 * r.best,
-                100.0 * r.cited,
-                found.how
-            ),
-        };
-    }
-    if s >= threshold {
-        return aligned(
-            similarity,
-            format!("the text is about \"{title}\" (similarity {s:.3} ≥ {threshold:.3})"),
         );
+    };
+    let t = thresholds;
+    if s >= t.doubt_below {
+        return aligned(format!(
+            "the text is about \"{title}\" (support {s:.3} ≥ {:.3}){}",
+            t.doubt_below,
+            terms_note(evidence.as_ref())
+        ));
     }
     if let Some(failed) = &found.abstract_failed {
-        return Judged {
-            status: Status::Unverified,
-            similarity,
-            reason: format!(
-                "similarity {s:.3} to the title alone proves nothing: the abstract could \
+        return judged(
+            Status::Unverified,
+            format!(
+                "support {s:.3} from the title alone proves nothing: the abstract could \
                  not be fetched ({failed})"
             ),
-        };
+        );
     }
-    Judged {
-        status: Status::Mismatch,
-        similarity,
-        reason: format!(
-            "the text is not about \"{title}\" (similarity {s:.3} < {threshold:.3}); {}",
-            found.how
+    let rival = evidence.as_ref().and_then(|e| e.rival.as_ref());
+    let about = |sure: bool| match rival {
+        Some(r) => format!(
+            "the text {} about {} (\"{}\", score {:.3} against {:.3})",
+            if sure { "is" } else { "may be" },
+            r.name,
+            r.title,
+            r.score,
+            evidence.as_ref().map_or(0.0, |e| e.score)
         ),
+        None => format!(
+            "the text {} about \"{title}\"",
+            if sure { "is not" } else { "may not be" }
+        ),
+    };
+    if s < t.remove_below {
+        judged(
+            Status::Mismatch,
+            format!(
+                "{} (support {s:.3} < {:.3}){}; {}",
+                about(true),
+                t.remove_below,
+                terms_note(evidence.as_ref()),
+                found.how
+            ),
+        )
+    } else {
+        judged(
+            Status::Doubtful,
+            format!(
+                "{} (support {s:.3} < {:.3}, not low enough to be sure){}; {}",
+                about(false),
+                t.doubt_below,
+                terms_note(evidence.as_ref()),
+                found.how
+            ),
+        )
+    }
+}
+
+/// `; lacks: …` for the specific terms the cited work does not hold.
+fn terms_note(evidence: Option<&Evidence>) -> String {
+    match evidence {
+        Some(e) if !e.missing.is_empty() => format!("; the article lacks {}", e.missing.join(", ")),
+        _ => String::new(),
     }
 }
 
@@ -147,6 +172,7 @@ pub fn action(status: Status, policy: &Policy) -> (Fate, Taken) {
     let action = match status {
         Status::Valid => Action::Keep,
         Status::Mismatch => policy.mismatch,
+        Status::Doubtful => policy.doubtful,
         Status::NotFound => policy.not_found,
         Status::Retracted => policy.retracted,
         Status::Unverified => policy.unverified,
@@ -164,8 +190,14 @@ mod tests {
     use super::*;
     use crate::clean::find::FoundWork;
     use crate::clean::report::Record;
+    use crate::judge::{Call, RivalEvidence};
     use crate::model::Work;
     use crate::verify::verdict::Stage;
+
+    const T: Thresholds = Thresholds {
+        remove_below: 0.2,
+        doubt_below: 0.4,
+    };
 
     fn found(abstract_failed: Option<&str>, retracted: bool) -> Finding {
         let work = Work {
@@ -181,45 +213,31 @@ mod tests {
         }))
     }
 
+    fn sim(s: f64) -> Measured<'static> {
+        Measured::Similarity(Some(s))
+    }
+
     #[test]
     fn thresholds_and_failures() {
+        let status = |f: &Finding, m| judge(f, m, T, None).status;
+        assert_eq!(status(&found(None, false), sim(0.5)), Status::Valid);
+        assert_eq!(status(&found(None, false), sim(0.1)), Status::Mismatch);
+        assert_eq!(status(&found(None, false), sim(0.3)), Status::Doubtful);
+        // Low support without the abstract a failing source would have given.
         assert_eq!(
-            judge(&found(None, false), Some(0.5), 0.2, None, None).status,
-            Status::Valid
-        );
-        assert_eq!(
-            judge(&found(None, false), Some(0.1), 0.2, None, None).status,
-            Status::Mismatch
-        );
-        // Low similarity without the abstract a failing source would have given.
-        assert_eq!(
-            judge(
-                &found(Some("s2: timed out"), false),
-                Some(0.1),
-                0.2,
-                None,
-                None
-            )
-            .status,
+            status(&found(Some("s2: timed out"), false), sim(0.1)),
             Status::Unverified
         );
+        assert_eq!(status(&found(None, true), sim(0.5)), Status::Retracted);
+        assert_eq!(status(&found(None, true), sim(0.1)), Status::Mismatch);
         assert_eq!(
-            judge(&found(None, true), Some(0.5), 0.2, None, None).status,
-            Status::Retracted
-        );
-        assert_eq!(
-            judge(&found(None, true), Some(0.1), 0.2, None, None).status,
-            Status::Mismatch
-        );
-        assert_eq!(
-            judge(&found(None, false), None, 0.2, None, None).status,
+            status(&found(None, false), Measured::Similarity(None)),
             Status::Unverified
         );
     }
 
-    #[test]
-    fn a_model_verdict_overrides_the_similarity_only_when_it_is_definite() {
-        let verdict = |label| Verdict {
+    fn verdict(label: Label) -> Verdict {
+        Verdict {
             label,
             stage: Stage::Abstract,
             rationale: String::new(),
@@ -229,50 +247,49 @@ mod tests {
             confidence: None,
             unverifiable: None,
             notes: Vec::new(),
-        };
-        let f = found(None, false);
-        let v = verdict(Label::Supports);
-        assert_eq!(
-            judge(&f, Some(0.0), 0.2, Some(&v), None).status,
-            Status::Valid
-        );
-        let v = verdict(Label::Contradicts);
-        assert_eq!(
-            judge(&f, Some(0.9), 0.2, Some(&v), None).status,
-            Status::Mismatch
-        );
-        let v = verdict(Label::Unverifiable);
-        assert_eq!(
-            judge(&f, Some(0.1), 0.2, Some(&v), None).status,
-            Status::Mismatch
-        );
+        }
     }
 
     #[test]
-    fn a_rival_that_holds_far_more_of_the_text_makes_a_mismatch() {
-        let rival = Rival {
-            name: "source 2".into(),
-            title: "Other".into(),
-            cited: 0.3,
-            best: 0.9,
+    fn a_model_verdict_overrides_the_judge_only_when_it_is_definite() {
+        let f = found(None, false);
+        let v = verdict(Label::Supports);
+        assert_eq!(judge(&f, sim(0.0), T, Some(&v)).status, Status::Valid);
+        let v = verdict(Label::Contradicts);
+        assert_eq!(judge(&f, sim(0.9), T, Some(&v)).status, Status::Mismatch);
+        let v = verdict(Label::Unverifiable);
+        assert_eq!(judge(&f, sim(0.1), T, Some(&v)).status, Status::Mismatch);
+    }
+
+    #[test]
+    fn the_judges_evidence_is_carried_and_explained() {
+        let j = Judgement {
+            call: Call::Mismatch,
+            support: 0.05,
+            signals: Default::default(),
+            evidence: Evidence {
+                score: 0.3,
+                passage: Some("Another finding.".into()),
+                found: vec![],
+                missing: vec!["42.3%".into()],
+                rival: Some(RivalEvidence {
+                    name: "source 2".into(),
+                    title: "Other".into(),
+                    score: 0.9,
+                    passage: None,
+                    found: vec!["42.3%".into()],
+                }),
+            },
         };
-        let j = judge(&found(None, false), Some(0.8), 0.2, None, Some(&rival));
-        assert_eq!(j.status, Status::Mismatch);
-        assert!(j.reason.contains("source 2"), "{}", j.reason);
+        let out = judge(&found(None, false), Measured::Judged(Some(&j)), T, None);
+        assert_eq!(out.status, Status::Mismatch);
+        assert!(out.reason.contains("source 2"), "{}", out.reason);
+        assert!(out.reason.contains("lacks 42.3%"), "{}", out.reason);
+        assert_eq!(out.evidence.as_ref(), Some(&j.evidence));
         // A model that finds the abstract supports the text outweighs it.
-        let v = Verdict {
-            label: Label::Supports,
-            stage: Stage::Abstract,
-            rationale: String::new(),
-            evidence: None,
-            passage: None,
-            model: None,
-            confidence: None,
-            unverifiable: None,
-            notes: Vec::new(),
-        };
-        let j = judge(&found(None, false), Some(0.8), 0.2, Some(&v), Some(&rival));
-        assert_eq!(j.status, Status::Valid);
+        let v = verdict(Label::Supports);
+        let out = judge(&found(None, false), Measured::Judged(Some(&j)), T, Some(&v));
+        assert_eq!(out.status, Status::Valid);
     }
 
     #[test]
@@ -280,6 +297,7 @@ mod tests {
         let p = Policy::default();
         assert_eq!(action(Status::NotFound, &p).1, Taken::Removed);
         assert_eq!(action(Status::Mismatch, &p).1, Taken::Removed);
+        assert_eq!(action(Status::Doubtful, &p).1, Taken::Kept);
         assert_eq!(action(Status::Retracted, &p).1, Taken::Marked);
         assert_eq!(action(Status::Unverified, &p).1, Taken::Kept);
         assert_eq!(action(Status::Valid, &p).1, Taken::Kept);

@@ -52,17 +52,18 @@ pub mod closed;
 pub mod decide;
 pub mod edit;
 pub mod find;
+pub mod judging;
 pub mod many;
 pub mod options;
 pub mod read;
 pub mod report;
-pub mod rival;
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
+use crate::judge::Judge;
 use crate::model::Work;
 use crate::net::{Net, NetConfig};
 use crate::resolve::cascade::{ResolveError, Resolver};
@@ -150,6 +151,7 @@ pub struct CleanerSettings {
 pub struct Cleaner {
     defaults: CleanOptions,
     aligner: Aligner,
+    judge: Judge,
     resolver: Option<Resolver>,
     llm: Option<Verifier>,
     runtime: OnceLock<Result<tokio::runtime::Runtime, String>>,
@@ -162,6 +164,7 @@ impl Default for Cleaner {
         Cleaner {
             defaults: CleanOptions::default(),
             aligner: Aligner::default(),
+            judge: Judge::default(),
             resolver: None,
             llm: None,
             runtime: OnceLock::new(),
@@ -173,7 +176,7 @@ impl std::fmt::Debug for Cleaner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Cleaner")
             .field("defaults", &self.defaults)
-            .field("aligner", &self.aligner.describe(Metric::Score))
+            .field("judge", &self.judge.name())
             .field("resolver", &self.resolver.is_some())
             .field("llm", &self.llm.is_some())
             .finish()
@@ -228,16 +231,30 @@ impl Cleaner {
         };
         Ok(Cleaner {
             defaults: settings.defaults,
-            aligner: Aligner::new(scorer),
+            aligner: Aligner::new(scorer.clone()),
+            judge: Judge::new(scorer),
             resolver,
             llm,
             runtime: OnceLock::new(),
         })
     }
 
-    /// How citing text and articles are compared.
+    /// How citing text and articles are compared by the `cosine` metric (and by
+    /// `validate`'s relevance).
     pub fn aligner(&self) -> &Aligner {
         &self.aligner
+    }
+
+    /// The judge of the `score` metric: whether each citing sentence is about the
+    /// work it cites.
+    pub fn judge(&self) -> &Judge {
+        &self.judge
+    }
+
+    /// The same cleaner with another judge (calibration compares decision models).
+    pub fn with_judge(mut self, judge: Judge) -> Cleaner {
+        self.judge = judge;
+        self
     }
 
     /// The options every request starts from.
@@ -278,6 +295,34 @@ impl Cleaner {
         Ok(runtime.block_on(future))
     }
 
+    /// The thresholds of a run: those set, else those fitted for the metric and the
+    /// judge's scoring mode.
+    pub fn thresholds(&self, settled: &Settled) -> decide::Thresholds {
+        match settled.metric {
+            Metric::Cosine => {
+                let t = settled
+                    .threshold
+                    .unwrap_or(options::DEFAULT_COSINE_THRESHOLD);
+                decide::Thresholds {
+                    remove_below: t,
+                    doubt_below: t,
+                }
+            }
+            Metric::Score => {
+                let fitted = self.judge.decision();
+                let remove_below = settled.threshold.unwrap_or(fitted.remove_below);
+                let doubt_below = settled
+                    .doubt_threshold
+                    .unwrap_or(fitted.doubt_below)
+                    .max(remove_below);
+                decide::Thresholds {
+                    remove_below,
+                    doubt_below,
+                }
+            }
+        }
+    }
+
     /// Whether cleaning `request` needs the network (and so a tokio runtime).
     fn needs_io(&self, request: &CleanRequest) -> bool {
         self.llm.is_some() || (request.sources.is_none() && self.resolver.is_some())
@@ -304,26 +349,46 @@ pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned,
     let contexts: Vec<String> = (0..reading.cites.len())
         .map(|i| align::context_of(answer, &reading, i, &settled))
         .collect();
-    let similarities = measure(cleaner, &settled, &findings, &contexts)?;
     let verdicts = match &cleaner.llm {
         Some(verifier) => ask_model(verifier, &findings, &contexts).await,
         None => vec![None; findings.len()],
     };
-    let threshold = settled
-        .threshold
-        .unwrap_or_else(|| cleaner.aligner.default_threshold(settled.metric));
-    let rivals = find_rivals(request, &reading, &findings, &contexts, settled.swap_margin);
-    let judged: Vec<decide::Judged> = (0..findings.len())
-        .map(|i| {
-            decide::judge(
-                &findings[i],
-                similarities[i],
-                threshold,
-                verdicts[i].as_ref(),
-                rivals[i].as_ref(),
-            )
-        })
-        .collect();
+    let thresholds = cleaner.thresholds(&settled);
+    let judged: Vec<decide::Judged> = match settled.metric {
+        Metric::Cosine => {
+            let similarities = measure(cleaner, &settled, &findings, &contexts)?;
+            (0..findings.len())
+                .map(|i| {
+                    decide::judge(
+                        &findings[i],
+                        decide::Measured::Similarity(similarities[i]),
+                        thresholds,
+                        verdicts[i].as_ref(),
+                    )
+                })
+                .collect()
+        }
+        Metric::Score => {
+            let judgements = judging::judge_citations(
+                &cleaner.judge,
+                request.sources.as_deref(),
+                &reading,
+                &findings,
+                &contexts,
+                settled.swap_margin < 1.0,
+            )?;
+            (0..findings.len())
+                .map(|i| {
+                    decide::judge(
+                        &findings[i],
+                        decide::Measured::Judged(judgements[i].as_ref()),
+                        thresholds,
+                        verdicts[i].as_ref(),
+                    )
+                })
+                .collect()
+        }
+    };
     let actions: Vec<(edit::Fate, Taken)> = judged
         .iter()
         .map(|j| decide::action(j.status, &settled.policy))
@@ -369,10 +434,14 @@ pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned,
                 new_number: edited.new_numbers[i],
                 reason: judged[i].reason.clone(),
                 record,
+                evidence: judged[i].evidence.clone(),
             }
         })
         .collect();
-    let mut alignment = cleaner.aligner.describe(settled.metric);
+    let mut alignment = match settled.metric {
+        Metric::Cosine => cleaner.aligner.describe(settled.metric),
+        Metric::Score => cleaner.judge.name(),
+    };
     if let Some(verifier) = &cleaner.llm {
         alignment.push_str(&format!("+llm:{}", verifier.stage1().model()));
     }
@@ -388,7 +457,8 @@ pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned,
             }
             .into(),
             alignment,
-            threshold,
+            threshold: thresholds.remove_below,
+            doubt_threshold: (settled.metric == Metric::Score).then_some(thresholds.doubt_below),
             ..Summary::default()
         },
     };
@@ -414,72 +484,6 @@ pub fn clean_blocking(cleaner: &Cleaner, request: &CleanRequest) -> Result<Clean
         ));
     }
     cleaner.block_on(clean(cleaner, request))?
-}
-
-/// Rivals of the cited articles: the request's sources (closed world), or the other
-/// works the answer's references resolved to (open world).
-fn find_rivals(
-    request: &CleanRequest,
-    reading: &read::Reading,
-    findings: &[find::Finding],
-    contexts: &[String],
-    margin: f64,
-) -> Vec<Option<rival::Rival>> {
-    fn found(f: &find::Finding) -> Option<&find::FoundWork> {
-        match f {
-            find::Finding::Found(found) => Some(found.as_ref()),
-            _ => None,
-        }
-    }
-    match &request.sources {
-        Some(sources) => {
-            let candidates: Vec<rival::Candidate> = sources
-                .iter()
-                .enumerate()
-                .map(|(i, a)| rival::Candidate {
-                    name: format!("source {}", i + 1),
-                    title: a.title(),
-                    abstract_text: a.abstract_text(),
-                })
-                .collect();
-            rival::rivals(
-                reading,
-                findings,
-                contexts,
-                &candidates,
-                |f| found(f).and_then(|w| w.record.index),
-                margin,
-            )
-        }
-        None => {
-            let mut works: Vec<&Work> = Vec::new();
-            for f in findings.iter().filter_map(found) {
-                if !works.iter().any(|w| same_work(w, &f.work)) {
-                    works.push(&f.work);
-                }
-            }
-            let candidates: Vec<rival::Candidate> = works
-                .iter()
-                .map(|w| rival::Candidate {
-                    name: format!("the cited work \"{}\"", w.title),
-                    title: &w.title,
-                    abstract_text: w.abstract_text.as_deref().unwrap_or(""),
-                })
-                .collect();
-            rival::rivals(
-                reading,
-                findings,
-                contexts,
-                &candidates,
-                |f| found(f).and_then(|w| works.iter().position(|o| same_work(o, &w.work))),
-                margin,
-            )
-        }
-    }
-}
-
-fn same_work(a: &Work, b: &Work) -> bool {
-    a.title == b.title && a.doi == b.doi && a.year == b.year
 }
 
 /// The similarity of each found article to its citation's context (computed once

@@ -193,20 +193,28 @@ impl FromStr for Numbering {
 pub struct CleanOptions {
     pub preset: Option<Preset>,
     pub metric: Option<Metric>,
-    /// Similarity below which a found article is a `mismatch` (0–1). Without one, the
-    /// threshold fitted for the metric and scoring mode in use.
+    /// Similarity below which a found article is a `mismatch` (0–1): the judge's
+    /// support (`score`) or the cosine. Without one, the threshold fitted for the
+    /// metric and scoring mode in use.
     pub threshold: Option<f64>,
+    /// Support below which a found article is `doubtful` (`score` metric; 0–1, at
+    /// least the threshold). Without one, the threshold fitted for the scoring mode.
+    pub doubt_threshold: Option<f64>,
     pub context: Option<Context>,
     /// Characters on either side of the marker for `context = window`.
     pub window: Option<usize>,
-    /// A found article is a mismatch when another article of the answer (a source,
-    /// or another reference) not cited in the same sentence holds this much more of
-    /// the citing text (IDF-weighted share of its terms, 0–1; 1 turns it off).
+    /// Whether the judge compares each citing sentence with the answer's other
+    /// articles (the sources, or the other references) for a rival: 1 turns the
+    /// comparison off, any other value (0–1) leaves it on. Kept for configurations
+    /// written before the shared judge, whose fitted model weighs the rival itself.
     pub swap_margin: Option<f64>,
     /// Action for citations whose work is not among the sources or does not exist.
     pub not_found: Option<Action>,
     /// Action for citations whose article is not about the citing text.
     pub mismatch: Option<Action>,
+    /// Action for citations whose article the judge doubts, without the confidence
+    /// to call it a mismatch.
+    pub doubtful: Option<Action>,
     /// Action for citations of retracted articles.
     pub retracted: Option<Action>,
     /// Action for citations that could not be checked (a source failed).
@@ -238,18 +246,21 @@ pub const DEFAULT_SWAP_MARGIN: f64 = 0.3;
 pub struct Policy {
     pub not_found: Action,
     pub mismatch: Action,
+    pub doubtful: Action,
     pub retracted: Action,
     pub unverified: Action,
     pub not_indexed: Action,
 }
 
 impl Default for Policy {
-    /// Remove `not_found` and `mismatch`, mark `retracted`, keep `unverified` and
-    /// `not_indexed` (a real book is never removed for being absent from the indexes).
+    /// Remove `not_found` and `mismatch`, mark `retracted`, keep `doubtful`,
+    /// `unverified` and `not_indexed` (precision first: only a confident judge removes;
+    /// a real book is never removed for being absent from the indexes).
     fn default() -> Policy {
         Policy {
             not_found: Action::Remove,
             mismatch: Action::Remove,
+            doubtful: Action::Keep,
             retracted: Action::Mark,
             unverified: Action::Keep,
             not_indexed: Action::Keep,
@@ -263,6 +274,8 @@ pub struct Settled {
     pub metric: Metric,
     /// `None`: the fitted threshold of the scorer in use.
     pub threshold: Option<f64>,
+    /// `None`: the fitted doubt threshold of the scorer in use.
+    pub doubt_threshold: Option<f64>,
     pub context: Context,
     pub window: usize,
     pub swap_margin: f64,
@@ -278,6 +291,7 @@ impl Default for Settled {
         Settled {
             metric: Metric::Score,
             threshold: None,
+            doubt_threshold: None,
             context: Context::Sentence,
             window: DEFAULT_WINDOW,
             swap_margin: DEFAULT_SWAP_MARGIN,
@@ -319,10 +333,14 @@ impl Settled {
             // threshold set for another one unless this layer sets both.
             if o.threshold.is_none() {
                 self.threshold = None;
+                self.doubt_threshold = None;
             }
         }
         if let Some(t) = o.threshold {
             self.threshold = Some(t);
+        }
+        if let Some(t) = o.doubt_threshold {
+            self.doubt_threshold = Some(t);
         }
         if let Some(c) = o.context {
             self.context = c;
@@ -335,6 +353,7 @@ impl Settled {
         }
         set(&mut self.policy.not_found, o.not_found);
         set(&mut self.policy.mismatch, o.mismatch);
+        set(&mut self.policy.doubtful, o.doubtful);
         set(&mut self.policy.retracted, o.retracted);
         set(&mut self.policy.unverified, o.unverified);
         set(&mut self.policy.not_indexed, o.not_indexed);
@@ -359,6 +378,19 @@ impl Settled {
             return Err(CleanError::Options(format!(
                 "threshold {t} is not between 0 and 1"
             )));
+        }
+        if let Some(t) = self.doubt_threshold {
+            if !(0.0..=1.0).contains(&t) {
+                return Err(CleanError::Options(format!(
+                    "doubt_threshold {t} is not between 0 and 1"
+                )));
+            }
+            if self.threshold.is_some_and(|r| r > t) {
+                return Err(CleanError::Options(format!(
+                    "doubt_threshold {t} is below the threshold {}",
+                    self.threshold.unwrap_or_default()
+                )));
+            }
         }
         if !(0.0..=1.0).contains(&self.swap_margin) {
             return Err(CleanError::Options(format!(
@@ -400,7 +432,7 @@ pub struct FailOn {
 
 impl FailOn {
     /// Parse items: `removed`, `marked`, `any` (removed or marked), `none`, or a
-    /// status (`not_found`, `mismatch`, `retracted`, `unverified`, `not_indexed`), comma-separated
+    /// status (`not_found`, `mismatch`, `doubtful`, `retracted`, `unverified`, `not_indexed`), comma-separated
     /// or repeated.
     pub fn parse_items<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<FailOn, String> {
         use super::report::Status;
@@ -418,13 +450,14 @@ impl FailOn {
                 "none" => {}
                 "not_found" => out.statuses.push(Status::NotFound),
                 "mismatch" => out.statuses.push(Status::Mismatch),
+                "doubtful" => out.statuses.push(Status::Doubtful),
                 "retracted" => out.statuses.push(Status::Retracted),
                 "unverified" => out.statuses.push(Status::Unverified),
                 "not_indexed" => out.statuses.push(Status::NotIndexed),
                 _ => {
                     return Err(format!(
                         "unknown fail-on item `{item}` (expected removed, marked, any, none, \
-                         not_found, mismatch, retracted, unverified or not_indexed)"
+                         not_found, mismatch, doubtful, retracted, unverified or not_indexed)"
                     ));
                 }
             }

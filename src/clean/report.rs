@@ -1,7 +1,7 @@
 //! The report of a clean run: one entry per citation number per occurrence, in body
 //! order, with exactly the fields `marker`, `number`, `line`, `column`, `span`,
-//! `identifier`, `status`, `similarity`, `action`, `new_number`, `reason` and
-//! `record`; and a summary of counts.
+//! `identifier`, `status`, `similarity`, `action`, `new_number`, `reason`,
+//! `record` and (with the judge) `evidence`; and a summary of counts.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,8 +14,11 @@ pub enum Status {
     /// The article exists (among the sources, or in the scholarly record) and the
     /// citing text is about it.
     Valid,
-    /// The article exists but the citing text is not about it.
+    /// The article exists but the citing text is not about it (the judge is confident).
     Mismatch,
+    /// The article exists and the citing text may not be about it: the judge doubts,
+    /// without the confidence to call it a mismatch.
+    Doubtful,
     /// The marker names no reference, or the referenced work is not among the sources
     /// (closed world) or does not exist (open world): likely hallucinated.
     NotFound,
@@ -33,6 +36,7 @@ impl Status {
         match self {
             Status::Valid => "valid",
             Status::Mismatch => "mismatch",
+            Status::Doubtful => "doubtful",
             Status::NotFound => "not_found",
             Status::Retracted => "retracted",
             Status::Unverified => "unverified",
@@ -117,6 +121,11 @@ pub struct CitationReport {
     pub new_number: Option<u32>,
     pub reason: String,
     pub record: Option<Record>,
+    /// What the judge's verdict on this occurrence rests on: the cited article's
+    /// closest passage, the sentence's specific terms it holds and lacks, the rival
+    /// article (`score` metric only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<crate::judge::Evidence>,
 }
 
 /// Counts over the report.
@@ -126,6 +135,8 @@ pub struct Summary {
     pub citations: usize,
     pub valid: usize,
     pub mismatch: usize,
+    #[serde(default)]
+    pub doubtful: usize,
     pub not_found: usize,
     pub retracted: usize,
     pub unverified: usize,
@@ -142,8 +153,12 @@ pub struct Summary {
     /// How citing text and article were compared (`embedded-lexical`,
     /// `all-MiniLM-L6-v2+lexical`, `cosine:all-MiniLM-L6-v2`, with `+llm:MODEL`).
     pub alignment: String,
-    /// The similarity below which a found article is a mismatch.
+    /// The similarity (the judge's support, or the cosine) below which a found
+    /// article is a mismatch.
     pub threshold: f64,
+    /// The support below which a found article is doubtful (`score` metric).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doubt_threshold: Option<f64>,
 }
 
 /// The whole report.
@@ -162,6 +177,7 @@ impl CleanReport {
             match c.status {
                 Status::Valid => s.valid += 1,
                 Status::Mismatch => s.mismatch += 1,
+                Status::Doubtful => s.doubtful += 1,
                 Status::NotFound => s.not_found += 1,
                 Status::Retracted => s.retracted += 1,
                 Status::Unverified => s.unverified += 1,

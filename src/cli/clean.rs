@@ -51,7 +51,7 @@ pub struct CleanArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Outcomes that make the run exit with 1: removed, marked, any, none, or statuses
-    /// (not_found, mismatch, retracted, unverified, not_indexed), comma-separated or repeated
+    /// (not_found, mismatch, doubtful, retracted, unverified, not_indexed), comma-separated or repeated
     /// [default: none; config: clean.fail-on].
     #[arg(long, value_name = "OUTCOMES")]
     pub fail_on: Vec<String>,
@@ -80,18 +80,22 @@ pub struct PolicyFlags {
     /// How text and article are compared: score or cosine [config: clean.metric].
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
-    /// Similarity below which a found article is a mismatch [config: clean.threshold].
+    /// Similarity below which a found article is a mismatch: the judge's support, or
+    /// the cosine [default: fitted per scoring mode; config: clean.threshold].
     #[arg(long, value_name = "0..1")]
     pub threshold: Option<f64>,
+    /// Support below which a found article is doubtful (score metric)
+    /// [default: fitted per scoring mode; config: clean.doubt-threshold].
+    #[arg(long, value_name = "0..1")]
+    pub doubt_threshold: Option<f64>,
     /// The text compared with the article: sentence or window [config: clean.context].
     #[arg(long, value_name = "CONTEXT")]
     pub context: Option<String>,
     /// Characters on either side of the marker for --context window [config: clean.window].
     #[arg(long, value_name = "CHARS")]
     pub window: Option<u32>,
-    /// A citation is a mismatch when another article of the answer, not cited in the
-    /// same sentence, holds this much more of the sentence's terms (0..1; 1 turns the
-    /// comparison off) [config: clean.swap-margin].
+    /// 1 turns off the judge's comparison of each sentence with the answer's other
+    /// articles (rivals); other values leave it on [config: clean.swap-margin].
     #[arg(long, value_name = "0..1")]
     pub swap_margin: Option<f64>,
     /// Action for citations of works that are not found: remove, mark or keep
@@ -101,6 +105,10 @@ pub struct PolicyFlags {
     /// Action for mismatched citations [default: remove; config: clean.mismatch].
     #[arg(long, value_name = "ACTION")]
     pub mismatch: Option<String>,
+    /// Action for citations the judge doubts without being sure (mark writes them with
+    /// --mark-format, e.g. '{n}?') [default: keep; config: clean.doubtful].
+    #[arg(long, value_name = "ACTION")]
+    pub doubtful: Option<String>,
     /// Action for citations of retracted articles [default: mark; config: clean.retracted].
     #[arg(long, value_name = "ACTION")]
     pub retracted: Option<String>,
@@ -139,6 +147,7 @@ impl CleanArgs {
             ("--context", "clean.context", &p.context),
             ("--not-found", "clean.not-found", &p.not_found),
             ("--mismatch", "clean.mismatch", &p.mismatch),
+            ("--doubtful", "clean.doubtful", &p.doubtful),
             ("--retracted", "clean.retracted", &p.retracted),
             ("--unverified", "clean.unverified", &p.unverified),
             ("--not-indexed", "clean.not-indexed", &p.not_indexed),
@@ -159,6 +168,9 @@ impl CleanArgs {
         }
         if let Some(t) = p.threshold {
             layers.set("--threshold", "clean.threshold", t)?;
+        }
+        if let Some(t) = p.doubt_threshold {
+            layers.set("--doubt-threshold", "clean.doubt-threshold", t)?;
         }
         if let Some(m) = p.swap_margin {
             layers.set("--swap-margin", "clean.swap-margin", m)?;
@@ -263,6 +275,7 @@ fn summary(cleaned: &Cleaned) -> String {
     for (n, status) in [
         (s.valid, Status::Valid),
         (s.mismatch, Status::Mismatch),
+        (s.doubtful, Status::Doubtful),
         (s.not_found, Status::NotFound),
         (s.retracted, Status::Retracted),
         (s.unverified, Status::Unverified),

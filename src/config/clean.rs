@@ -23,17 +23,21 @@ pub struct CleanSection {
     pub preset: Option<Preset>,
     /// `score` (the embedded backend's calibrated score) or `cosine`.
     pub metric: Option<Metric>,
-    /// Similarity below which a found article is a mismatch.
+    /// Similarity below which a found article is a mismatch (the judge's support, or
+    /// the cosine).
     pub threshold: Option<Fraction>,
+    /// Support below which a found article is doubtful (`score` metric).
+    pub doubt_threshold: Option<Fraction>,
     /// `sentence` or `window`.
     pub context: Option<Context>,
     /// Characters on either side of the marker for `context = "window"`.
     pub window: Option<u32>,
-    /// How much more of the citing text another article must hold for a swap.
+    /// 1 turns off the comparison with the answer's other articles (rivals).
     pub swap_margin: Option<Fraction>,
     /// `remove`, `mark` or `keep`, per status.
     pub not_found: Option<Action>,
     pub mismatch: Option<Action>,
+    pub doubtful: Option<Action>,
     pub retracted: Option<Action>,
     pub unverified: Option<Action>,
     pub not_indexed: Option<Action>,
@@ -99,7 +103,7 @@ pub(super) fn defaults_text() -> String {
     format!(
         "[clean]\nmetric = \"{}\"\ncontext = \"{}\"\nwindow = {}\nswap-margin = {}\n\
          not-found = \"{}\"\n\
-         mismatch = \"{}\"\nretracted = \"{}\"\nunverified = \"{}\"\nnot-indexed = \"{}\"\n\
+         mismatch = \"{}\"\ndoubtful = \"{}\"\nretracted = \"{}\"\nunverified = \"{}\"\nnot-indexed = \"{}\"\n\
          mark-format = {}\n\
          mark-note = {}\nrenumber = {}\nnumbering = \"{}\"\nfail-on = \"none\"\n",
         s.metric.as_str(),
@@ -108,6 +112,7 @@ pub(super) fn defaults_text() -> String {
         s.swap_margin,
         s.policy.not_found.as_str(),
         s.policy.mismatch.as_str(),
+        s.policy.doubtful.as_str(),
         s.policy.retracted.as_str(),
         s.policy.unverified.as_str(),
         s.policy.not_indexed.as_str(),
@@ -137,11 +142,16 @@ impl Resolved {
             preset: c.preset.filter(|_| set("preset")),
             metric: c.metric.filter(|_| set("metric")),
             threshold: c.threshold.map(|f| f.0).filter(|_| set("threshold")),
+            doubt_threshold: c
+                .doubt_threshold
+                .map(|f| f.0)
+                .filter(|_| set("doubt-threshold")),
             context: c.context.filter(|_| set("context")),
             window: c.window.map(|w| w as usize).filter(|_| set("window")),
             swap_margin: c.swap_margin.map(|f| f.0).filter(|_| set("swap-margin")),
             not_found: c.not_found.filter(|_| set("not-found")),
             mismatch: c.mismatch.filter(|_| set("mismatch")),
+            doubtful: c.doubtful.filter(|_| set("doubtful")),
             retracted: c.retracted.filter(|_| set("retracted")),
             unverified: c.unverified.filter(|_| set("unverified")),
             not_indexed: c.not_indexed.filter(|_| set("not-indexed")),

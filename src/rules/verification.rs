@@ -95,12 +95,14 @@ pub fn claim_unsupported(citation: &Citation, claim: &Claim, verdict: &Verdict) 
 }
 
 /// CP303: the embedded backend finds the cited work unrelated to the claim.
+/// `missing`: the claim's specific terms (figures, names, rare terms) the work lacks.
 pub fn cited_work_unrelated(
     citation: &Citation,
     claim: &Claim,
     evidence: Option<&str>,
+    missing: &[String],
 ) -> Diagnostic {
-    let message = match evidence {
+    let mut message = match evidence {
         Some(e) => format!(
             "`{}` appears unrelated to the claim; its closest text is: \"{}\"",
             citation.key,
@@ -108,6 +110,9 @@ pub fn cited_work_unrelated(
         ),
         None => format!("`{}` appears unrelated to the claim", citation.key),
     };
+    if !missing.is_empty() {
+        message.push_str(&format!("; it lacks the claim's {}", missing.join(", ")));
+    }
     at_citation(&CITED_WORK_UNRELATED, citation, claim, message)
 }
 
@@ -181,10 +186,11 @@ pub fn from_relation(
     work: Option<&Work>,
     relation: Relation,
     evidence: Option<&str>,
+    missing: &[String],
 ) -> Option<Diagnostic> {
     match relation {
         Relation::Unrelated => Some(with_work(
-            cited_work_unrelated(citation, claim, evidence),
+            cited_work_unrelated(citation, claim, evidence, missing),
             work,
         )),
         Relation::Related | Relation::Uncertain => None,
@@ -295,10 +301,16 @@ mod tests {
             None,
             Relation::Unrelated,
             Some("galaxy rotation"),
+            &["40 %".to_string()],
         )
         .unwrap();
+        assert!(
+            d.message.ends_with("it lacks the claim's 40 %"),
+            "{}",
+            d.message
+        );
         assert_eq!((d.rule.code, d.severity), ("CP303", Severity::Warning));
-        assert!(from_relation(&c, &claim, None, Relation::Related, None).is_none());
-        assert!(from_relation(&c, &claim, None, Relation::Uncertain, None).is_none());
+        assert!(from_relation(&c, &claim, None, Relation::Related, None, &[]).is_none());
+        assert!(from_relation(&c, &claim, None, Relation::Uncertain, None, &[]).is_none());
     }
 }

@@ -256,9 +256,14 @@ impl Judgement {
                     None => d,
                 })
             }
-            Judgement::Embedded(v) => {
-                from_relation(citation, claim, work, v.relation, v.evidence.as_deref())
-            }
+            Judgement::Embedded(v) => from_relation(
+                citation,
+                claim,
+                work,
+                v.relation,
+                v.evidence.as_deref(),
+                v.specific.as_ref().map_or(&[], |s| s.missing.as_slice()),
+            ),
         }
     }
 }

@@ -181,7 +181,7 @@ const NEAR_FORM_PREFIX: usize = 5;
 
 /// 1 for a term present in `terms`, [`NEAR_FORM_CREDIT`] for one that shares a long
 /// prefix with a present term, else 0.
-fn match_factor(term: &str, terms: &HashSet<String>) -> f64 {
+pub fn match_factor(term: &str, terms: &HashSet<String>) -> f64 {
     if terms.contains(term) {
         return 1.0;
     }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::Relation;
+use super::background::Background;
 use super::embedded::Assessment;
 use super::escalate::{cached, digest_key, passage_ref, search_full_text, store};
 use super::evidence::Evidence;
@@ -20,6 +21,7 @@ use super::hybrid::Scorer;
 use super::select::{self, PassageSettings, Ranker};
 use super::verdict::{PassageRef, Stage, Unverifiable};
 use crate::cache::Cache;
+use crate::judge::specific::{self, SpecificCheck};
 use crate::net::NetError;
 use crate::resolve::sources::Sources;
 use crate::verify::escalate::VerifyRequest;
@@ -27,7 +29,7 @@ use crate::verify::escalate::VerifyRequest;
 /// Cache namespace of embedded-backend verdicts.
 pub const NAMESPACE: &str = "verdict-embedded";
 /// Bumped when scoring or escalation changes what a cached verdict would say.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Settings of the embedded path.
 #[derive(Debug, Clone)]
@@ -73,6 +75,10 @@ pub struct OfflineVerdict {
     pub model: String,
     /// Set when no judgement could be made.
     pub unverifiable: Option<Unverifiable>,
+    /// The claim's specific terms (numbers, entities, rare terms) the judged evidence
+    /// holds and lacks (the shared judge's check, [`crate::judge::specific`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specific: Option<SpecificCheck>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
@@ -186,7 +192,13 @@ impl OfflineVerifier {
                 .filter(|t| !t.is_empty())
                 .collect();
             let verdict = match self.config.scorer.assess(request.claim, &evidence) {
-                Ok(a) => self.judged(a, Stage::Abstract, "the abstract", None),
+                Ok(a) => self.judged(
+                    a,
+                    (request.claim, &evidence),
+                    Stage::Abstract,
+                    "the abstract",
+                    None,
+                ),
                 Err(e) => return (self.failed(Stage::Abstract, &e.to_string(), notes), false),
             };
             if verdict.relation == Relation::Related || !self.config.full_text {
@@ -254,15 +266,18 @@ impl OfflineVerifier {
         let passage = passage_ref(full, decisive);
         Some(self.judged(
             assessment,
+            (claim, &texts),
             Stage::FullText,
             "the most relevant passages of the full text",
             Some(passage),
         ))
     }
 
+    /// The verdict on an assessment of `judged` (the claim and the evidence texts).
     fn judged(
         &self,
         a: Assessment,
+        judged: (&str, &[&str]),
         stage: Stage,
         what: &str,
         passage: Option<PassageRef>,
@@ -287,6 +302,8 @@ impl OfflineVerifier {
                 a.score
             ),
         };
+        let (claim, texts) = judged;
+        let terms = specific::specific_terms(claim, Background::embedded());
         OfflineVerdict {
             relation: a.relation,
             stage,
@@ -296,6 +313,8 @@ impl OfflineVerifier {
             passage,
             model: self.model_name(),
             unverifiable: None,
+            specific: (!terms.is_empty())
+                .then(|| specific::check(&terms, &specific::TermSet::of(texts))),
             notes: Vec::new(),
         }
     }
@@ -310,6 +329,7 @@ impl OfflineVerifier {
             passage: None,
             model: self.model_name(),
             unverifiable: Some(Unverifiable::ModelFailure),
+            specific: None,
             notes,
         }
     }
@@ -325,6 +345,7 @@ impl OfflineVerifier {
             passage: None,
             model: self.model_name(),
             unverifiable: Some(why),
+            specific: None,
             notes,
         }
     }

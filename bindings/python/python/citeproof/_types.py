@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, Literal, Optional, Tuple
 
-Status = Literal["valid", "mismatch", "not_found", "retracted", "unverified", "not_indexed"]
+Status = Literal[
+    "valid", "mismatch", "doubtful", "not_found", "retracted", "unverified", "not_indexed"
+]
 Action = Literal["kept", "removed", "marked"]
 Label = Literal["high", "medium", "low", "invalid_id", "unknown"]
 Access = Literal[
@@ -67,6 +69,9 @@ class Citation:
     new_number: Optional[int]
     reason: str
     record: Optional[Record]
+    evidence: Optional[Dict[str, Any]] = None
+    """What the judge's verdict rests on: ``score``, ``passage``, ``found``,
+    ``missing`` and ``rival`` (the ``score`` metric only)."""
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "Citation":
@@ -83,6 +88,7 @@ class Citation:
             new_number=d["new_number"],
             reason=d["reason"],
             record=Record.from_dict(d["record"]),
+            evidence=d.get("evidence"),
         )
 
 
