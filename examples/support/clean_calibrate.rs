@@ -88,13 +88,13 @@ pub fn fit(samples: &[Sample]) -> DecisionModel {
     let mut mean = [0.0; FEATURES];
     let mut sd = [0.0; FEATURES];
     for s in samples {
-        for k in 0..FEATURES {
-            mean[k] += s.features[k] / n;
+        for (m, x) in mean.iter_mut().zip(&s.features) {
+            *m += x / n;
         }
     }
     for s in samples {
-        for k in 0..FEATURES {
-            sd[k] += (s.features[k] - mean[k]).powi(2) / n;
+        for ((v, x), m) in sd.iter_mut().zip(&s.features).zip(&mean) {
+            *v += (x - m).powi(2) / n;
         }
     }
     let sd: Vec<f64> = sd.iter().map(|v| v.sqrt().max(1e-6)).collect();

@@ -618,6 +618,7 @@ pub fn fixture() -> Fixture {
         Some(&lee),
         Relation::Unrelated,
         Some("rotation curves of spiral galaxies"),
+        &[],
     ));
     // The second citation of walker2017 makes a claim its full text does not state.
     let second = &doc.citations[7];
