@@ -64,6 +64,7 @@ impl Checker {
             filter: configs.path_filter(),
             fs: setup.fs,
             parse_cache: None,
+            accepted: crate::accept::Lookup::standard(),
         };
         Ok(Checker {
             configs,

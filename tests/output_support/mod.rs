@@ -504,6 +504,7 @@ pub fn fixture() -> Fixture {
         sources,
         documents: vec![doc, tex, llm],
         problems: Vec::new(),
+        ..Project::default()
     };
     check::link_all(&mut project);
     let mut found = check::local_findings(&project);
