@@ -46,6 +46,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod accepted;
 pub mod align;
 pub mod article;
 pub mod closed;
@@ -142,6 +143,8 @@ pub struct CleanerSettings {
     pub resolve: Option<ResolveOptions>,
     /// The sentence model, scoring mode and LLM backend (the `[verify]` section).
     pub verify: Option<VerifySettings>,
+    /// Works confirmed real by hand: kept, never removed as not found.
+    pub accepted: crate::accept::Accepted,
 }
 
 /// Everything that is expensive to set up — the sentence model, the resolver with
@@ -151,6 +154,7 @@ pub struct Cleaner {
     aligner: Aligner,
     resolver: Option<Resolver>,
     llm: Option<Verifier>,
+    accepted: crate::accept::Accepted,
     runtime: OnceLock<Result<tokio::runtime::Runtime, String>>,
 }
 
@@ -163,6 +167,7 @@ impl Default for Cleaner {
             aligner: Aligner::default(),
             resolver: None,
             llm: None,
+            accepted: crate::accept::Accepted::default(),
             runtime: OnceLock::new(),
         }
     }
@@ -230,6 +235,7 @@ impl Cleaner {
             aligner: Aligner::new(scorer),
             resolver,
             llm,
+            accepted: settings.accepted,
             runtime: OnceLock::new(),
         })
     }
@@ -298,7 +304,11 @@ pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned,
     );
     let findings = match &request.sources {
         Some(sources) => find::closed(&reading, sources),
-        None => find::open(&reading, cleaner.resolver.as_ref()).await,
+        None => accepted::apply(
+            &reading,
+            find::open(&reading, cleaner.resolver.as_ref()).await,
+            &cleaner.accepted,
+        ),
     };
     let contexts: Vec<String> = (0..reading.cites.len())
         .map(|i| align::context_of(answer, &reading, i, &settled))
