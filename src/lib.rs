@@ -37,3 +37,4 @@ pub mod suppress;
 pub mod validate;
 pub mod verify;
 pub mod walk;
+pub mod zotero;

@@ -158,7 +158,11 @@ fn a_hand_edited_record_accepts_nothing_and_is_reported() {
         .iter()
         .position(|l| l.contains("[CP903]"))
         .unwrap_or_else(|| panic!("no CP903 in {lines:#?}"));
-    assert!(lines[at].contains("no longer matches its fingerprint"), "{}", lines[at]);
+    assert!(
+        lines[at].contains("no longer matches its fingerprint"),
+        "{}",
+        lines[at]
+    );
     // Placed at the record's `[[work]]` header in the file.
     assert!(
         lines[at + 1].contains(".citeproof/accepted.toml:5:1"),
@@ -209,7 +213,11 @@ fn the_user_level_file() {
         .args(["accept", "--user", "--note", "in press", "lee2023"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!dir.path().join(".citeproof/accepted.toml").exists());
     let text = std::fs::read_to_string(&user).unwrap();
     assert!(text.contains("note = \"in press\""), "{text}");
@@ -233,4 +241,50 @@ fn the_user_level_file() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains("`lee2023` "), "{stdout}");
     assert!(stdout.contains("[CP202]"), "{stdout}");
+}
+
+#[test]
+fn clean_keeps_an_accepted_work() {
+    let dir = project();
+    let answer = format!(
+        "Folding prunes sparse attention heads [1].\n\nReferences:\n\
+         [1] Lee M, Novak P, Okafor C. {LEE_TITLE}. Transactions on Machine Learning Research. 2023.\n"
+    );
+    std::fs::write(dir.path().join("answer.md"), &answer).unwrap();
+    let clean = |dir: &Path| {
+        let out = run(
+            dir,
+            &[
+                "clean",
+                "answer.md",
+                "--offline",
+                "--corpus",
+                "corpus.jsonl",
+                "--corpus-complete",
+                "--report",
+                "report.json",
+            ],
+        );
+        let report: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("report.json"))
+                .unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&out.stderr))),
+        )
+        .unwrap();
+        (String::from_utf8_lossy(&out.stdout).to_string(), report)
+    };
+    let (cleaned, report) = clean(dir.path());
+    assert_eq!(report["citations"][0]["status"], "not_found", "{report:#}");
+    assert!(!cleaned.contains("[1]"), "{cleaned}");
+    assert!(accept(dir.path(), "lee2023").status.success());
+    let (cleaned, report) = clean(dir.path());
+    assert_ne!(report["citations"][0]["status"], "not_found", "{report:#}");
+    assert_eq!(report["citations"][0]["action"], "kept", "{report:#}");
+    assert!(
+        report["citations"][0]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("accepted"),
+        "{report:#}"
+    );
+    assert!(cleaned.contains("heads [1]."), "{cleaned}");
 }

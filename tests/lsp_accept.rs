@@ -79,7 +79,10 @@ fn accepting_a_not_found_reference_removes_its_finding() {
     let target = changes[0]["uri"].as_str().unwrap();
     assert!(target.ends_with("/.citeproof/accepted.toml"), "{target}");
     let text = changes[1]["edits"][0]["newText"].as_str().unwrap();
-    assert!(text.contains("authors = [\"Lee\", \"Novak\", \"Okafor\"]"), "{text}");
+    assert!(
+        text.contains("authors = [\"Lee\", \"Novak\", \"Okafor\"]"),
+        "{text}"
+    );
     // What the editor does with the edit, and the file watcher's notice.
     std::fs::create_dir_all(dir.path().join(".citeproof")).unwrap();
     std::fs::write(dir.path().join(".citeproof/accepted.toml"), text).unwrap();

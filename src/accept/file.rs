@@ -127,8 +127,10 @@ pub fn read(text: &str) -> Read {
             let span = e
                 .span()
                 .map_or(Span::new(0, 0), |r| Span::new(r.start, r.end));
-            out.problems
-                .push((span, format!("not a valid accepted-works file: {}", e.message())));
+            out.problems.push((
+                span,
+                format!("not a valid accepted-works file: {}", e.message()),
+            ));
             return out;
         }
     };
@@ -160,7 +162,10 @@ pub fn read(text: &str) -> Read {
             Err(why) => {
                 out.problems.push((
                     span,
-                    format!("the accepted work {} cannot be matched: {why}", entry.describe()),
+                    format!(
+                        "the accepted work {} cannot be matched: {why}",
+                        entry.describe()
+                    ),
                 ));
                 None
             }
@@ -177,9 +182,8 @@ pub fn read(text: &str) -> Read {
 /// `text` with `entry` added as a new `[[work]]` (comments and other records kept);
 /// `None` when a record with its fingerprint is already there.
 pub fn append(text: &str, entry: &Entry) -> Result<Option<String>, String> {
-    let mut doc: toml_edit::DocumentMut = text
-        .parse()
-        .map_err(|e| format!("not valid TOML: {e}"))?;
+    let mut doc: toml_edit::DocumentMut =
+        text.parse().map_err(|e| format!("not valid TOML: {e}"))?;
     if doc.is_empty() && text.trim().is_empty() {
         doc.decor_mut().set_prefix(
             "# Works confirmed real by hand (`citeproof accept`): their not-found and\n\
@@ -280,17 +284,29 @@ mod tests {
         assert_eq!(read.records.len(), 1);
         assert!(read.records[0].identity.is_none());
         assert_eq!(read.problems.len(), 1);
-        assert!(read.problems[0].1.contains("Smith"), "{}", read.problems[0].1);
+        assert!(
+            read.problems[0].1.contains("Smith"),
+            "{}",
+            read.problems[0].1
+        );
     }
 
     #[test]
     fn invalid_files_are_one_problem_at_the_place() {
         let read = read("version = 1\n[[work]]\ntitle = 3\n");
         assert_eq!(read.problems.len(), 1);
-        assert!(read.problems[0].1.contains("not a valid"), "{:?}", read.problems);
+        assert!(
+            read.problems[0].1.contains("not a valid"),
+            "{:?}",
+            read.problems
+        );
         assert!(read.problems[0].0.start > 0);
         let read = super::read("colour = 1\n");
         assert!(read.problems[0].1.contains("colour"), "{:?}", read.problems);
-        assert!(super::read("version = 9\n").problems[0].1.contains("version 9"));
+        assert!(
+            super::read("version = 9\n").problems[0]
+                .1
+                .contains("version 9")
+        );
     }
 }

@@ -96,7 +96,10 @@ mod tests {
     fn fields(title: &str, families: &[&str], year: Option<i32>) -> RefFields {
         RefFields {
             title: Some(title.into()),
-            authors: families.iter().map(|f| Person::new(Some("A."), f)).collect(),
+            authors: families
+                .iter()
+                .map(|f| Person::new(Some("A."), f))
+                .collect(),
             year,
             ..RefFields::default()
         }

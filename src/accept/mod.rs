@@ -35,9 +35,13 @@ const MAX_SIZE: u64 = 4 << 20;
 /// The findings an accepted work does not get: the record has no such work, or
 /// could not be asked. Every other finding (a wrong year, a retraction) stays.
 pub fn is_acceptable(rule: &Rule) -> bool {
-    [&REFERENCE_NOT_FOUND, &WORK_NOT_INDEXED, &REFERENCE_UNVERIFIED]
-        .iter()
-        .any(|r| r.code == rule.code)
+    [
+        &REFERENCE_NOT_FOUND,
+        &WORK_NOT_INDEXED,
+        &REFERENCE_UNVERIFIED,
+    ]
+    .iter()
+    .any(|r| r.code == rule.code)
 }
 
 /// Which accepted-works files a load reads.
@@ -241,9 +245,11 @@ impl Accepted {
         let identity = Identity::of_fields(fields).ok();
         if let Some(identity) = &identity {
             let print = identity.fingerprint();
-            if let Some(found) = self.works.iter().find(|w| {
-                w.record.identity.is_some() && w.record.entry.fingerprint == print
-            }) {
+            if let Some(found) = self
+                .works
+                .iter()
+                .find(|w| w.record.identity.is_some() && w.record.entry.fingerprint == print)
+            {
                 return Judgement::Accepted(found);
             }
         }

@@ -47,7 +47,8 @@ pub fn run(args: AcceptArgs) -> anyhow::Result<ExitCode> {
         accept::target_file(&*Vfs::disk(), &start)
     };
     let text = if path.is_file() {
-        std::fs::read_to_string(&path).with_context(|| format!("cannot read `{}`", path.display()))?
+        std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read `{}`", path.display()))?
     } else {
         String::new()
     };
@@ -60,7 +61,8 @@ pub fn run(args: AcceptArgs) -> anyhow::Result<ExitCode> {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("cannot create `{}`", dir.display()))?;
             }
-            std::fs::write(&path, new).with_context(|| format!("cannot write `{}`", path.display()))?;
+            std::fs::write(&path, new)
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
             eprintln!(
                 "citeproof: accepted `{}` as real: {described} (in `{}`)",
                 reference.key,
@@ -88,7 +90,9 @@ fn find<'p>(project: &'p Project, target: &str) -> anyhow::Result<&'p Reference>
         .filter(|r| r.key == target)
         .collect();
     let Some(&first) = found.first() else {
-        bail!("no reference has the key `{target}` in the documents read (give the documents or --bib)");
+        bail!(
+            "no reference has the key `{target}` in the documents read (give the documents or --bib)"
+        );
     };
     // A bibliography shared by several documents is read once per document.
     if found
@@ -99,7 +103,11 @@ fn find<'p>(project: &'p Project, target: &str) -> anyhow::Result<&'p Reference>
             .iter()
             .map(|r| {
                 let file = project.sources.get(r.file);
-                format!("{}:{}", file.display_path(), file.line_col(r.span.start).line)
+                format!(
+                    "{}:{}",
+                    file.display_path(),
+                    file.line_col(r.span.start).line
+                )
             })
             .collect();
         bail!(
@@ -117,10 +125,7 @@ fn place(target: &str) -> Option<(PathBuf, u32)> {
     let middle = parts.next()?;
     let (path, line) = match (middle.parse::<u32>(), parts.next()) {
         (Ok(line), Some(path)) if last.parse::<usize>().is_ok() => (path, line),
-        _ => (
-            target.rsplit_once(':')?.0,
-            last.parse::<u32>().ok()?,
-        ),
+        _ => (target.rsplit_once(':')?.0, last.parse::<u32>().ok()?),
     };
     let path = PathBuf::from(path);
     Vfs::disk().is_file(&path).then_some((path, line))
@@ -136,7 +141,9 @@ fn at_place<'p>(project: &'p Project, path: &Path, line: u32) -> anyhow::Result<
         .find(|r| {
             let file = project.sources.get(r.file);
             let first = file.line_col(r.span.start).line;
-            let last = file.line_col(r.span.end.saturating_sub(1).max(r.span.start)).line;
+            let last = file
+                .line_col(r.span.end.saturating_sub(1).max(r.span.start))
+                .line;
             same(&file.path) && (first..=last).contains(&line)
         })
         .with_context(|| {

@@ -52,7 +52,9 @@ fn action(view: &View, uri: &Uri, d: &LspDiagnostic) -> Option<CodeAction> {
         .documents
         .iter()
         .flat_map(|doc| doc.references.iter())
-        .find(|r| r.file == read.file && r.key == key && r.span.start <= offset && offset <= r.span.end)?;
+        .find(|r| {
+            r.file == read.file && r.key == key && r.span.start <= offset && offset <= r.span.end
+        })?;
     let fs = view.documents.buffers().snapshot();
     let path = accept::target_file(&fs, &read.source().path);
     let mut action = CodeAction {
@@ -126,7 +128,10 @@ fn edit(
         None => (Span::new(0, old.len()), new.clone()),
     };
     let range = view.encoding.range(&old, &index, span);
-    Ok(workspace_edit(view, vec![(uri, TextEdit::new(range, text))]))
+    Ok(workspace_edit(
+        view,
+        vec![(uri, TextEdit::new(range, text))],
+    ))
 }
 
 fn disabled_supported(view: &View) -> bool {
