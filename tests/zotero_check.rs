@@ -3,7 +3,6 @@
 //! bibliography entry, each finding naming the item's zotero:// URI.
 
 mod bin_support;
-#[allow(dead_code)]
 mod support;
 
 use std::path::Path;
