@@ -197,6 +197,7 @@ fn main() {
         defaults: options.clone(),
         resolve: None,
         verify: verify.clone(),
+        ..CleanerSettings::default()
     })
     .expect("cleaner");
     if args.calibrate {

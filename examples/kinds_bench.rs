@@ -191,6 +191,7 @@ fn main() {
             ..ResolveOptions::default()
         }),
         verify: None,
+        ..CleanerSettings::default()
     })
     .expect("cleaner");
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();

@@ -3,6 +3,7 @@
 //! Pipeline: parse → resolve → verify → rules → emit (see DESIGN.md). The CLI, the
 //! language server and the HTTP server are thin shells over this library.
 
+pub mod accept;
 pub mod baseline;
 pub mod cache;
 pub mod changed;
@@ -41,3 +42,4 @@ pub mod validate;
 pub mod venue_policy;
 pub mod verify;
 pub mod walk;
+pub mod zotero;

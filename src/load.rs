@@ -28,6 +28,8 @@ pub struct LoadOptions {
     /// Parses kept from earlier loads (a language server re-checks on every edit;
     /// the files that did not change are not parsed again).
     pub parse_cache: Option<Arc<ParseCache>>,
+    /// Which accepted-works files are read (none by default; see [`crate::accept`]).
+    pub accepted: crate::accept::Lookup,
 }
 
 /// Parses of earlier loads, by file id and path: reused when the text, the kind
@@ -112,6 +114,8 @@ pub struct Project {
     pub documents: Vec<Document>,
     /// Problems not tied to one document (a command-line path that does not exist).
     pub problems: Vec<Diagnostic>,
+    /// Works confirmed real by hand, whose not-found findings are not reported.
+    pub accepted: crate::accept::Accepted,
 }
 
 /// Read the given files and directories into documents. Never fails: unreadable
@@ -205,6 +209,7 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
         }
         loader.load_document(&[path], &[]);
     }
+    crate::accept::Accepted::load_into(&options.accepted, &*options.fs, &mut loader.project);
     loader.project
 }
 

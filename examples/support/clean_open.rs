@@ -128,6 +128,7 @@ fn run_once(
             ..ResolveOptions::default()
         }),
         verify,
+        ..CleanerSettings::default()
     })
     .expect("cleaner");
     let start = Instant::now();

@@ -46,6 +46,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod accepted;
 pub mod align;
 pub mod article;
 pub mod closed;
@@ -144,6 +145,8 @@ pub struct CleanerSettings {
     pub resolve: Option<ResolveOptions>,
     /// The sentence model, scoring mode and LLM backend (the `[verify]` section).
     pub verify: Option<VerifySettings>,
+    /// Works confirmed real by hand: kept, never removed as not found.
+    pub accepted: crate::accept::Accepted,
 }
 
 /// Everything that is expensive to set up — the sentence model, the resolver with
@@ -154,6 +157,7 @@ pub struct Cleaner {
     judge: Judge,
     resolver: Option<Resolver>,
     llm: Option<Verifier>,
+    accepted: crate::accept::Accepted,
     runtime: OnceLock<Result<tokio::runtime::Runtime, String>>,
 }
 
@@ -167,6 +171,7 @@ impl Default for Cleaner {
             judge: Judge::default(),
             resolver: None,
             llm: None,
+            accepted: crate::accept::Accepted::default(),
             runtime: OnceLock::new(),
         }
     }
@@ -235,6 +240,7 @@ impl Cleaner {
             judge: Judge::new(scorer),
             resolver,
             llm,
+            accepted: settings.accepted,
             runtime: OnceLock::new(),
         })
     }
@@ -344,7 +350,11 @@ pub async fn clean(cleaner: &Cleaner, request: &CleanRequest) -> Result<Cleaned,
     );
     let findings = match &request.sources {
         Some(sources) => find::closed(&reading, sources),
-        None => find::open(&reading, cleaner.resolver.as_ref()).await,
+        None => accepted::apply(
+            &reading,
+            find::open(&reading, cleaner.resolver.as_ref()).await,
+            &cleaner.accepted,
+        ),
     };
     let contexts: Vec<String> = (0..reading.cites.len())
         .map(|i| align::context_of(answer, &reading, i, &settled))

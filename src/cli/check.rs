@@ -1,8 +1,11 @@
 //! `citeproof check`: run the rules and report.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+
+use citeproof::zotero::{self, Bibliography};
 
 use super::InputArgs;
 use super::session::{ReportArgs, Session};
@@ -16,8 +19,59 @@ pub struct CheckArgs {
     pub report: ReportArgs,
     #[command(flatten)]
     pub stages: StageArgs,
+    /// Check the Zotero library (or the collection named or keyed COLLECTION) as a
+    /// bibliography, read from Zotero 7's local API while Zotero runs; each finding
+    /// names its item's zotero:// URI.
+    #[arg(long, value_name = "COLLECTION", num_args = 0..=1, default_missing_value = "")]
+    pub zotero: Option<String>,
+    /// Where Zotero listens [default: $CITEPROOF_ZOTERO_URL, else http://localhost:23119].
+    #[arg(long, value_name = "URL", requires = "zotero")]
+    pub zotero_url: Option<String>,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    Session::new(&args.input, &args.report, &args.stages)?.run()
+    let zotero = match &args.zotero {
+        Some(collection) => Some(read_zotero(
+            args.zotero_url.as_deref(),
+            Some(collection.as_str()).filter(|c| !c.is_empty()),
+        )?),
+        None => None,
+    };
+    Session::new(&args.input, &args.report, &args.stages, zotero)?.run()
+}
+
+/// The library as a BibTeX text standing at `zotero/<library or collection>.bib`
+/// under the working folder (in memory only).
+fn read_zotero(
+    url: Option<&str>,
+    collection: Option<&str>,
+) -> anyhow::Result<(PathBuf, Bibliography)> {
+    let (base, library) = zotero::read_library(url, collection)?;
+    let name = collection.unwrap_or("library");
+    eprintln!(
+        "citeproof: read {} item(s) of the Zotero {} from {base}",
+        library.len(),
+        match collection {
+            Some(c) => format!("collection `{c}`"),
+            None => "library".to_string(),
+        }
+    );
+    let slug: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = std::env::current_dir()?
+        .join("zotero")
+        .join(format!("{slug}.bib"));
+    let title = match collection {
+        Some(c) => format!("Zotero collection `{c}`"),
+        None => "Zotero library".to_string(),
+    };
+    Ok((path, Bibliography::new(&library, &title)))
 }

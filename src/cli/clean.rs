@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use citeproof::accept;
 use clap::{Args, ValueEnum};
 
 use citeproof::clean::{
@@ -196,7 +197,8 @@ impl CleanArgs {
 pub fn run(args: CleanArgs) -> anyhow::Result<ExitCode> {
     let configs = command_config(&args.answer, args.config.clone(), args.layers()?.0)?;
     let config = configs.run();
-    let (settings, warnings) = config.cleaner_settings()?;
+    let (mut settings, mut warnings) = config.cleaner_settings()?;
+    settings.accepted = accepted_works(&args.answer, &mut warnings);
     for w in warnings {
         eprintln!("warning: {w}");
     }
@@ -311,4 +313,28 @@ fn summary(cleaned: &Cleaned) -> String {
         found.join(", "),
         done.join(", ")
     )
+}
+
+/// The accepted works that apply to the answer (its folder's project, or the
+/// working folder's for standard input, and the user's); what is wrong with their
+/// files becomes warnings.
+fn accepted_works(answer: &std::path::Path, warnings: &mut Vec<String>) -> accept::Accepted {
+    let start = if answer.as_os_str() == "-" {
+        std::env::current_dir().unwrap_or_default()
+    } else {
+        std::path::absolute(answer).unwrap_or_else(|_| answer.to_path_buf())
+    };
+    let files = accept::Accepted::read(
+        &accept::Lookup::standard(),
+        &*citeproof::fs::Vfs::disk(),
+        &[start],
+    );
+    for file in &files {
+        let index = citeproof::source::LineIndex::new(&file.text);
+        for (span, why) in &file.read.problems {
+            let at = index.line_col(&file.text, span.start);
+            warnings.push(format!("{}:{}: {why}", file.path.display(), at.line));
+        }
+    }
+    accept::Accepted::from_files(files)
 }

@@ -1,5 +1,6 @@
 //! Command-line arguments and dispatch to one module per command.
 
+mod accept;
 mod cache;
 mod check;
 mod clean;
@@ -66,6 +67,9 @@ pub enum Command {
     ValidateSources(validate::ValidateArgs),
     /// Serve the checks over HTTP (check, resolve, validate, clean; metrics, OpenAPI).
     Serve(serve::ServeArgs),
+    /// Record a reference as a work confirmed real (`.citeproof/accepted.toml`): its
+    /// not-found, not-indexed and unverified findings are no longer reported.
+    Accept(accept::AcceptArgs),
 }
 
 /// Input options shared by the commands that read documents.
@@ -134,5 +138,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Clean(args) => clean::run(*args),
         Command::ValidateSources(args) => validate::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Accept(args) => accept::run(args),
     }
 }

@@ -6,6 +6,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
@@ -13,11 +14,13 @@ use citeproof::baseline::Baseline;
 use citeproof::changed::ChangedLines;
 use citeproof::config::{Layer, Overrides};
 use citeproof::diagnostic::{Applicability, Diagnostic};
+use citeproof::fs::{Overlay, Vfs};
 use citeproof::load::Project;
 use citeproof::output::{self, Format, Report};
 use citeproof::pipeline::{CheckSetup, Checked, Checker, Stages};
 use citeproof::policy::FailOn;
 use citeproof::resolve::outcome::Status;
+use citeproof::zotero::Bibliography;
 use citeproof::{fix, output::text};
 
 use super::InputArgs;
@@ -92,6 +95,9 @@ pub struct Session<'a> {
     fail_on: FailOn,
     changed: Option<ChangedLines>,
     baseline: Option<Baseline>,
+    /// A Zotero library checked as a bibliography (`--zotero`): where its BibTeX
+    /// text stands, and the text with its items.
+    zotero: Option<(PathBuf, Bibliography)>,
 }
 
 /// Layers for the input and report flags that are also configuration keys.
@@ -118,12 +124,24 @@ impl<'a> Session<'a> {
         input: &'a InputArgs,
         args: &'a ReportArgs,
         stages: &StageArgs,
+        zotero: Option<(PathBuf, Bibliography)>,
     ) -> anyhow::Result<Session<'a>> {
         let mut overrides = Overrides::from_process_env();
         overrides.config_file = args.config.clone();
         overrides.cli = cli_layers(input, args)?;
         overrides.cli.extend(stages.layers()?);
-        let (inputs, fs) = super::fetch_named_papers(&input.paths, &overrides)?;
+        let (mut inputs, mut fs) = super::fetch_named_papers(&input.paths, &overrides)?;
+        if let Some((path, bibliography)) = &zotero {
+            // The library is one more bibliography, read from memory; alone, unless
+            // documents were named.
+            let mut overlay = Overlay::new(fs);
+            overlay.set(path, Arc::from(bibliography.text.as_str()));
+            fs = Vfs::new(overlay);
+            if input.paths == [PathBuf::from(".")] {
+                inputs.clear();
+            }
+            inputs.push(path.clone());
+        }
         let checker = Checker::new(CheckSetup {
             inputs,
             bibliographies: input.bibliographies.clone(),
@@ -145,6 +163,7 @@ impl<'a> Session<'a> {
             fail_on,
             changed,
             baseline,
+            zotero,
         })
     }
 
@@ -259,7 +278,11 @@ impl<'a> Session<'a> {
         let Checked {
             diagnostics, facts, ..
         } = self.check(&mut project, &stages, true)?;
-        let (diagnostics, held_back) = self.select(&project, diagnostics);
+        let (mut diagnostics, held_back) = self.select(&project, diagnostics);
+        if let Some((path, bibliography)) = &self.zotero {
+            let file = project.sources.find(path);
+            bibliography.annotate(&mut diagnostics, |d| Some(d.file) == file);
+        }
         if let Some(path) = &self.args.write_baseline {
             Baseline::from_diagnostics(&project.sources, &diagnostics).write(path)?;
             eprintln!(

@@ -188,6 +188,7 @@ impl Resolved {
                 defaults: self.clean_options(),
                 resolve,
                 verify: Some(self.verify_settings()?),
+                accepted: crate::accept::Accepted::default(),
             },
             warnings,
         ))

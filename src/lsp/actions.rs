@@ -67,6 +67,7 @@ pub fn code_actions(
             actions.extend(suppress_action(view, &uri, rule, &diagnostics));
             actions.extend(rule_off_action(view, &uri, rule, diagnostics));
         }
+        actions.extend(super::accept_action::actions(view, &uri, &asked));
     }
     if allowed(only, &fix_all_kind()) {
         actions.extend(fix_all_action(view, &stored));

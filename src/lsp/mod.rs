@@ -7,6 +7,7 @@
 //! check ([`crate::pipeline::Checker`]) reading the open buffers over the disk, so
 //! the editor reports exactly what `citeproof check` reports ([`workspace`]).
 
+mod accept_action;
 mod actions;
 mod background;
 mod buffers;

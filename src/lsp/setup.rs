@@ -18,6 +18,7 @@ use crate::source::FileKind;
 pub const WATCHED: &[&str] = &[
     "**/citeproof.toml",
     "**/.citeproof.toml",
+    "**/.citeproof/accepted.toml",
     "**/*.{bib,bibtex,biblatex}",
     "**/*.json",
     "**/*.{tex,ltx,latex}",

@@ -66,6 +66,7 @@ impl Checker {
             filter: configs.path_filter(),
             fs: setup.fs,
             parse_cache: None,
+            accepted: crate::accept::Lookup::standard(),
         };
         Ok(Checker {
             configs,

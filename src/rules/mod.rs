@@ -1,6 +1,7 @@
 //! The one rule table. Every diagnostic refers to a [`Rule`] from [`RULES`]; each
 //! family module builds the diagnostics (and their message text) for its rules.
 
+pub mod accepted;
 pub mod input;
 pub mod links;
 pub mod meta;
@@ -222,6 +223,16 @@ Example:\n\n    @phdthesis{nash1950, title = {Non-Cooperative Games}, school = {
         "The package exists in its registry (PyPI, CRAN, crates.io, npm), but no release carries \
 the cited version. A typo, or a version number invented along with the reference.\n\n\
 Example:\n\n    @software{sklearn, title = {scikit-learn}, version = {9.1}, url = {https://pypi.org/project/scikit-learn/}}";
+    ACCEPTED_WORK_CHANGED = "CP215" "accepted-work-changed" Resolution Warning
+        "A reference resembles a work accepted as real, but its title, authors or year differ."
+        "A work confirmed real by hand (`citeproof accept`, recorded in `.citeproof/accepted.toml`) \
+is remembered by a fingerprint of its title, the family names of its authors and its year, never \
+by its title alone. This reference has the key or the title of an accepted work but not the rest \
+of its fingerprint — the entry was edited after it was accepted, or a fabricated reference borrows \
+a real work's title — so its not-found, not-indexed and unverified findings are reported as usual. \
+The finding names the accepted record; if the change is right, accept the reference again.\n\n\
+Example:\n\n    @book{nash1950, title = {Non-Cooperative Games}, author = {Doe, J.}, year = 1950}\n    \
+<- accepted as \"Non-Cooperative Games\" (Nash, 1950)";
     CLAIM_CONTRADICTED = "CP301" "claim-contradicted" Verification Error
         "The cited work says the opposite of the claim that cites it."
         "The model judged the claim against the cited work's abstract (or, when the abstract did \
@@ -265,6 +276,14 @@ Remove it so that it does not hide a future problem.\n\nExample:\n\n    <!-- cit
         "A suppression comment names an unknown rule or is malformed."
         "The rule list of a suppression comment must hold rule codes (`CP101`) or names \
 (`undefined-citation`).\n\nExample:\n\n    % citeproof: ignore[CP999]";
+    INVALID_ACCEPTED_WORK = "CP903" "invalid-accepted-work" Meta Error
+        "A record of the accepted-works file is invalid or no longer matches its fingerprint."
+        "Each `[[work]]` of `.citeproof/accepted.toml` (or of the user-level accepted-works file) \
+carries the fingerprint of its title, authors and year. A record whose fields were edited so that \
+they no longer make its fingerprint accepts nothing and is reported, as is a file that is not valid \
+TOML or has unknown keys. Accept the reference again with `citeproof accept KEY`.\n\n\
+Example:\n\n    [[work]]\n    fingerprint = \"5b0c…\"\n    title = \"Non-Cooperative Games\"\n    \
+authors = [\"Smith\"]   <- accepted with [\"Nash\"]";
 }
 
 /// Where the rule documentation (docs/rules.md) is published; each rule has its

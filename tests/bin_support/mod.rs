@@ -31,14 +31,15 @@ pub fn offline_cache() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("citeproof-offline-cache")
 }
 
-/// Remove every `CITEPROOF_*` variable and `NO_COLOR` from what `command` inherits.
+/// Remove every `CITEPROOF_*` variable and `NO_COLOR` from what `command` inherits,
+/// and keep the user's own accepted works (`~/.config/citeproof/accepted.toml`) out.
 pub fn isolate(command: &mut Command) -> &mut Command {
     for (key, _) in std::env::vars() {
         if key.starts_with("CITEPROOF_") || key == "NO_COLOR" {
             command.env_remove(key);
         }
     }
-    command
+    command.env("CITEPROOF_USER_ACCEPTED", "")
 }
 
 /// Make `command` (the binary, or a shell that runs it) a local-only run.

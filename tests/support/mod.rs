@@ -42,6 +42,7 @@ pub mod unpaywall;
 pub mod wayback;
 pub mod web;
 pub mod world;
+pub mod zotero;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
