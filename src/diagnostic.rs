@@ -80,7 +80,7 @@ pub struct Diagnostic {
     pub record: Option<Box<Work>>,
     /// For a wrong field, what kind of error it is (venue policies tell badly wrong
     /// authors from a misspelt name by it).
-    pub mismatch: Option<crate::resolve::compare::MismatchKind>,
+    pub mismatch: Option<crate::model::MismatchKind>,
 }
 
 impl Diagnostic {

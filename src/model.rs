@@ -573,3 +573,23 @@ impl Document {
             .filter_map(|c| c.claim.map(|i| (&self.claims[i], c)))
     }
 }
+
+/// What kind of error a mismatch is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MismatchKind {
+    /// The title is close to the record's but content words differ.
+    NearMissTitle,
+    SwappedAuthors,
+    PartialAuthorList,
+    PlaceholderAuthors,
+    UnknownAuthors,
+    WrongYear,
+    WrongVenue,
+    /// The cited identifier is not the record's.
+    WrongIdentifier,
+    /// The cited identifier resolves to a different work than the cited title.
+    IdentifierNamesAnotherWork,
+    /// The registry never published the cited version.
+    UnknownVersion,
+}

@@ -235,6 +235,7 @@ mod tests {
         let plan = SourcePlan::default().without(&[SourceName::S2, SourceName::Doi]);
         assert_eq!(plan.doi, vec![SourceName::Crossref, SourceName::OpenAlex]);
         assert!(plan.search.iter().all(|t| !t.contains(&SourceName::S2)));
-        assert_eq!(plan.search.len(), 2);
+        // The tier that held only S2 is gone; the others stay.
+        assert_eq!(plan.search.len(), SourcePlan::default().search.len() - 1);
     }
 }
