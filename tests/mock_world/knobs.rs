@@ -314,6 +314,9 @@ fn env_names_every_configurable_service() {
             "CITEPROOF_WEB_URL",
             "CITEPROOF_ARXIV_WEB_URL",
             "CITEPROOF_OPENREVIEW_WEB_URL",
+            "CITEPROOF_DBLP_URL",
+            "CITEPROOF_OPENREVIEW_URL",
+            "CITEPROOF_ACL_URL",
         ]
     );
     assert!(env.iter().all(|(_, url)| url.starts_with(world.origin())));
