@@ -23,7 +23,7 @@ use futures::StreamExt;
 use crate::model::{IdScheme, Work};
 use crate::net::{Net, NetConfig, NetError, SourceStats};
 use crate::resolve::corpus::CORPUS_SOURCE;
-use crate::resolve::evidence::{Evidence, IdConclusion, IdEvidence, Via};
+use crate::resolve::evidence::{Evidence, IdConclusion, IdEvidence, Via, consult_selected};
 use crate::resolve::identifiers::is_preprint_doi;
 use crate::resolve::landing::{LANDING_SOURCE, LandingFetcher};
 use crate::resolve::lookup::{Answer, Lookups};
@@ -247,20 +247,23 @@ impl Resolver {
         report: &(impl Fn(usize) + Sync),
     ) {
         let t = &self.options.gate;
-        let mut jobs = Vec::new();
-        for (i, ev) in evidence.iter_mut().enumerate() {
-            // A preprint found for a reference that names a journal or conference
-            // cannot check that venue: the published version is searched for.
+        // A preprint found for a reference that names a journal or conference cannot
+        // check that venue: the published version is searched for. A reference not
+        // searched counts as done at once.
+        let wants_search = |i: usize, ev: &Evidence| {
             let settled =
                 ev.has_accepted() && !published::wants_published_version(&queries[i].fields, ev);
-            if settled || !queries[i].is_searchable() {
+            let search = !settled && queries[i].is_searchable();
+            if !search {
                 report(1);
-                continue;
             }
-            jobs.push((i, std::mem::take(ev)));
-        }
-        let searched: Vec<(usize, Evidence)> = futures::stream::iter(jobs)
-            .map(|(i, mut ev)| async move {
+            search
+        };
+        consult_selected(
+            evidence,
+            self.options.concurrency,
+            wants_search,
+            |i, mut ev| async move {
                 search_phase::run(
                     &self.lookups,
                     &self.plan,
@@ -271,14 +274,10 @@ impl Resolver {
                 )
                 .await;
                 report(1);
-                (i, ev)
-            })
-            .buffer_unordered(self.options.concurrency.max(1))
-            .collect()
-            .await;
-        for (i, ev) in searched {
-            evidence[i] = ev;
-        }
+                ev
+            },
+        )
+        .await;
     }
 
     /// The citation's URL, for references that are still without a record.

@@ -2,6 +2,10 @@
 //! the gate's verdict on each, what became of each cited identifier, whether the title
 //! search heard from every source it needed, and which sources were asked.
 
+use std::future::Future;
+
+use futures::StreamExt;
+
 use crate::model::Work;
 use crate::resolve::compare::Field;
 use crate::resolve::gate::{GateDecision, GateThresholds};
@@ -156,5 +160,32 @@ impl Evidence {
         self.ids
             .iter()
             .any(|e| e.id == *id && e.conclusion != IdConclusion::Unknown)
+    }
+}
+
+/// Run `consult` on the evidence of every reference `select` picks, `concurrency` at a
+/// time: each reference's evidence is moved into its task and put back when it is done.
+pub async fn consult_selected<Fut>(
+    evidence: &mut [Evidence],
+    concurrency: usize,
+    mut select: impl FnMut(usize, &Evidence) -> bool,
+    consult: impl Fn(usize, Evidence) -> Fut,
+) where
+    Fut: Future<Output = Evidence>,
+{
+    let jobs: Vec<(usize, Evidence)> = evidence
+        .iter_mut()
+        .enumerate()
+        .filter(|(i, ev)| select(*i, ev))
+        .map(|(i, ev)| (i, std::mem::take(ev)))
+        .collect();
+    let consult = &consult;
+    let done: Vec<(usize, Evidence)> = futures::stream::iter(jobs)
+        .map(|(i, ev)| async move { (i, consult(i, ev).await) })
+        .buffer_unordered(concurrency.max(1))
+        .collect()
+        .await;
+    for (i, ev) in done {
+        evidence[i] = ev;
     }
 }

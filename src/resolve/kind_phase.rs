@@ -10,11 +10,9 @@
 //!
 //! Every lookup goes through the cache, under the source's name.
 
-use futures::StreamExt;
-
 use crate::model::{PackageRef, Person, Registry, Work, WorkKind};
 use crate::resolve::compare::Field;
-use crate::resolve::evidence::{Evidence, Via};
+use crate::resolve::evidence::{Evidence, Via, consult_selected};
 use crate::resolve::gate::{GateDecision, GateMethod, GateThresholds, title_similarity};
 use crate::resolve::lookup::{Answer, Lookups};
 use crate::resolve::normalize::fold;
@@ -44,23 +42,16 @@ pub async fn run(
     evidence: &mut [Evidence],
     t: &GateThresholds,
 ) {
-    let jobs: Vec<(usize, Evidence)> = evidence
-        .iter_mut()
-        .enumerate()
-        .filter(|(i, ev)| !ev.has_accepted() && wants(queries[*i]))
-        .map(|(i, ev)| (i, std::mem::take(ev)))
-        .collect();
-    let done: Vec<(usize, Evidence)> = futures::stream::iter(jobs)
-        .map(|(i, mut ev)| async move {
+    consult_selected(
+        evidence,
+        8,
+        |i, ev| !ev.has_accepted() && wants(queries[i]),
+        |i, mut ev| async move {
             consult(lookups, queries[i], &mut ev, t).await;
-            (i, ev)
-        })
-        .buffer_unordered(8)
-        .collect()
-        .await;
-    for (i, ev) in done {
-        evidence[i] = ev;
-    }
+            ev
+        },
+    )
+    .await;
 }
 
 async fn consult(lookups: &Lookups, q: &RefQuery, ev: &mut Evidence, t: &GateThresholds) {

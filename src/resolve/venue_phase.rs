@@ -12,11 +12,9 @@
 //!
 //! Every lookup goes through the cache, under the source's name.
 
-use futures::StreamExt;
-
 use crate::model::{NotAccepted, Work};
 use crate::resolve::compare::record_is_preprint;
-use crate::resolve::evidence::{Evidence, Via};
+use crate::resolve::evidence::{Evidence, Via, consult_selected};
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::lookup::{Answer, Lookups};
 use crate::resolve::query::RefQuery;
@@ -80,26 +78,19 @@ pub async fn run(
     evidence: &mut [Evidence],
     t: &GateThresholds,
 ) {
-    let jobs: Vec<(usize, Evidence)> = evidence
-        .iter_mut()
-        .enumerate()
-        .filter(|(i, ev)| {
-            let q = queries[*i];
+    consult_selected(
+        evidence,
+        8,
+        |i, ev| {
+            let q = queries[i];
             (!ev.has_accepted() && platform_id(q).is_some()) || wants_decision(q, ev)
-        })
-        .map(|(i, ev)| (i, std::mem::take(ev)))
-        .collect();
-    let done: Vec<(usize, Evidence)> = futures::stream::iter(jobs)
-        .map(|(i, mut ev)| async move {
+        },
+        |i, mut ev| async move {
             consult(lookups, queries[i], &mut ev, t).await;
-            (i, ev)
-        })
-        .buffer_unordered(8)
-        .collect()
-        .await;
-    for (i, ev) in done {
-        evidence[i] = ev;
-    }
+            ev
+        },
+    )
+    .await;
 }
 
 async fn consult(lookups: &Lookups, q: &RefQuery, ev: &mut Evidence, t: &GateThresholds) {
