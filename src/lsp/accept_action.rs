@@ -5,13 +5,12 @@
 //! saved, the finding is gone in every document of the project.
 
 use lsp_types::{
-    CodeAction, CodeActionDisabled, CodeActionKind, CreateFile, CreateFileOptions,
-    Diagnostic as LspDiagnostic, DocumentChangeOperation, NumberOrString, Position, Range,
-    ResourceOp, TextEdit, Uri, WorkspaceEdit,
+    CodeAction, CodeActionDisabled, CodeActionKind, Diagnostic as LspDiagnostic, NumberOrString,
+    TextEdit, Uri, WorkspaceEdit,
 };
 
 use super::diagnostics::DiagnosticData;
-use super::edit::{can_create_files, document_edit, operations, workspace_edit};
+use super::edit::{can_create_files, create_file, workspace_edit};
 use super::view::View;
 use crate::accept::{self, Entry};
 use crate::fs::FileSystem;
@@ -72,7 +71,7 @@ fn action(view: &View, uri: &Uri, d: &LspDiagnostic) -> Option<CodeAction> {
         .and_then(|entry| edit(view, &fs, &path, &entry));
     match edit {
         Ok(edit) => action.edit = Some(edit),
-        Err(reason) if disabled_supported(view) => {
+        Err(reason) if view.shows_disabled_actions() => {
             action.disabled = Some(CodeActionDisabled { reason })
         }
         Err(_) => return None,
@@ -107,19 +106,7 @@ fn edit(
                 entry.key.as_deref().unwrap_or_default()
             ));
         }
-        let create = CreateFile {
-            uri: uri.clone(),
-            options: Some(CreateFileOptions {
-                overwrite: Some(false),
-                ignore_if_exists: Some(true),
-            }),
-            annotation_id: None,
-        };
-        let insert = TextEdit::new(Range::new(Position::new(0, 0), Position::new(0, 0)), new);
-        return Ok(operations(vec![
-            DocumentChangeOperation::Op(ResourceOp::Create(create)),
-            DocumentChangeOperation::Edit(document_edit(view, uri, vec![insert])),
-        ]));
+        return Ok(create_file(view, uri, new));
     }
     // The record is added after what is there; otherwise the whole text is replaced.
     let index = LineIndex::new(&old);
@@ -132,13 +119,4 @@ fn edit(
         view,
         vec![(uri, TextEdit::new(range, text))],
     ))
-}
-
-fn disabled_supported(view: &View) -> bool {
-    view.client
-        .text_document
-        .as_ref()
-        .and_then(|t| t.code_action.as_ref())
-        .and_then(|c| c.disabled_support)
-        .unwrap_or(false)
 }

@@ -254,15 +254,6 @@ fn resolves_edits(view: &View) -> bool {
         .is_some_and(|r| r.properties.iter().any(|p| p == "edit"))
 }
 
-fn disabled_supported(view: &View) -> bool {
-    view.client
-        .text_document
-        .as_ref()
-        .and_then(|t| t.code_action.as_ref())
-        .and_then(|c| c.disabled_support)
-        .unwrap_or(false)
-}
-
 fn rule_off_action(
     view: &View,
     uri: &Uri,
@@ -304,7 +295,7 @@ fn rule_off_action(
     match config_edit::edit(view, &document, rule) {
         Ok(edit) => action.edit = Some(edit),
         // Shown greyed out with the reason where the client can; else left out.
-        Err(reason) if disabled_supported(view) => {
+        Err(reason) if view.shows_disabled_actions() => {
             action.disabled = Some(CodeActionDisabled { reason });
         }
         Err(_) => return None,

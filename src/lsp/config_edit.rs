@@ -7,12 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use lsp_types::{
-    CreateFile, CreateFileOptions, DocumentChangeOperation, Position, Range, ResourceOp, TextEdit,
-    WorkspaceEdit,
-};
+use lsp_types::{TextEdit, WorkspaceEdit};
 
-use super::edit::{can_create_files, document_edit, operations, workspace_edit};
+use super::edit::{can_create_files, create_file, workspace_edit};
 use super::view::View;
 use crate::config::ConfigFile;
 use crate::config::layers::{FILE_NAMES, discover};
@@ -140,19 +137,7 @@ pub fn edit(view: &View, document: &Path, rule: &Rule) -> Result<WorkspaceEdit, 
             ));
         }
         let text = turn_off("", rule)?;
-        let create = CreateFile {
-            uri: uri.clone(),
-            options: Some(CreateFileOptions {
-                overwrite: Some(false),
-                ignore_if_exists: Some(true),
-            }),
-            annotation_id: None,
-        };
-        let insert = TextEdit::new(Range::new(Position::new(0, 0), Position::new(0, 0)), text);
-        return Ok(operations(vec![
-            DocumentChangeOperation::Op(ResourceOp::Create(create)),
-            DocumentChangeOperation::Edit(document_edit(view, uri, vec![insert])),
-        ]));
+        return Ok(create_file(view, uri, text));
     }
     let old = view
         .documents

@@ -6,8 +6,9 @@
 use std::collections::HashMap;
 
 use lsp_types::{
-    DocumentChangeOperation, DocumentChanges, OneOf, OptionalVersionedTextDocumentIdentifier,
-    ResourceOperationKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
+    CreateFile, CreateFileOptions, DocumentChangeOperation, DocumentChanges, OneOf,
+    OptionalVersionedTextDocumentIdentifier, Position, Range, ResourceOp, ResourceOperationKind,
+    TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 
 use super::view::View;
@@ -78,6 +79,24 @@ pub fn workspace_edit(view: &View, edits: Vec<(Uri, TextEdit)>) -> WorkspaceEdit
         changes: Some(by_uri.into_iter().collect::<HashMap<_, _>>()),
         ..WorkspaceEdit::default()
     }
+}
+
+/// A new file holding `text` (nothing happens to a file that exists by then); the
+/// client must support creating files ([`can_create_files`]).
+pub fn create_file(view: &View, uri: Uri, text: String) -> WorkspaceEdit {
+    let create = CreateFile {
+        uri: uri.clone(),
+        options: Some(CreateFileOptions {
+            overwrite: Some(false),
+            ignore_if_exists: Some(true),
+        }),
+        annotation_id: None,
+    };
+    let insert = TextEdit::new(Range::new(Position::new(0, 0), Position::new(0, 0)), text);
+    operations(vec![
+        DocumentChangeOperation::Op(ResourceOp::Create(create)),
+        DocumentChangeOperation::Edit(document_edit(view, uri, vec![insert])),
+    ])
 }
 
 /// A workspace edit made of resource operations and document edits in order.

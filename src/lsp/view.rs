@@ -29,6 +29,19 @@ pub struct View<'a> {
     pub settings: &'a Settings,
 }
 
+impl View<'_> {
+    /// Whether the client shows a code action it cannot apply, greyed with the reason
+    /// (`codeAction.disabledSupport`).
+    pub fn shows_disabled_actions(&self) -> bool {
+        self.client
+            .text_document
+            .as_ref()
+            .and_then(|t| t.code_action.as_ref())
+            .and_then(|c| c.disabled_support)
+            .unwrap_or(false)
+    }
+}
+
 impl Server {
     pub(super) fn view(&self) -> View<'_> {
         View {
