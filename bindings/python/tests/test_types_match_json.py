@@ -15,7 +15,14 @@ from test_clean import ANSWER
 #: Fields a dataclass carries beside the JSON (the caller's own object, the raw JSON).
 NOT_IN_JSON = {"_json", "article"}
 #: Keys the library leaves out when they have no value.
-MAY_BE_ABSENT = {(_types.CleanResult, "references")}
+MAY_BE_ABSENT = {
+    (_types.CleanResult, "references"),
+    (_types.Citation, "evidence"),
+    (_types.CleanSummary, "doubt_threshold"),
+    (_types.Evidence, "passage"),
+    (_types.Evidence, "rival"),
+    (_types.RivalEvidence, "passage"),
+}
 
 
 def mismatches(cls, value, path):
@@ -57,6 +64,10 @@ def test_the_clean_result_types_match_the_library_json(cleaner, sources):
     result = cleaner.clean(ANSWER, sources=sources)
     assert len(result.report.citations) == 3
     assert mismatches(citeproof.CleanResult, result.to_dict(), "clean") == []
+    judged = [c for c in result.report.citations if c.evidence is not None]
+    assert judged, "the judge gives its evidence for a found article"
+    assert all(isinstance(c.evidence, citeproof.Evidence) for c in judged)
+    assert all(isinstance(c.evidence.found, tuple) for c in judged)
 
 
 def test_the_validation_types_match_the_library_json(validator):

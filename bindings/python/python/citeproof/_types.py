@@ -52,6 +52,54 @@ class Record:
 
 
 @dataclass(frozen=True)
+class RivalEvidence:
+    """Another article that holds the citing sentence better than the cited one."""
+
+    name: str
+    title: str
+    score: float
+    passage: Optional[str] = None
+    found: Tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "RivalEvidence":
+        return cls(
+            name=d["name"],
+            title=d["title"],
+            score=d["score"],
+            passage=d.get("passage"),
+            found=tuple(d.get("found", ())),
+        )
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the judge's verdict on one occurrence rests on."""
+
+    score: float
+    """The scorer's calibrated score of the sentence against the cited work."""
+    passage: Optional[str] = None
+    """The cited work's passage (title or abstract sentence) closest to the sentence."""
+    found: Tuple[str, ...] = ()
+    """Specific terms of the sentence (numbers, entities, rare terms) the work holds."""
+    missing: Tuple[str, ...] = ()
+    """Specific terms of the sentence the work lacks."""
+    rival: Optional[RivalEvidence] = None
+
+    @classmethod
+    def from_dict(cls, d: Optional[Dict[str, Any]]) -> Optional["Evidence"]:
+        if d is None:
+            return None
+        return cls(
+            score=d["score"],
+            passage=d.get("passage"),
+            found=tuple(d.get("found", ())),
+            missing=tuple(d.get("missing", ())),
+            rival=RivalEvidence.from_dict(d["rival"]) if d.get("rival") else None,
+        )
+
+
+@dataclass(frozen=True)
 class Citation:
     """One citation number at one place of the answer, in body order."""
 
@@ -69,9 +117,8 @@ class Citation:
     new_number: Optional[int]
     reason: str
     record: Optional[Record]
-    evidence: Optional[Dict[str, Any]] = None
-    """What the judge's verdict rests on: ``score``, ``passage``, ``found``,
-    ``missing`` and ``rival`` (the ``score`` metric only)."""
+    evidence: Optional[Evidence] = None
+    """What the judge's verdict rests on (the ``score`` metric only)."""
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "Citation":
@@ -88,7 +135,7 @@ class Citation:
             new_number=d["new_number"],
             reason=d["reason"],
             record=Record.from_dict(d["record"]),
-            evidence=d.get("evidence"),
+            evidence=Evidence.from_dict(d.get("evidence")),
         )
 
 
@@ -97,6 +144,7 @@ class CleanSummary:
     citations: int
     valid: int
     mismatch: int
+    doubtful: int
     not_found: int
     retracted: int
     unverified: int
@@ -109,10 +157,12 @@ class CleanSummary:
     world: Literal["closed", "open"]
     alignment: str
     threshold: float
+    doubt_threshold: Optional[float] = None
+    """The support below which a found article is doubtful (``score`` metric only)."""
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "CleanSummary":
-        return cls(**{k: d[k] for k in cls.__dataclass_fields__})
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
 
 @dataclass(frozen=True)
