@@ -112,7 +112,11 @@ def test_a_mismatched_citation_is_removed(cleaner, sources):
     result = cleaner.clean(answer, sources=sources)
     (citation,) = result.report.citations
     assert citation.status == "mismatch" and citation.action == "removed", citation
-    assert "not about" in citation.reason and citation.similarity < result.report.summary.threshold
+    assert citation.similarity < result.report.summary.threshold
+    # The judge names the retrieved article the sentence came from, with its evidence.
+    assert "the text is about source 2" in citation.reason, citation.reason
+    assert citation.evidence.rival.name == "source 2"
+    assert citation.evidence.rival.score > citation.evidence.score
 
 
 def test_the_open_world_without_resolution_removes_nothing(cleaner):
@@ -139,7 +143,7 @@ def test_the_report_is_the_clis_json(cleaner, sources):
     assert set(data) == {"cleaned", "report"}
     assert set(data["report"]["citations"][0]) == {
         "marker", "number", "line", "column", "span", "identifier", "status",
-        "similarity", "action", "new_number", "reason", "record",
+        "similarity", "action", "new_number", "reason", "record", "evidence",
     }
     assert result.report.to_dict() is data["report"]
 
