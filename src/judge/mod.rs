@@ -17,11 +17,15 @@
 //!   for several clauses), and no rival is sought when the evidence of a work cited in
 //!   the sentence is incomplete (a source failed).
 //!
-//! A fitted logistic model ([`decision`]) turns these signals into the support of the
-//! citation in [0, 1]; per backend, two thresholds fitted on development data
-//! (`examples/clean_bench.rs --calibrate`, see docs/judge.md) make a confident
-//! mismatch (removed by `clean`'s default policy) and a doubtful citation (kept or
-//! marked, by policy).
+//! When a rival was compared, a fitted logistic model ([`decision`]) turns these
+//! signals into the support of the citation in [0, 1]; per backend, two thresholds
+//! fitted on development data (`examples/clean_bench.rs --calibrate`, see
+//! docs/judge.md) make a confident mismatch (removed by `clean`'s default policy) and a
+//! doubtful citation (kept or marked, by policy). With no rival — one claim and the
+//! one work it cites, as `verify` sees it, or an answer with a single source — the
+//! support is the scorer's calibrated score and its own thresholds (fitted on human
+//! citing sentences against their cited and swapped works, `verify_tables`) make the
+//! call: one judge, whichever shell asks.
 
 pub mod decision;
 mod fitted;
@@ -31,6 +35,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::verify::Relation;
+use crate::verify::embedded::Assessment;
 use crate::verify::hybrid::{Scorer, ScoringMode};
 use crate::verify::sentence_model::SentenceModelError;
 use decision::{DecisionModel, Signals};
@@ -148,6 +154,8 @@ impl Default for Judge {
 #[derive(Debug, Clone)]
 struct Measured {
     score: f64,
+    /// The scorer's own call on the pair (its calibration, for a judgement without rival).
+    relation: Relation,
     coverage: f64,
     passage: Option<String>,
     specific: SpecificCheck,
@@ -247,15 +255,23 @@ impl Judge {
         text: &TermSet,
     ) -> Result<Option<Measured>, SentenceModelError> {
         let assessment = self.scorer.assess(sentence, &candidate.passages())?;
-        if !assessment.judgeable {
-            return Ok(None);
-        }
-        Ok(Some(Measured {
-            score: assessment.score,
-            coverage: assessment.features.coverage,
-            passage: assessment.best.map(|b| b.text.trim().to_string()),
-            specific: specific::check(terms, text),
-        }))
+        Ok(measured(assessment, terms, text))
+    }
+
+    /// The verdict on a sentence the scorer has already assessed against one work's
+    /// `texts`, with no rival: `verify`'s case, a claim and the work it cites (its
+    /// abstract, or the best passages of its full text). `None` when the two share
+    /// nothing to compare.
+    pub fn judge_assessed<P: AsRef<str>>(
+        &self,
+        sentence: &str,
+        assessment: Assessment,
+        texts: &[P],
+    ) -> Option<Judgement> {
+        let terms =
+            specific::specific_terms(sentence, crate::verify::background::Background::embedded());
+        let own = measured(assessment, &terms, &TermSet::of(texts))?;
+        Some(self.decide(&own, None, &[], &terms))
     }
 
     fn decide(
@@ -276,8 +292,20 @@ impl Judge {
                 missing: r.specific.missing_share,
             }),
         };
-        let support = self.decision.support(&signals);
-        let call = self.decision.call(support);
+        // The decision model weighs the cited work against its rival; alone, the
+        // scorer's calibration is the judge (see the module's documentation).
+        let (support, call) = match rival {
+            Some(_) => {
+                let support = self.decision.support(&signals);
+                (support, self.decision.call(support))
+            }
+            None => {
+                let call = call_alone(own.relation);
+                let support =
+                    on_decision_scale(own.score, call, self.scorer.thresholds(), &self.decision);
+                (support, call)
+            }
+        };
         // A rival is evidence only when it holds the sentence better than the cited work.
         let rival = rival
             .filter(|(_, r)| r.score > own.score || r.coverage > own.coverage)
@@ -299,6 +327,74 @@ impl Judge {
                 missing: own.specific.missing.clone(),
                 rival,
             },
+        }
+    }
+}
+
+/// What one assessment measured, with the specific content of the sentence checked
+/// against the work's text; `None` when there was nothing to compare.
+fn measured(assessment: Assessment, terms: &[SpecificTerm], text: &TermSet) -> Option<Measured> {
+    assessment.judgeable.then(|| Measured {
+        score: assessment.score,
+        relation: assessment.relation,
+        coverage: assessment.features.coverage,
+        passage: assessment.best.map(|b| b.text.trim().to_string()),
+        specific: specific::check(terms, text),
+    })
+}
+
+/// The call the scorer's calibration makes without a rival: `unrelated` is a confident
+/// mismatch, `uncertain` (a low score, or a negation that disagrees) a doubt.
+fn call_alone(relation: Relation) -> Call {
+    match relation {
+        Relation::Unrelated => Call::Mismatch,
+        Relation::Uncertain => Call::Doubtful,
+        Relation::Related => Call::Supported,
+    }
+}
+
+/// A score of the scorer's calibration, carried onto the decision model's scale so
+/// that its thresholds mean the same there: piecewise linear, `unrelated_below` onto
+/// `remove_below` and `related_from` onto `doubt_below`, and kept inside the band of
+/// `call` (a negation that disagrees makes a high score doubtful).
+fn on_decision_scale(
+    score: f64,
+    call: Call,
+    (unrelated, related): (f64, f64),
+    d: &DecisionModel,
+) -> f64 {
+    let (r, dt) = (d.remove_below, d.doubt_below);
+    let lerp = |x: f64, (x0, x1): (f64, f64), (y0, y1): (f64, f64)| {
+        if x1 > x0 {
+            y0 + (x - x0) / (x1 - x0) * (y1 - y0)
+        } else {
+            y0
+        }
+    };
+    let mapped = if score < unrelated {
+        lerp(score, (0.0, unrelated), (0.0, r))
+    } else if score < related {
+        lerp(score, (unrelated, related), (r, dt))
+    } else {
+        lerp(score, (related, 1.0), (dt, 1.0))
+    };
+    // Just under a band's upper edge, so the band's own test (`< edge`) holds.
+    let below = |edge: f64| edge - 1e-6;
+    let (lo, hi) = match call {
+        Call::Mismatch => (0.0, below(r)),
+        Call::Doubtful => (r, below(dt)),
+        Call::Supported => (dt, 1.0),
+    };
+    mapped.clamp(lo, hi.max(lo))
+}
+
+impl Call {
+    /// The relation `verify` reports for a call.
+    pub fn relation(self) -> Relation {
+        match self {
+            Call::Mismatch => Relation::Unrelated,
+            Call::Doubtful => Relation::Uncertain,
+            Call::Supported => Relation::Related,
         }
     }
 }
@@ -370,6 +466,46 @@ mod tests {
         first.cited_here = vec![0, 1];
         let out = judge.judge_all(&candidates(), &[first]).unwrap();
         assert_eq!(out[0].as_ref().unwrap().evidence.rival, None);
+    }
+
+    #[test]
+    fn without_a_rival_the_scorers_calibration_decides_on_the_same_scale() {
+        // One work only (verify's case, or an answer with one source): an unrelated
+        // sentence is still a confident mismatch, and the support stays below the
+        // decision model's removal threshold, so `clean`'s thresholds agree.
+        let judge = Judge::default();
+        let one = &candidates()[..1];
+        let wrong = "A 152-layer ResNet reached 3.57% top-5 error on ImageNet.";
+        let right = "Exercise training improved sleep quality in older adults, as measured \
+                     by the Pittsburgh Sleep Quality Index.";
+        let out = judge.judge_all(one, &[at(wrong, 0), at(right, 0)]).unwrap();
+        let (w, r) = (out[0].as_ref().unwrap(), out[1].as_ref().unwrap());
+        assert_eq!(w.call, Call::Mismatch, "{w:?}");
+        assert!(w.support < judge.decision().remove_below, "{w:?}");
+        assert_eq!(r.call, Call::Supported, "{r:?}");
+        assert!(r.support >= judge.decision().doubt_below, "{r:?}");
+        assert_eq!(w.evidence.rival, None);
+        // verify's path gives the same call for the same pair.
+        let texts = one[0].passages();
+        let assessed = judge.scorer().assess(wrong, &texts).unwrap();
+        let alone = judge.judge_assessed(wrong, assessed, &texts).unwrap();
+        assert_eq!(alone.call, Call::Mismatch);
+        assert_eq!(alone.call.relation(), Relation::Unrelated);
+    }
+
+    #[test]
+    fn the_decision_scale_keeps_each_call_in_its_band() {
+        let d = DecisionModel::for_mode(ScoringMode::Lexical);
+        let t = (0.2, 0.6);
+        let at = |score, call| on_decision_scale(score, call, t, &d);
+        assert!(at(0.1, Call::Mismatch) < d.remove_below);
+        assert_eq!(at(0.2, Call::Doubtful), d.remove_below);
+        assert!(at(0.59, Call::Doubtful) < d.doubt_below);
+        assert_eq!(at(0.6, Call::Supported), d.doubt_below);
+        assert_eq!(at(1.0, Call::Supported), 1.0);
+        // A negation that disagrees keeps a high score doubtful.
+        let negated = at(0.9, Call::Doubtful);
+        assert!(negated >= d.remove_below && negated < d.doubt_below);
     }
 
     #[test]

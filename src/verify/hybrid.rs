@@ -265,6 +265,21 @@ impl Scorer {
         }
     }
 
+    /// The thresholds of the calibration this scorer's scores come from: `unrelated`
+    /// below the first, `related` from the second.
+    pub fn thresholds(&self) -> (f64, f64) {
+        fn of<const N: usize>(c: &Calibration<N>) -> (f64, f64) {
+            (c.unrelated_below, c.related_from)
+        }
+        match (self.mode, self.model.is_some(), self.background.is_some()) {
+            (ScoringMode::Lexical, _, _) | (_, false, _) => of(&calibration::EMBEDDED),
+            (ScoringMode::Embeddings, true, false) => of(&calibration::SEMANTIC),
+            (ScoringMode::Embeddings, true, true) => of(&calibration::SEMANTIC_BACKGROUND),
+            (ScoringMode::Hybrid, true, false) => of(&calibration::HYBRID),
+            (ScoringMode::Hybrid, true, true) => of(&calibration::HYBRID_BACKGROUND),
+        }
+    }
+
     /// Judge `claim` against `evidence` (an abstract as one passage, or passages).
     pub fn assess<P: AsRef<str>>(
         &self,

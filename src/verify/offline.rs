@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::Relation;
-use super::background::Background;
 use super::embedded::Assessment;
 use super::escalate::{cached, digest_key, passage_ref, search_full_text, store};
 use super::evidence::Evidence;
@@ -21,7 +20,8 @@ use super::hybrid::Scorer;
 use super::select::{self, PassageSettings, Ranker};
 use super::verdict::{PassageRef, Stage, Unverifiable};
 use crate::cache::Cache;
-use crate::judge::specific::{self, SpecificCheck};
+use crate::judge::Judge;
+use crate::judge::specific::SpecificCheck;
 use crate::net::NetError;
 use crate::resolve::sources::Sources;
 use crate::verify::escalate::VerifyRequest;
@@ -273,7 +273,9 @@ impl OfflineVerifier {
         ))
     }
 
-    /// The verdict on an assessment of `judged` (the claim and the evidence texts).
+    /// The verdict on an assessment of `judged` (the claim and the evidence texts):
+    /// the shared judge's call on the pair (no rivals here: one claim, the work it
+    /// cites), with the claim's specific content it found and missed.
     fn judged(
         &self,
         a: Assessment,
@@ -282,39 +284,55 @@ impl OfflineVerifier {
         what: &str,
         passage: Option<PassageRef>,
     ) -> OfflineVerdict {
-        let rationale = match (a.relation, a.judgeable) {
-            (_, false) => format!("{what} and the claim share no content to compare"),
-            (Relation::Unrelated, _) => format!(
-                "{what} appears to be about something else (score {:.2})",
-                a.score
-            ),
-            (Relation::Related, _) => {
-                format!("{what} is plainly about the claim (score {:.2})", a.score)
+        let (claim, texts) = judged;
+        let negation_mismatch = a.negation_mismatch;
+        let evidence = a.best.as_ref().map(|b| b.text.clone());
+        let judge = Judge::new(self.config.scorer.clone());
+        let Some(j) = judge.judge_assessed(claim, a, texts) else {
+            return OfflineVerdict {
+                relation: Relation::Uncertain,
+                stage,
+                score: None,
+                rationale: format!("{what} and the claim share no content to compare"),
+                evidence,
+                passage,
+                model: self.model_name(),
+                unverifiable: None,
+                specific: None,
+                notes: Vec::new(),
+            };
+        };
+        let relation = j.call.relation();
+        // The scorer's score, on the scale the verify documentation's thresholds use.
+        let score = j.evidence.score;
+        let rationale = match relation {
+            Relation::Unrelated => {
+                format!("{what} appears to be about something else (score {score:.2})")
             }
-            (Relation::Uncertain, _) if a.negation_mismatch => format!(
+            Relation::Related => format!("{what} is plainly about the claim (score {score:.2})"),
+            Relation::Uncertain if negation_mismatch => format!(
                 "{what} is on the claim's topic but the closest sentence differs in negation \
-                 (score {:.2})",
-                a.score
+                 (score {score:.2})"
             ),
-            (Relation::Uncertain, _) => format!(
+            Relation::Uncertain => format!(
                 "{what} neither plainly bears on the claim nor is clearly about something \
-                 else (score {:.2})",
-                a.score
+                 else (score {score:.2})"
             ),
         };
-        let (claim, texts) = judged;
-        let terms = specific::specific_terms(claim, Background::embedded());
         OfflineVerdict {
-            relation: a.relation,
+            relation,
             stage,
-            score: a.judgeable.then_some(a.score),
+            score: Some(score),
             rationale,
-            evidence: a.best.map(|b| b.text),
+            evidence,
             passage,
             model: self.model_name(),
             unverifiable: None,
-            specific: (!terms.is_empty())
-                .then(|| specific::check(&terms, &specific::TermSet::of(texts))),
+            specific: j.signals.has_specific.then(|| SpecificCheck {
+                found: j.evidence.found,
+                missing: j.evidence.missing,
+                missing_share: j.signals.missing,
+            }),
             notes: Vec::new(),
         }
     }
