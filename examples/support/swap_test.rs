@@ -11,6 +11,7 @@
 
 use std::time::Instant;
 
+use citeproof::judge::Judge;
 use citeproof::verify::Relation;
 use citeproof::verify::hybrid::{Scorer, evidence_vector};
 use citeproof::verify::sentence_model::{SentenceModel, similarity};
@@ -33,11 +34,14 @@ fn share(count: usize, total: usize) -> String {
     format!("{:.1} %", 100.0 * count as f64 / total.max(1) as f64)
 }
 
+/// The relation `verify` reports: the shared judge's call on the pair (no rival).
 fn judge(scorer: &Scorer, claim: &str, evidence: &[String]) -> Relation {
-    scorer
+    let assessed = scorer
         .assess(claim, evidence)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .relation
+        .unwrap_or_else(|e| panic!("{e}"));
+    Judge::new(scorer.clone())
+        .judge_assessed(claim, assessed, evidence)
+        .map_or(Relation::Uncertain, |j| j.call.relation())
 }
 
 /// The header of [`swap_row`]'s table.
