@@ -23,7 +23,7 @@ use citeproof::resolve::outcome::Status;
 use citeproof::zotero::Bibliography;
 use citeproof::{fix, output::text};
 
-use super::InputArgs;
+use super::{InputArgs, ReadArgs};
 use super::resolve::{summary, unreachable_note, with_progress};
 use super::stage_args::{Layers, StageArgs};
 use super::verify_flags::report_usage;
@@ -100,20 +100,25 @@ pub struct Session<'a> {
     zotero: Option<(PathBuf, Bibliography)>,
 }
 
-/// Layers for the input and report flags that are also configuration keys.
-fn cli_layers(input: &InputArgs, args: &ReportArgs) -> anyhow::Result<Vec<Layer>> {
+/// Layers for the reading and exit-policy flags that are also configuration keys
+/// (`check` and `batch`).
+pub fn cli_layers(
+    read: &ReadArgs,
+    fail_on: &[String],
+    policy: Option<&String>,
+) -> anyhow::Result<Vec<Layer>> {
     let mut layers = Layers::default();
-    if !args.fail_on.is_empty() {
-        layers.set("--fail-on", "fail-on", args.fail_on.clone())?;
+    if !fail_on.is_empty() {
+        layers.set("--fail-on", "fail-on", fail_on.to_vec())?;
     }
-    if let Some(policy) = &args.policy {
+    if let Some(policy) = policy {
         layers.set("--policy", "policy", policy.clone())?;
     }
-    if !input.cite_commands.is_empty() {
-        let commands = input.cite_commands.clone();
+    if !read.cite_commands.is_empty() {
+        let commands = read.cite_commands.clone();
         layers.set("--cite-command", "cite-commands", commands)?;
     }
-    if let Some(size) = input.max_file_size {
+    if let Some(size) = read.max_file_size {
         layers.set("--max-file-size", "max-file-size", size.to_string())?;
     }
     Ok(layers.0)
@@ -128,7 +133,7 @@ impl<'a> Session<'a> {
     ) -> anyhow::Result<Session<'a>> {
         let mut overrides = Overrides::from_process_env();
         overrides.config_file = args.config.clone();
-        overrides.cli = cli_layers(input, args)?;
+        overrides.cli = cli_layers(&input.read, &args.fail_on, args.policy.as_ref())?;
         overrides.cli.extend(stages.layers()?);
         let (mut inputs, mut fs) = super::fetch_named_papers(&input.paths, &overrides)?;
         if let Some((path, bibliography)) = &zotero {
@@ -144,7 +149,7 @@ impl<'a> Session<'a> {
         }
         let checker = Checker::new(CheckSetup {
             inputs,
-            bibliographies: input.bibliographies.clone(),
+            bibliographies: input.read.bibliographies.clone(),
             overrides,
             fs,
         })?;
