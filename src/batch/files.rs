@@ -47,8 +47,8 @@ pub fn write_summaries(out: &Path, lines: &[SubmissionLine]) -> anyhow::Result<(
     write_whole(&out.join(SUMMARY_CSV), &csv_text(lines)?)
 }
 
-/// One row per submission; one column per count name met in any line (the policy's
-/// classes, or the severities), in the order first met.
+/// One row per submission; one `count_<name>` column per count name met in any line
+/// (the policy's classes, or the severities), in the order first met.
 fn csv_text(lines: &[SubmissionLine]) -> anyhow::Result<Vec<u8>> {
     let mut count_names: Vec<&str> = Vec::new();
     for line in lines {
@@ -60,7 +60,8 @@ fn csv_text(lines: &[SubmissionLine]) -> anyhow::Result<Vec<u8>> {
     }
     let mut writer = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["id", "path", "status", "error", "references", "findings", "failing"];
-    header.extend(count_names.iter().copied());
+    let count_columns: Vec<String> = count_names.iter().map(|n| format!("count_{n}")).collect();
+    header.extend(count_columns.iter().map(String::as_str));
     header.extend(["worst", "evidence"]);
     writer.write_record(&header)?;
     for line in lines {
@@ -136,7 +137,8 @@ mod tests {
         let text = String::from_utf8(csv_text(&[ok, failed]).unwrap()).unwrap();
         assert_eq!(
             text,
-            "id,path,status,error,references,findings,failing,hallucinated,unclassed,worst,evidence\n\
+            "id,path,status,error,references,findings,failing,count_hallucinated,count_unclassed,\
+             worst,evidence\n\
              a,subs/a.zip,ok,,3,1,true,1,0,\"CP201 reference-not-found (hallucinated) main.tex:3:1: \
              no source has \"\"X, Y\"\"\",https://doi.org/10.1/x\n\
              b,subs/b.pdf,failed,\"cannot read, really\",0,0,false,,,,\n"
