@@ -18,10 +18,22 @@ use support::{Latency, MockConfig, MockWorld, Work};
 
 /// Works of the mock world; the submissions cite them by DOI and title.
 const WORKS: [(&str, &str); 4] = [
-    ("10.5555/batch.1", "Gradient descent on lattice entropy in sparse networks"),
-    ("10.5555/batch.2", "Protein folding with attention over glacier-scale corpora"),
-    ("10.5555/batch.3", "Soil enzyme dynamics observed through quantum sensors"),
-    ("10.5555/batch.4", "Market orbit models for language acquisition in infants"),
+    (
+        "10.5555/batch.1",
+        "Gradient descent on lattice entropy in sparse networks",
+    ),
+    (
+        "10.5555/batch.2",
+        "Protein folding with attention over glacier-scale corpora",
+    ),
+    (
+        "10.5555/batch.3",
+        "Soil enzyme dynamics observed through quantum sensors",
+    ),
+    (
+        "10.5555/batch.4",
+        "Market orbit models for language acquisition in infants",
+    ),
 ];
 
 fn world(latency_ms: u64) -> MockWorld {
@@ -135,9 +147,20 @@ fn each_submission_gets_a_line_reports_and_the_policy_decides_the_exit_code() {
     let world = world(0);
     let dir = tempfile::tempdir().unwrap();
     submissions(dir.path(), 3, true);
-    let out = batch(&world, dir.path(), &dir.path().join("cache"), &[
-        "subs", "--out", "out", "--policy", "iclr-2026", "--jobs", "2",
-    ])
+    let out = batch(
+        &world,
+        dir.path(),
+        &dir.path().join("cache"),
+        &[
+            "subs",
+            "--out",
+            "out",
+            "--policy",
+            "iclr-2026",
+            "--jobs",
+            "2",
+        ],
+    )
     .output()
     .unwrap();
     // The damaged PDF could not be checked: that outranks the failing findings.
@@ -170,11 +193,10 @@ fn each_submission_gets_a_line_reports_and_the_policy_decides_the_exit_code() {
         assert_eq!(worst["policy_class"], "hallucinated", "{worst}");
         assert_eq!(worst["key"], "fake", "{worst}");
         assert!(
-            worst["evidence"]
-                .as_array()
+            worst["evidence"].as_array().unwrap().iter().any(|l| l
+                .as_str()
                 .unwrap()
-                .iter()
-                .any(|l| l.as_str().unwrap().starts_with("https://doi.org/10.5555/fabricated")),
+                .starts_with("https://doi.org/10.5555/fabricated")),
             "the finding's DOI is its evidence: {worst}"
         );
     }
@@ -187,8 +209,8 @@ fn each_submission_gets_a_line_reports_and_the_policy_decides_the_exit_code() {
         )
         .unwrap();
         assert!(json.is_array() || json.is_object(), "{id}: {json}");
-        let html = std::fs::read_to_string(dir.path().join(format!("out/reports/{id}.html")))
-            .unwrap();
+        let html =
+            std::fs::read_to_string(dir.path().join(format!("out/reports/{id}.html"))).unwrap();
         assert!(html.contains("<html"), "{id}");
     }
     let csv = std::fs::read_to_string(dir.path().join("out/summary.csv")).unwrap();
@@ -228,9 +250,12 @@ fn a_batch_killed_mid_run_resumes_to_the_summary_of_an_uninterrupted_run() {
     let dir = tempfile::tempdir().unwrap();
     submissions(dir.path(), COUNT, false);
     let run = |out: &str, cache: &str| {
-        batch(&world, dir.path(), &dir.path().join(cache), &[
-            "subs", "--out", out, "--jobs", "2",
-        ])
+        batch(
+            &world,
+            dir.path(),
+            &dir.path().join(cache),
+            &["subs", "--out", out, "--jobs", "2"],
+        )
     };
 
     let whole = run("whole", "cache-whole").output().unwrap();
@@ -269,13 +294,20 @@ fn a_batch_killed_mid_run_resumes_to_the_summary_of_an_uninterrupted_run() {
     assert_eq!(lines(&dir.path().join("whole/summary.jsonl")).len(), COUNT);
 
     // Run again with other settings into the same folder: refused, naming the journal.
-    let other = batch(&world, dir.path(), &dir.path().join("cache-killed"), &[
-        "subs", "--out", "killed", "--policy", "iclr-2026",
-    ])
+    let other = batch(
+        &world,
+        dir.path(),
+        &dir.path().join("cache-killed"),
+        &["subs", "--out", "killed", "--policy", "iclr-2026"],
+    )
     .output()
     .unwrap();
     assert_eq!(other.status.code(), Some(2));
-    assert!(stderr(&other).contains("journal.jsonl"), "{}", stderr(&other));
+    assert!(
+        stderr(&other).contains("journal.jsonl"),
+        "{}",
+        stderr(&other)
+    );
 }
 
 #[test]
@@ -301,7 +333,11 @@ fn shards_concatenated_are_the_whole_batch_and_a_list_file_names_submissions() {
     );
     assert_eq!(lines(&dir.path().join("one/summary.jsonl")).len(), 2);
 
-    std::fs::write(dir.path().join("picked.list"), "# two of them\nsubs/s03\nsubs/s01\n").unwrap();
+    std::fs::write(
+        dir.path().join("picked.list"),
+        "# two of them\nsubs/s03\nsubs/s01\n",
+    )
+    .unwrap();
     local(&["picked.list", "--out", "picked"]);
     let picked = lines(&dir.path().join("picked/summary.jsonl"));
     let ids: Vec<&str> = picked.iter().map(|l| l["id"].as_str().unwrap()).collect();

@@ -59,7 +59,15 @@ fn csv_text(lines: &[SubmissionLine]) -> anyhow::Result<Vec<u8>> {
         }
     }
     let mut writer = csv::Writer::from_writer(Vec::new());
-    let mut header = vec!["id", "path", "status", "error", "references", "findings", "failing"];
+    let mut header = vec![
+        "id",
+        "path",
+        "status",
+        "error",
+        "references",
+        "findings",
+        "failing",
+    ];
     let count_columns: Vec<String> = count_names.iter().map(|n| format!("count_{n}")).collect();
     header.extend(count_columns.iter().map(String::as_str));
     header.extend(["worst", "evidence"]);

@@ -22,7 +22,9 @@ pub const JOURNAL_FILE: &str = "journal.jsonl";
 #[serde(rename_all = "snake_case")]
 enum Entry {
     /// The first line: the digest of the batch's settings.
-    Started { settings: String },
+    Started {
+        settings: String,
+    },
     Finished(Box<SubmissionLine>),
 }
 

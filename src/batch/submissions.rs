@@ -170,10 +170,16 @@ mod tests {
 
     #[test]
     fn ids_drop_the_extension_and_stay_unique() {
-        let paths = ["b/paper 1.tar.gz", "a/paper 1.pdf", "x/Q.zip", "y/dir", "z/q.tex"]
-            .iter()
-            .map(PathBuf::from)
-            .collect();
+        let paths = [
+            "b/paper 1.tar.gz",
+            "a/paper 1.pdf",
+            "x/Q.zip",
+            "y/dir",
+            "z/q.tex",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
         let ids: Vec<(String, String)> = with_ids(paths)
             .into_iter()
             .map(|s| (s.id, s.path.display().to_string()))
@@ -201,8 +207,11 @@ mod tests {
         std::fs::write(root.join("subs/notes.xyz"), "?").unwrap();
         std::fs::write(root.join("subs/.hidden.tex"), "x").unwrap();
         std::fs::create_dir_all(root.join("subs/out")).unwrap();
-        std::fs::write(root.join("more.list"), "# chairs' picks\n\nsubs/alpha\nmissing.pdf\n")
-            .unwrap();
+        std::fs::write(
+            root.join("more.list"),
+            "# chairs' picks\n\nsubs/alpha\nmissing.pdf\n",
+        )
+        .unwrap();
         let found = find(
             &[root.join("subs"), root.join("more.list")],
             &[],

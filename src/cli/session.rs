@@ -23,10 +23,10 @@ use citeproof::resolve::outcome::Status;
 use citeproof::zotero::Bibliography;
 use citeproof::{fix, output::text};
 
-use super::{InputArgs, ReadArgs};
 use super::resolve::{summary, unreachable_note, with_progress};
 use super::stage_args::{Layers, StageArgs};
 use super::verify_flags::report_usage;
+use super::{InputArgs, ReadArgs};
 
 /// Most passes of fix, re-check, fix again.
 const MAX_FIX_PASSES: usize = 10;
