@@ -12,7 +12,6 @@ mod one;
 pub mod submissions;
 pub mod summary;
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -131,7 +130,8 @@ pub fn run(setup: &BatchSetup, observer: &dyn Observer) -> anyhow::Result<BatchO
         Ok(())
     });
     recorded?;
-    let lines = ordered(done);
+    // By id (the map's order), never by finishing time.
+    let lines: Vec<SubmissionLine> = done.into_values().collect();
     files::write_summaries(&setup.out, &lines)?;
     Ok(BatchOutcome { lines, resumed })
 }
@@ -146,10 +146,6 @@ fn check_caught(shared: &one::Shared, submission: &Submission) -> SubmissionLine
         Ok(Err(error)) => failed(format!("{error:#}")),
         Err(panic) => failed(format!("internal error: {panic}")),
     }
-}
-
-fn ordered(done: BTreeMap<String, SubmissionLine>) -> Vec<SubmissionLine> {
-    done.into_values().collect()
 }
 
 /// A digest of everything that decides the summary lines: the configuration that

@@ -3,7 +3,7 @@
 //! as layers; rule severities, suppressions, venue policy) — with network engines
 //! shared by the whole batch; then its reports and its summary line.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use crate::fs::Vfs;
@@ -78,8 +78,9 @@ pub fn check(shared: &Shared, submission: &Submission) -> anyhow::Result<Submiss
     ))
 }
 
-pub fn display(path: &std::path::Path) -> String {
-    PathBuf::from(path).display().to_string()
+/// A submission's path as the summary writes it.
+pub fn display(path: &Path) -> String {
+    path.display().to_string()
 }
 
 /// Why nothing of a submission could be read: no document was read, or none of what

@@ -11,11 +11,10 @@ use clap::Args;
 use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use citeproof::batch::{self, BatchSetup, Observer, Status, SubmissionLine, submissions};
-use citeproof::config::Overrides;
 use citeproof::shard::Shard;
 
 use super::ReadArgs;
-use super::session::cli_layers;
+use super::session::PolicyArgs;
 use super::stage_args::StageArgs;
 
 #[derive(Debug, Args)]
@@ -45,32 +44,14 @@ pub struct BatchArgs {
     pub worst: usize,
     #[command(flatten)]
     pub read: ReadArgs,
-    /// Findings that make the batch exit with 1, as for `check` [default: error, or
-    /// `fail-on` from the configuration].
-    #[arg(long, value_name = "SEVERITY|RULES")]
-    pub fail_on: Vec<String>,
-    /// Classify findings by a venue's reference criteria (iclr-2026, neurips-2026,
-    /// icml-2026, or a `[policies.NAME]` of the configuration): the summary counts
-    /// them per class and the failing classes decide the exit code [config: policy].
-    #[arg(long, value_name = "NAME")]
-    pub policy: Option<String>,
-    /// Use this configuration file for every submission (no discovery: a
-    /// configuration file inside a submission is not read).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Exit with 0 whatever is found (2 is still used for errors and for
-    /// submissions that could not be checked).
-    #[arg(long)]
-    pub exit_zero: bool,
+    #[command(flatten)]
+    pub exit_policy: PolicyArgs,
     #[command(flatten)]
     pub stages: StageArgs,
 }
 
 pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
-    let mut overrides = Overrides::from_process_env();
-    overrides.config_file = args.config.clone();
-    overrides.cli = cli_layers(&args.read, &args.fail_on, args.policy.as_ref())?;
-    overrides.cli.extend(args.stages.layers()?);
+    let overrides = args.exit_policy.overrides(&args.read, &args.stages)?;
     let found = submissions::find(&args.submissions, &args.list, &args.out)?;
     if !found.skipped.is_empty() {
         let names: Vec<String> = found
@@ -121,7 +102,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     );
     Ok(if failed > 0 {
         ExitCode::from(2)
-    } else if failing > 0 && !args.exit_zero {
+    } else if failing > 0 && !args.exit_policy.exit_zero {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
