@@ -71,7 +71,7 @@ fn paper(n: usize, fabricated: bool) -> (String, String) {
         ));
     }
     if fabricated {
-        text.push_str(&format!("A bold claim [@fake].\n"));
+        text.push_str("A bold claim [@fake].\n");
         bib.push_str(&format!(
             "@article{{fake,\n  author = {{Nobody, Ned}},\n  title = {{Invented results on \
              imaginary benchmark number {n}}},\n  journal = {{Journal of Tests}},\n  \

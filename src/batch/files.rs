@@ -113,7 +113,7 @@ fn csv_text(lines: &[SubmissionLine]) -> anyhow::Result<Vec<u8>> {
         row.push(evidence.join(" "));
         writer.write_record(&row)?;
     }
-    Ok(writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)
+    writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 #[cfg(test)]
