@@ -12,6 +12,9 @@
 //! target/release/examples/batch_bench --submissions 1000 --jobs 2 [--kill-after 400]
 //! ```
 
+#[path = "support/lcg.rs"]
+mod lcg;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,6 +22,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use serde_json::Value;
+
+use lcg::Lcg;
 
 #[derive(Parser)]
 struct Args {
@@ -43,19 +48,6 @@ struct Args {
     /// Kill a second run once this many submissions are done, resume it, compare.
     #[arg(long)]
     kill_after: Option<usize>,
-}
-
-/// A small deterministic generator (same submissions on every run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
 }
 
 /// Works worth citing: a title of four words or more, a year and authors.
@@ -228,6 +220,10 @@ fn main() {
         println!("index built from the world in {:.1?}", started.elapsed());
     }
     let works = citable(&args.world);
+    if works.is_empty() {
+        println!("skipped: {} has no citable works", args.world.display());
+        return;
+    }
     let subs = args.work.join("subs");
     fresh(&subs);
     write_submissions(&subs, &works, args.submissions, args.refs);

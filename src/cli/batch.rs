@@ -1,19 +1,19 @@
 //! `citeproof batch`: many submissions, one summary — a thin shell over
 //! [`citeproof::batch::run`], which checks each submission as `check` does.
 
-use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar};
 
 use citeproof::batch::{self, BatchSetup, Observer, Status, SubmissionLine, submissions};
 use citeproof::shard::Shard;
 
 use super::ReadArgs;
+use super::resolve::stderr_bar;
 use super::session::PolicyArgs;
 use super::stage_args::StageArgs;
 
@@ -119,18 +119,8 @@ struct Progress {
 
 impl Progress {
     fn new() -> Progress {
-        let target = if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        };
-        let bar = ProgressBar::with_draw_target(None, target);
-        bar.set_style(
-            ProgressStyle::with_template("{pos}/{len} submissions {wide_bar} {msg}")
-                .expect("static progress template"),
-        );
         Progress {
-            bar,
+            bar: stderr_bar("{pos}/{len} submissions {wide_bar} {msg}"),
             start: Instant::now(),
             resumed: Default::default(),
         }
