@@ -6,8 +6,13 @@
 //!
 //! cargo run --release --example gen_manuscript -- OUT_DIR [N]
 
+#[path = "support/lcg.rs"]
+mod lcg;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
+
+use lcg::Lcg;
 
 const TOPICS: &[&str] = &[
     "sleep",
@@ -27,19 +32,6 @@ const VERBS: &[&str] = &["improves", "reduces", "predicts", "explains", "acceler
 const FAMILIES: &[&str] = &[
     "Smith", "Lee", "García", "Müller", "Okafor", "Tanaka", "Kowalski", "Dubois", "Rossi",
 ];
-
-/// A small deterministic generator (no dependency, same output on every run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n
-    }
-}
 
 fn main() {
     let mut args = std::env::args().skip(1);

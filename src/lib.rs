@@ -5,6 +5,7 @@
 
 pub mod accept;
 pub mod baseline;
+pub mod batch;
 pub mod cache;
 pub mod changed;
 pub mod check;

@@ -1,6 +1,7 @@
 //! Command-line arguments and dispatch to one module per command.
 
 mod accept;
+mod batch;
 mod cache;
 mod check;
 mod clean;
@@ -39,6 +40,9 @@ pub struct Cli {
 pub enum Command {
     /// Check documents and report diagnostics.
     Check(check::CheckArgs),
+    /// Check many submissions (a folder of them, or a list): one summary line each
+    /// (JSONL and CSV), per-submission reports, resumable after a crash.
+    Batch(Box<batch::BatchArgs>),
     /// Print what was parsed: documents, references, claim–citation pairs (JSON).
     Extract(extract::ExtractArgs),
     /// Resolve references (a .bib file, reference strings, JSONL) against the
@@ -78,6 +82,13 @@ pub struct InputArgs {
     /// Files or directories (directories are searched for .md, .tex and .bib files).
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How documents are read (`check`, `batch`, `extract`, `accept`).
+#[derive(Debug, Args)]
+pub struct ReadArgs {
     /// A bibliography file every document uses (repeatable).
     #[arg(long = "bib", value_name = "FILE")]
     pub bibliographies: Vec<PathBuf>,
@@ -90,6 +101,12 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
+    pub fn load_options(&self) -> LoadOptions {
+        self.read.load_options()
+    }
+}
+
+impl ReadArgs {
     pub fn load_options(&self) -> LoadOptions {
         let mut parse = ParseOptions::default();
         if let Some(size) = self.max_file_size {
@@ -126,6 +143,7 @@ pub fn fetch_named_papers(
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Batch(args) => batch::run(*args),
         Command::Extract(args) => extract::run(args),
         Command::Resolve(args) => resolve::run(args),
         Command::Cache(args) => cache::run(args),

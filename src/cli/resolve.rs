@@ -170,18 +170,22 @@ pub fn resolve_options(config: &Resolved) -> anyhow::Result<ResolveOptions> {
     Ok(setup.options)
 }
 
-/// A progress bar on stderr, hidden when stderr is not a terminal.
-pub fn with_progress(mut options: ResolveOptions) -> (ResolveOptions, ProgressBar) {
+/// A progress bar on stderr drawn with `template`, hidden when stderr is not a
+/// terminal.
+pub fn stderr_bar(template: &'static str) -> ProgressBar {
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
     } else {
         ProgressDrawTarget::hidden()
     };
     let bar = ProgressBar::with_draw_target(None, target);
-    bar.set_style(
-        ProgressStyle::with_template("resolving {pos}/{len} references {wide_bar} {elapsed}")
-            .expect("static progress template"),
-    );
+    bar.set_style(ProgressStyle::with_template(template).expect("static progress template"));
+    bar
+}
+
+/// A progress bar of the references resolved (see [`stderr_bar`]).
+pub fn with_progress(mut options: ResolveOptions) -> (ResolveOptions, ProgressBar) {
+    let bar = stderr_bar("resolving {pos}/{len} references {wide_bar} {elapsed}");
     let shown = bar.clone();
     options.progress = Some(Arc::new(move |p| {
         shown.set_length(p.total as u64);

@@ -23,10 +23,10 @@ use citeproof::resolve::outcome::Status;
 use citeproof::zotero::Bibliography;
 use citeproof::{fix, output::text};
 
-use super::InputArgs;
 use super::resolve::{summary, unreachable_note, with_progress};
 use super::stage_args::{Layers, StageArgs};
 use super::verify_flags::report_usage;
+use super::{InputArgs, ReadArgs};
 
 /// Most passes of fix, re-check, fix again.
 const MAX_FIX_PASSES: usize = 10;
@@ -51,28 +51,14 @@ pub struct ReportArgs {
     /// When to colour text output.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
-    /// Findings that make the run exit with 1: a severity (error, warning, info, hint)
-    /// and/or rule codes or names, comma-separated or repeated [default: error, or
-    /// `fail-on` from the configuration].
-    #[arg(long, value_name = "SEVERITY|RULES")]
-    pub fail_on: Vec<String>,
-    /// Classify findings by a venue's reference criteria (iclr-2026, neurips-2026,
-    /// icml-2026, or a `[policies.NAME]` of the configuration); the policy's failing
-    /// classes decide the exit code [config: policy].
-    #[arg(long, value_name = "NAME")]
-    pub policy: Option<String>,
-    /// Exit with 0 whatever is found (2 is still used for usage and config errors).
-    #[arg(long)]
-    pub exit_zero: bool,
+    #[command(flatten)]
+    pub exit_policy: PolicyArgs,
     /// Apply safe fixes to the files, then report what is left.
     #[arg(long)]
     pub fix: bool,
     /// With --fix, apply unsafe fixes too (they change what the document says).
     #[arg(long, requires = "fix")]
     pub unsafe_fixes: bool,
-    /// Use this configuration file for every path (no discovery).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
     /// Report only findings that are not in this baseline file.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub baseline: Option<PathBuf>,
@@ -88,6 +74,39 @@ pub struct ReportArgs {
     pub shard: Option<citeproof::shard::Shard>,
 }
 
+/// Configuration and exit-policy options (`check`, `batch`).
+#[derive(Debug, Args)]
+pub struct PolicyArgs {
+    /// Findings that make the run exit with 1: a severity (error, warning, info, hint)
+    /// and/or rule codes or names, comma-separated or repeated [default: error, or
+    /// `fail-on` from the configuration].
+    #[arg(long, value_name = "SEVERITY|RULES")]
+    pub fail_on: Vec<String>,
+    /// Classify findings by a venue's reference criteria (iclr-2026, neurips-2026,
+    /// icml-2026, or a `[policies.NAME]` of the configuration); the policy's failing
+    /// classes decide the exit code [config: policy].
+    #[arg(long, value_name = "NAME")]
+    pub policy: Option<String>,
+    /// Exit with 0 whatever is found (2 is still used for usage and config errors).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Use this configuration file for every path (no discovery).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+impl PolicyArgs {
+    /// The environment, `--config FILE`, and the reading, exit-policy and stage flags
+    /// as configuration layers.
+    pub fn overrides(&self, read: &ReadArgs, stages: &StageArgs) -> anyhow::Result<Overrides> {
+        let mut overrides = Overrides::from_process_env();
+        overrides.config_file = self.config.clone();
+        overrides.cli = cli_layers(read, &self.fail_on, self.policy.as_ref())?;
+        overrides.cli.extend(stages.layers()?);
+        Ok(overrides)
+    }
+}
+
 /// A configured run of `check`.
 pub struct Session<'a> {
     args: &'a ReportArgs,
@@ -100,20 +119,24 @@ pub struct Session<'a> {
     zotero: Option<(PathBuf, Bibliography)>,
 }
 
-/// Layers for the input and report flags that are also configuration keys.
-fn cli_layers(input: &InputArgs, args: &ReportArgs) -> anyhow::Result<Vec<Layer>> {
+/// Layers for the reading and exit-policy flags that are also configuration keys.
+fn cli_layers(
+    read: &ReadArgs,
+    fail_on: &[String],
+    policy: Option<&String>,
+) -> anyhow::Result<Vec<Layer>> {
     let mut layers = Layers::default();
-    if !args.fail_on.is_empty() {
-        layers.set("--fail-on", "fail-on", args.fail_on.clone())?;
+    if !fail_on.is_empty() {
+        layers.set("--fail-on", "fail-on", fail_on.to_vec())?;
     }
-    if let Some(policy) = &args.policy {
+    if let Some(policy) = policy {
         layers.set("--policy", "policy", policy.clone())?;
     }
-    if !input.cite_commands.is_empty() {
-        let commands = input.cite_commands.clone();
+    if !read.cite_commands.is_empty() {
+        let commands = read.cite_commands.clone();
         layers.set("--cite-command", "cite-commands", commands)?;
     }
-    if let Some(size) = input.max_file_size {
+    if let Some(size) = read.max_file_size {
         layers.set("--max-file-size", "max-file-size", size.to_string())?;
     }
     Ok(layers.0)
@@ -126,10 +149,7 @@ impl<'a> Session<'a> {
         stages: &StageArgs,
         zotero: Option<(PathBuf, Bibliography)>,
     ) -> anyhow::Result<Session<'a>> {
-        let mut overrides = Overrides::from_process_env();
-        overrides.config_file = args.config.clone();
-        overrides.cli = cli_layers(input, args)?;
-        overrides.cli.extend(stages.layers()?);
+        let overrides = args.exit_policy.overrides(&input.read, stages)?;
         let (mut inputs, mut fs) = super::fetch_named_papers(&input.paths, &overrides)?;
         if let Some((path, bibliography)) = &zotero {
             // The library is one more bibliography, read from memory; alone, unless
@@ -144,7 +164,7 @@ impl<'a> Session<'a> {
         }
         let checker = Checker::new(CheckSetup {
             inputs,
-            bibliographies: input.bibliographies.clone(),
+            bibliographies: input.read.bibliographies.clone(),
             overrides,
             fs,
         })?;
@@ -315,7 +335,7 @@ impl<'a> Session<'a> {
             eprintln!("citeproof: {held_back} finding(s) in the baseline were not reported");
         }
         let failing = diagnostics.iter().any(|d| self.fail_on.fails(d));
-        Ok(if failing && !self.args.exit_zero {
+        Ok(if failing && !self.args.exit_policy.exit_zero {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
