@@ -2,29 +2,15 @@
 //! `--index-complete`, `CITEPROOF_INDEX`, `--shard`), as the real binary.
 
 mod bin_support;
+mod index_support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use index_support::{fixture, gzip};
 use std::process::Output;
 
 use bin_support::citeproof;
 use serde_json::Value;
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/index")
-        .join(name)
-}
-
-fn gzip(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let mut gz = flate2::write::GzEncoder::new(
-        std::fs::File::create(path).unwrap(),
-        flate2::Compression::fast(),
-    );
-    gz.write_all(text.as_bytes()).unwrap();
-    gz.finish().unwrap();
-}
 
 fn ok(output: Output) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr);
