@@ -30,8 +30,6 @@ use rusqlite::Connection;
 use citeproof::index::titles::title_candidates;
 use citeproof::model::IdScheme;
 use citeproof::resolve::cascade::resolve_blocking;
-use citeproof::resolve::options::ResolveOptions;
-use citeproof::resolve::query::RefQuery;
 
 use bench_cases::Scores;
 
@@ -192,18 +190,9 @@ fn main() {
         .collect();
     report("title search, last word dropped", near);
     found_again(store.as_ref(), &titles, args.misses);
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/refs_dev.jsonl");
-    if !shared.exists() {
+    let Some((cases, queries, options)) = bench_cases::against_index(store) else {
         eprintln!("index_bench: ../shared is absent; no resolution figures");
         return;
-    }
-    let (cases, _) = bench_cases::load(&shared);
-    let queries: Vec<RefQuery> = cases.iter().map(|c| c.query.clone()).collect();
-    let options = ResolveOptions {
-        index: Some(store),
-        index_complete: true,
-        offline: true,
-        ..ResolveOptions::default()
     };
     let mut best = Duration::MAX;
     // The least CPU a run took (user, system): steadier than wall time under load.

@@ -29,8 +29,6 @@ use citeproof::index::{IndexError, merge};
 use citeproof::model::{IdScheme, Work};
 use citeproof::resolve::cascade::resolve_blocking;
 use citeproof::resolve::normalize::content_of_folded;
-use citeproof::resolve::options::ResolveOptions;
-use citeproof::resolve::query::RefQuery;
 
 #[derive(Parser)]
 struct Args {
@@ -234,17 +232,8 @@ fn measure(name: &str, store: Arc<dyn WorkStore>, titles: &[String]) {
         percentiles(exact),
         percentiles(near)
     );
-    let refs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/refs_dev.jsonl");
-    if !refs.exists() {
+    let Some((cases, queries, options)) = bench_cases::against_index(store) else {
         return;
-    }
-    let (cases, _) = bench_cases::load(&refs);
-    let queries: Vec<RefQuery> = cases.iter().map(|c| c.query.clone()).collect();
-    let options = ResolveOptions {
-        index: Some(store),
-        index_complete: true,
-        offline: true,
-        ..ResolveOptions::default()
     };
     let mut best = Duration::MAX;
     let mut resolutions = Vec::new();

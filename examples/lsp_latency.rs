@@ -31,7 +31,7 @@ mod lsp_stdio;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use lsp_stdio::{Server, cpu_time, is_publish, memory_mib};
+use lsp_stdio::{Server, capabilities, cpu_time, is_publish, memory_mib, world_server_env};
 use serde_json::{Value, json};
 use support::{MockConfig, MockWorld};
 
@@ -74,24 +74,12 @@ fn args() -> Args {
 /// The server's environment: the mock world's URLs, its rate limits lifted, a
 /// cache of its own.
 fn environment(world: &MockWorld, cache: &Path, resolve: bool) -> Vec<(String, String)> {
-    let mut env = world.env();
-    let rates: Vec<(String, String)> = env
-        .iter()
-        .map(|(name, _)| (name.replace("_URL", "_RATE"), "1000".to_string()))
-        .collect();
-    env.extend(rates);
-    env.push(("CITEPROOF_CACHE_DIR".into(), cache.display().to_string()));
+    let mut env = world_server_env(world.env(), cache, "bench@example.org");
     env.push(("CITEPROOF_TIMEOUT".into(), "5".into()));
-    env.push(("CITEPROOF_MAILTO".into(), "bench@example.org".into()));
     if !resolve {
         env.push(("CITEPROOF_NO_RESOLVE".into(), "1".into()));
     }
     env
-}
-
-fn capabilities() -> Value {
-    json!({"window": {"workDoneProgress": true},
-           "general": {"positionEncodings": ["utf-16"]}})
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -169,15 +157,9 @@ fn measure(args: &Args, world: &MockWorld, dir: &Path, file: &str, language: &st
         // then delete it: the text stays the generated one.
         for change in lsp_docs::type_and_delete(&lines, &mut rng) {
             version += 1;
-            let sent = Instant::now();
-            server.notify(
-                "textDocument/didChange",
-                json!({"textDocument": {"uri": uri, "version": version},
-                       "contentChanges": [change]}),
-            );
-            server.wait(WAIT, |m| is_publish(m, &uri, Some(version)));
+            let took = server.change_and_wait(&uri, version, change, WAIT);
             if n >= warm_up {
-                times.push(sent.elapsed());
+                times.push(took);
             }
         }
     }

@@ -30,7 +30,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use lsp_stdio::{Server, is_publish, memory_mib};
+use lsp_stdio::{Server, capabilities, is_publish, memory_mib, world_server_env};
 use serde_json::json;
 use support::{MockConfig, MockWorld};
 
@@ -64,23 +64,9 @@ fn main() {
     std::fs::write(root.join("works.jsonl"), &doc.works).expect("write");
     let world = MockWorld::start(MockConfig::files(vec![root.join("works.jsonl")]));
     let cache = tempfile::tempdir().expect("cache dir");
-    let mut env = world.env();
-    let rates: Vec<(String, String)> = env
-        .iter()
-        .map(|(name, _)| (name.replace("_URL", "_RATE"), "1000".to_string()))
-        .collect();
-    env.extend(rates);
-    env.push((
-        "CITEPROOF_CACHE_DIR".into(),
-        cache.path().display().to_string(),
-    ));
-    env.push(("CITEPROOF_MAILTO".into(), "soak@example.org".into()));
+    let env = world_server_env(world.env(), cache.path(), "soak@example.org");
     let mut server = Server::spawn(&args.bin, &env);
-    server.initialize(
-        &root,
-        json!({"window": {"workDoneProgress": true},
-               "general": {"positionEncodings": ["utf-16"]}}),
-    );
+    server.initialize(&root, capabilities());
     let path = root.join("paper.md");
     let uri = url::Url::from_file_path(&path).expect("path").to_string();
     server.notify(
@@ -118,14 +104,7 @@ fn main() {
         }
         let change = changes.pop().expect("a change");
         version += 1;
-        let sent = Instant::now();
-        server.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version},
-                   "contentChanges": [change]}),
-        );
-        server.wait(WAIT, |m| is_publish(m, &uri, Some(version)));
-        window.push(sent.elapsed());
+        window.push(server.change_and_wait(&uri, version, change, WAIT));
         if n % every == 0 {
             window.sort_unstable();
             let p = |q: f64| {

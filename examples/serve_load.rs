@@ -88,20 +88,14 @@ async fn main() {
         }
     };
     let pid = server.as_ref().map(Child::id).or(args.pid);
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.connections)
-        .timeout(Duration::from_secs(60))
-        .build()
-        .expect("client");
+    let client = serve_bodies::ready_client(
+        &base,
+        args.connections,
+        Duration::from_secs(60),
+        Duration::from_secs(30),
+    )
+    .await;
     let url = format!("{base}/v1/{}", args.route);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while client.get(format!("{base}/healthz")).send().await.is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the server never answered /healthz"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
     let bodies = Arc::new(bodies);
     println!(
         "route /v1/{}, {} distinct bodies of {}–{} bytes, {} connections, {} works",

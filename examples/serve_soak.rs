@@ -120,19 +120,13 @@ async fn main() {
     let cache = tempfile::tempdir().expect("cache dir");
     let (mut server, base) = start_server(&args.bin, &world, cache.path());
     let pid = server.id();
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.connections)
-        .timeout(Duration::from_secs(120))
-        .build()
-        .expect("client");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while client.get(format!("{base}/healthz")).send().await.is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the server never answered /healthz"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let client = serve_bodies::ready_client(
+        &base,
+        args.connections,
+        Duration::from_secs(120),
+        Duration::from_secs(60),
+    )
+    .await;
     println!(
         "soak: {} min, {} connections, routes {}, {} bodies each, {} works, server pid {pid}",
         args.minutes,

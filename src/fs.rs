@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::source::FileKind;
+/// A path with `.` and `..` folded away, so that `a/./b.bib` and `a/c/../b.bib` name
+/// the same buffer (the source map's own normalisation).
+pub use crate::source::normalize_path as normalize;
 
 /// What the loader and the configuration need to know about files.
 pub trait FileSystem: Send + Sync {
@@ -262,25 +265,6 @@ impl FileSystem for Overlay {
         }
         found.into_keys().collect()
     }
-}
-
-/// A path with `.` and `..` components folded away (without touching the disk),
-/// so that `a/./b.bib` and `a/c/../b.bib` name the same buffer.
-pub fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod serve;
+pub mod settle;
 pub mod severity;
 pub mod shard;
 pub mod source;

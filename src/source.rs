@@ -313,7 +313,8 @@ impl SourceMap {
     }
 }
 
-/// Lexical normalisation (no filesystem access): drops `.` and folds `dir/..`.
+/// Lexical normalisation (no filesystem access): drops `.` and folds `dir/..`; a
+/// `..` above the start is kept.
 pub fn normalize_path(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();

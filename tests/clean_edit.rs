@@ -5,6 +5,7 @@
 use citeproof::clean::edit::{self, Fate, Note};
 use citeproof::clean::read::{self, Reading};
 use citeproof::clean::{CleanOptions, Numbering, Settled};
+use citeproof::settle::Settle;
 
 /// Apply fates chosen by number: numbers in `remove` are removed, in `mark` marked.
 fn edit_with(answer: &str, remove: &[u32], mark: &[u32], options: &CleanOptions) -> String {

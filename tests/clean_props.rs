@@ -13,6 +13,7 @@ use citeproof::clean::read::{self, Reading, Target};
 use citeproof::clean::{
     Article, CleanOptions, CleanRequest, Cleaner, Numbering, Settled, Status, clean_blocking,
 };
+use citeproof::settle::Settle;
 
 const WORDS: &[&str] = &[
     "sleep", "quality", "improves", "with", "exercise", "in", "older", "adults", "the", "effect",

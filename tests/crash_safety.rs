@@ -14,9 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use bin_support::BIN;
-use crash_support::{
-    corpus, integrity, kill_9, poll, record_ids, record_keys, records_now, title_docs,
-};
+use crash_support::{corpus, integrity, kill_9, poll, record_keys, records_now};
 
 /// Two corpus files: `a` (4,000 works, committed and marked imported when it ends)
 /// and `b` (24,000: a commit after its first 16,000, then 8,000 more before it ends).
@@ -47,15 +45,41 @@ fn build_ok(index: &Path, a: &Path, b: &Path) -> String {
     stderr
 }
 
-/// The integrity check of an index folder: SQLite's own check, and the title index
-/// naming exactly the records that have titles (none lost, none left over from a
-/// transaction that never committed).
+/// `citeproof index check` of an index folder: exit 0 and its report, which says
+/// whether a build was left unfinished.
+fn index_check(index: &Path) -> serde_json::Value {
+    let out = Command::new(BIN)
+        .args(["index", "check", "--json"])
+        .arg(index)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(out.status.code(), Some(0), "{report:#}");
+    assert_eq!(report["sound"], true, "{report:#}");
+    report
+}
+
+/// A finished build's index: SQLite's own check, the identifiers, title keys and
+/// counts, and the title index naming exactly the records that have titles (none
+/// lost, none left over from a transaction that never committed), all without a
+/// problem.
 fn assert_sound(index: &Path) {
-    assert_eq!(integrity(&index.join("index.sqlite3")), "ok");
-    let (docs, ids) = title_docs(index);
-    let records = record_ids(index);
-    assert_eq!(docs as usize, ids.len(), "one title per record");
-    assert_eq!(ids, records, "the title index names exactly the records");
+    let report = index_check(index);
+    assert!(report["unfinished_build"].is_null(), "{report:#}");
+    let findings = report["findings"].as_array().unwrap();
+    assert!(findings.len() >= 6, "{report:#}");
+    for finding in findings {
+        assert_eq!(finding["problems"], 0, "{report:#}");
+    }
+}
+
+/// A killed build's index: sound, and known to be unfinished.
+fn assert_sound_unfinished(index: &Path) {
+    let report = index_check(index);
+    assert!(report["unfinished_build"].is_string(), "{report:#}");
+    let integrity = &report["findings"][0];
+    assert_eq!(integrity["problems"], 0, "{report:#}");
 }
 
 /// The same index as a build that was never interrupted.
@@ -100,7 +124,7 @@ fn a_killed_index_build_keeps_what_it_committed_and_the_next_build_resumes() {
     );
     kill_9(&mut child);
 
-    assert_eq!(integrity(&index.join("index.sqlite3")), "ok");
+    assert_sound_unfinished(&index);
     let committed = record_keys(&index);
     assert!(committed.len() >= 20_000, "{}", committed.len());
     let stderr = build_ok(&index, &a, &b);
@@ -142,7 +166,7 @@ fn a_full_disk_stops_the_build_with_a_clear_error_and_the_index_resumes() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(integrity(&index.join("index.sqlite3")), "ok");
+    assert_sound_unfinished(&index);
     let committed = record_keys(&index);
     build_ok(&index, &a, &b);
     assert!(committed.is_subset(&record_keys(&index)));

@@ -1,30 +1,16 @@
-//! `citeproof index build|stats`, and `resolve`/`check` against the index (`--index`,
+//! `citeproof index build|stats|check`, and `resolve`/`check` against the index (`--index`,
 //! `--index-complete`, `CITEPROOF_INDEX`, `--shard`), as the real binary.
 
 mod bin_support;
+mod index_support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use index_support::{fixture, gzip};
 use std::process::Output;
 
 use bin_support::citeproof;
 use serde_json::Value;
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/index")
-        .join(name)
-}
-
-fn gzip(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let mut gz = flate2::write::GzEncoder::new(
-        std::fs::File::create(path).unwrap(),
-        flate2::Compression::fast(),
-    );
-    gz.write_all(text.as_bytes()).unwrap();
-    gz.finish().unwrap();
-}
 
 fn ok(output: Output) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -305,4 +291,85 @@ fn a_truncated_dump_file_keeps_its_records_and_the_others_are_imported() {
     assert_eq!(records(2), 6, "the DBLP file is still imported: {stats}");
     // Only the complete file is marked imported: a rerun reads the cut one again.
     assert_eq!(stats["imports"].as_array().unwrap().len(), 1, "{stats}");
+}
+
+/// `citeproof index check` of a folder: its text report and exit status.
+fn index_check(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    let out = citeproof()
+        .args(["index", "check"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn index_check_passes_a_built_index_and_names_each_broken_invariant() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = built_index(dir.path());
+    // The fixtures replace records (a newer partition), so the merge rules' removals
+    // are checked too.
+    let (code, out, err) = index_check(&[index.as_os_str()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.ends_with("the index is sound\n"), "{out}");
+    assert!(!out.contains("FAIL") && !out.contains("note"), "{out}");
+    let (code, by_flag, _) = index_check(&["--index".as_ref(), index.as_os_str()]);
+    assert_eq!((code, by_flag), (Some(0), out.clone()));
+    let by_env = citeproof()
+        .args(["index", "check"])
+        .env("CITEPROOF_INDEX", &index)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&by_env.stdout), out);
+
+    // Each invariant broken once, by hand.
+    let db = rusqlite::Connection::open(index.join("index.sqlite3")).unwrap();
+    db.execute_batch(
+        "UPDATE ids SET work = work + 1000
+             WHERE (scheme, value) = (SELECT scheme, value FROM ids ORDER BY value LIMIT 1);
+         DELETE FROM ids WHERE (scheme, value) =
+             (SELECT scheme, value FROM ids ORDER BY value DESC LIMIT 1);
+         INSERT INTO title_keys(key, work, doi) VALUES (12345, 999999, NULL);
+         UPDATE records SET work = work + 1000 WHERE id = (SELECT MAX(id) FROM records WHERE title <> '');
+         UPDATE meta SET value = '999' WHERE key = 'notices';",
+    )
+    .unwrap();
+    drop(db);
+    let (code, out, _) = index_check(&[index.as_os_str()]);
+    assert_eq!(code, Some(1), "{out}");
+    for broken in [
+        "FAIL every identifier points at a work one of whose records carries it",
+        "FAIL every record's identifiers are looked up",
+        "FAIL every title key points at a work with records",
+        "FAIL the counts of the last build are the tables' counts",
+        "FAIL the title index holds each record with title words once, with its work",
+        "1 naming another work",
+        "notices 999 recorded",
+        "the index is broken",
+    ] {
+        assert!(out.contains(broken), "{broken}: {out}");
+    }
+    assert!(out.contains("ok   SQLite's integrity check"), "{out}");
+
+    // A damaged file: SQLite's own check fails (and nothing panics).
+    let file = index.join("index.sqlite3");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let len = bytes.len();
+    bytes[4096..len].fill(0xff);
+    std::fs::write(&file, bytes).unwrap();
+    let (code, out, err) = index_check(&[index.as_os_str()]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("FAIL SQLite's integrity check"), "{out}");
+    assert!(out.contains("the file is damaged"), "{out}");
+
+    let (code, _, err) = index_check(&[dir.path().join("none").as_os_str()]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no index here"), "{err}");
+    let (code, _, err) = index_check(&[]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("which index?"), "{err}");
 }

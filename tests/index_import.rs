@@ -3,8 +3,11 @@
 //! fixture), and builds from the fixtures in fixtures/index: merging, retraction
 //! notices, incremental update, unchanged files skipped.
 
-use std::io::Write;
+mod index_support;
+
 use std::path::{Path, PathBuf};
+
+use index_support::{fixture, gzip};
 
 use citeproof::index::build::{BuildInputs, build};
 use citeproof::index::sqlite::{SqliteStore, SqliteWriter};
@@ -13,27 +16,11 @@ use citeproof::index::titles::title_candidates;
 use citeproof::index::{DumpSource, NoticeKind, Record, WorkStore, crossref, dblp, openalex};
 use citeproof::model::IdScheme;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/index")
-        .join(name)
-}
-
 fn shared(rel: &str) -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/api_responses")
         .join(rel);
     p.exists().then_some(p)
-}
-
-fn gzip(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let mut gz = flate2::write::GzEncoder::new(
-        std::fs::File::create(path).unwrap(),
-        flate2::Compression::fast(),
-    );
-    gz.write_all(text.as_bytes()).unwrap();
-    gz.finish().unwrap();
 }
 
 /// Read a file with an importer, collecting records and warnings.

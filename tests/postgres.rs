@@ -2,36 +2,23 @@
 //! index built and read through `postgres://…` gives the same results as the SQLite
 //! engine; four processes writing the resolution cache and four builds writing the
 //! index, all at once, lose no update; the schema is migrated by citeproof and a newer
-//! schema is refused.
+//! schema is refused; `citeproof index check` passes the index the builds wrote and
+//! names a broken word count.
 
 mod bin_support;
 mod crash_support;
+mod index_support;
 mod pg_server;
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use index_support::{fixture, gzip};
 use std::process::Output;
 
 use bin_support::citeproof;
 use citeproof::cache::{Cache, CacheConfig};
 use pg_server::PgServer;
 use serde_json::{Value, json};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/index")
-        .join(name)
-}
-
-fn gzip(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let mut gz = flate2::write::GzEncoder::new(
-        std::fs::File::create(path).unwrap(),
-        flate2::Compression::fast(),
-    );
-    gz.write_all(text.as_bytes()).unwrap();
-    gz.finish().unwrap();
-}
 
 fn ok(output: Output) -> (String, String) {
     let stderr = String::from_utf8_lossy(&output.stderr).to_string();
@@ -462,6 +449,7 @@ fn four_processes_write_the_cache_and_the_index_at_once_and_lose_nothing() {
         .unwrap()
         .get(0);
     assert_eq!(records, 4 * 300 + 50);
+    assert_index_check(&index_url, &mut client);
 
     let stats = cache.stats().unwrap();
     let crossref = stats
@@ -491,6 +479,35 @@ fn four_processes_write_the_cache_and_the_index_at_once_and_lose_nothing() {
     assert_eq!(cache.clear(Some("crossref")).unwrap(), 5 * KEYS);
     assert!(cache.get("crossref", "shared/0").unwrap().is_none());
     assert!(cache.get("s2", "arxiv/1706.03762").unwrap().is_some());
+}
+
+/// `citeproof index check` of the index that four builds wrote at once: sound, every
+/// invariant checked; then one word's count broken by hand, which it names.
+fn assert_index_check(url: &str, client: &mut postgres::Client) {
+    let (out, _) = ok(citeproof()
+        .args(["index", "check", "--json", url])
+        .output()
+        .unwrap());
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["sound"], true, "{report:#}");
+    assert_eq!(report["engine"], "postgres");
+    let findings = report["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 7, "{report:#}");
+    assert!(findings.iter().all(|f| f["problems"] == 0), "{report:#}");
+    client
+        .execute(
+            "UPDATE citeproof_index_words SET records = records + 1 \
+             WHERE word = (SELECT MIN(word) FROM citeproof_index_words)",
+            &[],
+        )
+        .unwrap();
+    let out = citeproof().args(["index", "check", url]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL the words table counts the records carrying each title word"),
+        "{text}"
+    );
 }
 
 #[test]

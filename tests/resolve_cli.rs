@@ -16,3 +16,5 @@ mod helpers;
 mod kinds;
 #[path = "resolve_cli/local.rs"]
 mod local;
+#[path = "resolve_cli/platforms.rs"]
+mod platforms;

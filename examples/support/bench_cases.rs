@@ -5,8 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use citeproof::index::WorkStore;
 use citeproof::model::FileId;
 use citeproof::parse::ParseOptions;
+use citeproof::resolve::options::ResolveOptions;
 use citeproof::resolve::outcome::Status;
 use citeproof::resolve::query::{QueryKind, RefQuery};
 use citeproof::resolve::resolution::Resolution;
@@ -27,6 +29,27 @@ impl BenchCase {
     pub fn has_identifier(&self) -> bool {
         !self.query.cited_ids().is_empty()
     }
+}
+
+/// The development cases (`../shared/bench/refs_dev.jsonl`) and their queries, with
+/// options that resolve them offline against `index` alone; `None` when ../shared is
+/// absent.
+pub fn against_index(
+    index: std::sync::Arc<dyn WorkStore>,
+) -> Option<(Vec<BenchCase>, Vec<RefQuery>, ResolveOptions)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/refs_dev.jsonl");
+    if !path.exists() {
+        return None;
+    }
+    let (cases, _) = load(&path);
+    let queries = cases.iter().map(|c| c.query.clone()).collect();
+    let options = ResolveOptions {
+        index: Some(index),
+        index_complete: true,
+        offline: true,
+        ..ResolveOptions::default()
+    };
+    Some((cases, queries, options))
 }
 
 /// Read the cases; BibTeX cases go through the crate's BibTeX parser (a case whose

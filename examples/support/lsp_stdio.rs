@@ -103,6 +103,25 @@ impl Server {
         }
     }
 
+    /// Send `change` to the document `uri` as its `version`, and wait (up to
+    /// `deadline`) for the diagnostics of that version: the time it took.
+    pub fn change_and_wait(
+        &mut self,
+        uri: &str,
+        version: i64,
+        change: Value,
+        deadline: Duration,
+    ) -> Duration {
+        let sent = Instant::now();
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [change]}),
+        );
+        self.wait(deadline, |m| is_publish(m, uri, Some(version)));
+        sent.elapsed()
+    }
+
     pub fn initialize(&mut self, root: &Path, capabilities: Value) {
         let root_uri = url::Url::from_directory_path(root)
             .expect("absolute root")
@@ -122,6 +141,30 @@ impl Server {
         self.notify("exit", Value::Null);
         self.child.wait().expect("wait").success()
     }
+}
+
+/// The environment of a server resolving against a mock world (its
+/// `CITEPROOF_<NAME>_URL`s): rate limits lifted, a cache of its own, a contact address.
+pub fn world_server_env(
+    world_env: Vec<(String, String)>,
+    cache: &Path,
+    mailto: &str,
+) -> Vec<(String, String)> {
+    let mut env = world_env;
+    let rates: Vec<(String, String)> = env
+        .iter()
+        .map(|(name, _)| (name.replace("_URL", "_RATE"), "1000".to_string()))
+        .collect();
+    env.extend(rates);
+    env.push(("CITEPROOF_CACHE_DIR".into(), cache.display().to_string()));
+    env.push(("CITEPROOF_MAILTO".into(), mailto.into()));
+    env
+}
+
+/// What the benchmarks' client says it supports: progress reports, UTF-16 positions.
+pub fn capabilities() -> Value {
+    json!({"window": {"workDoneProgress": true},
+           "general": {"positionEncodings": ["utf-16"]}})
 }
 
 /// `publishDiagnostics` for `uri`, with `version` when given.

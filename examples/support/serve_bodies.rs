@@ -1,4 +1,4 @@
-//! Request bodies for the `serve` benchmarks (`serve_load`, `serve_soak`): LLM
+//! Request bodies and a ready client for the `serve` benchmarks (`serve_load`, `serve_soak`): LLM
 //! answers with three citations each — two of real works with sentences from their
 //! abstracts, one invented — built from the world of works
 //! (`../shared/data/world/works.jsonl`, else the bundled `fixtures/world`).
@@ -138,4 +138,28 @@ pub fn spawn_serve(mut command: Command, echo: bool) -> (Child, String) {
         }
     });
     (child, format!("http://{address}"))
+}
+
+/// A client for `connections` connections to the server at `base`, once the server
+/// answers `/healthz` (polled until `ready_within` has passed).
+pub async fn ready_client(
+    base: &str,
+    connections: usize,
+    request_timeout: std::time::Duration,
+    ready_within: std::time::Duration,
+) -> reqwest::Client {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(connections)
+        .timeout(request_timeout)
+        .build()
+        .expect("client");
+    let deadline = std::time::Instant::now() + ready_within;
+    while client.get(format!("{base}/healthz")).send().await.is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never answered /healthz"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    client
 }

@@ -69,6 +69,7 @@ use crate::model::Work;
 use crate::net::{Net, NetConfig};
 use crate::resolve::cascade::{ResolveError, Resolver};
 use crate::resolve::options::ResolveOptions;
+use crate::settle::Settle;
 use crate::source::LineIndex;
 use crate::verify::backend::VerifySettings;
 use crate::verify::escalate::{Verifier, VerifyRequest};
@@ -276,8 +277,7 @@ impl Cleaner {
 
     /// The options of a request settled over the defaults, and checked.
     pub fn settle(&self, options: Option<&CleanOptions>) -> Result<Settled, CleanError> {
-        let none = CleanOptions::default();
-        let settled = Settled::from_layers([&self.defaults, options.unwrap_or(&none)])?;
+        let settled = Settled::over(&self.defaults, options)?;
         self.aligner.check(settled.metric)?;
         Ok(settled)
     }

@@ -10,6 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::CleanError;
+use crate::settle::{Layer, Settle, set};
 
 /// What to do with a citation of some status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -304,29 +305,17 @@ impl Default for Settled {
     }
 }
 
-impl Settled {
-    /// Apply `layers` in order over the defaults (a layer's preset before its fields),
-    /// checking every value.
-    pub fn from_layers<'a>(
-        layers: impl IntoIterator<Item = &'a CleanOptions>,
-    ) -> Result<Settled, CleanError> {
-        let mut s = Settled::default();
-        for layer in layers {
-            if let Some(preset) = layer.preset {
-                s.apply(&preset.options());
-            }
-            s.apply(layer);
-        }
-        s.check()?;
-        Ok(s)
+impl Layer for CleanOptions {
+    fn preset(&self) -> Option<CleanOptions> {
+        self.preset.map(Preset::options)
     }
+}
+
+impl Settle for Settled {
+    type Layer = CleanOptions;
+    type Error = CleanError;
 
     fn apply(&mut self, o: &CleanOptions) {
-        let set = |slot: &mut Action, v: Option<Action>| {
-            if let Some(v) = v {
-                *slot = v;
-            }
-        };
         if let Some(m) = o.metric {
             self.metric = m;
             // A threshold is on one metric's scale: changing the metric drops a
@@ -342,15 +331,9 @@ impl Settled {
         if let Some(t) = o.doubt_threshold {
             self.doubt_threshold = Some(t);
         }
-        if let Some(c) = o.context {
-            self.context = c;
-        }
-        if let Some(w) = o.window {
-            self.window = w;
-        }
-        if let Some(m) = o.swap_margin {
-            self.swap_margin = m;
-        }
+        set(&mut self.context, o.context);
+        set(&mut self.window, o.window);
+        set(&mut self.swap_margin, o.swap_margin);
         set(&mut self.policy.not_found, o.not_found);
         set(&mut self.policy.mismatch, o.mismatch);
         set(&mut self.policy.doubtful, o.doubtful);
@@ -363,12 +346,8 @@ impl Settled {
         if let Some(n) = &o.mark_note {
             self.mark_note.clone_from(n);
         }
-        if let Some(r) = o.renumber {
-            self.renumber = r;
-        }
-        if let Some(n) = o.numbering {
-            self.numbering = n;
-        }
+        set(&mut self.renumber, o.renumber);
+        set(&mut self.numbering, o.numbering);
     }
 
     fn check(&self) -> Result<(), CleanError> {
@@ -415,7 +394,9 @@ impl Settled {
         }
         Ok(())
     }
+}
 
+impl Settled {
     /// A number written with the mark.
     pub fn marked(&self, label: &str) -> String {
         self.mark_format.replace("{n}", label)

@@ -1,4 +1,4 @@
-//! `citeproof index build|stats`: the offline scholarly record.
+//! `citeproof index build|stats|check`: the offline scholarly record.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use citeproof::index::build::{BuildInputs, BuildProgress, build};
+use citeproof::index::check::check;
 use citeproof::index::sqlite::ReindexProgress;
 use citeproof::index::stats::{human_bytes, render};
 use citeproof::index::{self, StoreWriter};
@@ -25,6 +26,9 @@ pub enum IndexCommand {
     Build(BuildArgs),
     /// Print counts per source, size and build date.
     Stats(StatsArgs),
+    /// Check that an index is sound (SQLite's integrity check, the identifiers, title
+    /// keys, title index and counts against the records); exit 1 when it is broken.
+    Check(CheckArgs),
 }
 
 #[derive(Debug, Args)]
@@ -61,6 +65,20 @@ pub struct StatsArgs {
     pub json: bool,
 }
 
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The index folder, or a PostgreSQL database (`postgres://user@host/db`); before
+    /// `--index` when both are given.
+    #[arg(value_name = "INDEX_DIR")]
+    pub dir: Option<PathBuf>,
+    /// The same, as `check` and `resolve` take it [env: CITEPROOF_INDEX].
+    #[arg(long, value_name = "DIR|URL", env = "CITEPROOF_INDEX", hide_env = true)]
+    pub index: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         IndexCommand::Build(args) => run_build(args),
@@ -73,7 +91,27 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        IndexCommand::Check(args) => run_check(args),
     }
+}
+
+fn run_check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let Some(location) = args.dir.or(args.index) else {
+        anyhow::bail!("which index? give its folder or URL (or --index, or CITEPROOF_INDEX)");
+    };
+    let report = check(&location)?;
+    if args.json {
+        let mut value = serde_json::to_value(&report)?;
+        value["sound"] = report.sound().into();
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        print!("{}", report.render());
+    }
+    Ok(if report.sound() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn run_build(args: BuildArgs) -> anyhow::Result<ExitCode> {

@@ -152,6 +152,7 @@ impl Resolved {
 mod tests {
     use super::*;
     use crate::config::{ConfigFile, Overrides};
+    use crate::settle::Settle;
 
     #[test]
     fn the_section_reads_and_rejects_unknown_keys() {

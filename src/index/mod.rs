@@ -15,6 +15,7 @@
 //! - `build` runs the importers into a writer with a progress bar; `stats` reports.
 
 pub mod build;
+pub mod check;
 pub(crate) mod codec;
 pub mod corpus;
 pub mod crossref;

@@ -346,6 +346,23 @@ impl TitleSearch {
         })
     }
 
+    /// Every title entry's record and work (for `citeproof index check`).
+    pub fn all_records(&self) -> Vec<RecordHit> {
+        let mut out = Vec::new();
+        for (segment, (records, works)) in self.searcher.segment_readers().iter().zip(&self.columns)
+        {
+            for doc in segment.doc_ids_alive() {
+                if let (Some(record), Some(work)) = (records.first(doc), works.first(doc)) {
+                    out.push(RecordHit {
+                        record: record as i64,
+                        work,
+                    });
+                }
+            }
+        }
+        out
+    }
+
     /// Records whose titles share the most of the rarest of `words` and of their
     /// adjacent pairs, best first: the titles carrying one of the rare terms (those
     /// within the postings budget, and always the rarest), ranked by bm25 over them

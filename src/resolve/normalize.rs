@@ -11,8 +11,9 @@ use unicode_normalization::char::is_combining_mark;
 
 pub use crate::resolve::latex::{decode_latex, strip_markup};
 
-/// The Latin name of a (lowercase) Greek letter, so `α` and `alpha` fold alike.
-fn greek_name(c: char) -> Option<&'static str> {
+/// The Latin name of a (lowercase) Greek letter, so `α` and `alpha` fold alike (the
+/// judge's text reads Greek letters by the same names).
+pub fn greek_name(c: char) -> Option<&'static str> {
     Some(match c {
         'α' => "alpha",
         'β' | 'ϐ' => "beta",
@@ -25,7 +26,7 @@ fn greek_name(c: char) -> Option<&'static str> {
         'ι' => "iota",
         'κ' | 'ϰ' => "kappa",
         'λ' => "lambda",
-        'μ' => "mu",
+        'μ' | 'µ' => "mu",
         'ν' => "nu",
         'ξ' => "xi",
         'ο' => "omicron",

@@ -54,6 +54,7 @@ use serde::{Deserialize, Serialize};
 use crate::clean::align::Aligner;
 use crate::clean::{CleanError, Metric};
 use crate::resolve::cascade::Resolver;
+use crate::settle::Settle;
 use crate::verify::sentence_model::SentenceModelError;
 
 pub use crate::clean::article::{Article, parse_sources};
@@ -127,8 +128,7 @@ impl Validator {
 
     /// The options of a request settled over the defaults, and checked.
     pub fn settle(&self, options: Option<&ValidateOptions>) -> Result<Settled, ValidateError> {
-        let none = ValidateOptions::default();
-        Settled::from_layers([&self.defaults, options.unwrap_or(&none)])
+        Settled::over(&self.defaults, options)
     }
 
     /// The relevance metric of settled options: as set, else cosine with a sentence

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ValidateError;
 use crate::clean::Metric;
+use crate::settle::{Layer, Settle, set};
 
 /// The weight of each scored component; they need not sum to 1 (they are divided by
 /// their sum, over the components an article can be scored on).
@@ -227,33 +228,23 @@ impl Default for Settled {
 }
 
 impl Settled {
-    /// Apply `layers` in order over the defaults (a layer's preset before its
-    /// fields), checking every value.
-    pub fn from_layers<'a>(
-        layers: impl IntoIterator<Item = &'a ValidateOptions>,
-    ) -> Result<Settled, ValidateError> {
-        let mut s = Settled::default();
-        for layer in layers {
-            if let Some(preset) = layer.preset {
-                s.apply(&preset.options());
-            }
-            s.apply(layer);
-        }
-        s.check()?;
-        Ok(s)
-    }
-
     /// The least score an article is kept with.
     pub fn min_score(&self) -> f64 {
         self.min_score.unwrap_or(self.medium)
     }
+}
+
+impl Layer for ValidateOptions {
+    fn preset(&self) -> Option<ValidateOptions> {
+        self.preset.map(Preset::options)
+    }
+}
+
+impl Settle for Settled {
+    type Layer = ValidateOptions;
+    type Error = ValidateError;
 
     fn apply(&mut self, o: &ValidateOptions) {
-        fn set<T: Copy>(slot: &mut T, value: Option<T>) {
-            if let Some(v) = value {
-                *slot = v;
-            }
-        }
         if let Some(w) = &o.weights {
             set(&mut self.weights.recency, w.recency);
             set(&mut self.weights.reputation, w.reputation);

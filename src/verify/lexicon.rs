@@ -193,34 +193,3 @@ pub(super) const IRREGULAR: &[(&str, &str)] = &[
     ("geese", "goose"),
     ("lice", "louse"),
 ];
-
-/// The name a Greek letter is spelled with (`α` → `alpha`), lowercase letters only.
-pub(super) fn greek_name(c: char) -> Option<&'static str> {
-    Some(match c {
-        'α' => "alpha",
-        'β' | 'ϐ' => "beta",
-        'γ' => "gamma",
-        'δ' => "delta",
-        'ε' | 'ϵ' => "epsilon",
-        'ζ' => "zeta",
-        'η' => "eta",
-        'θ' | 'ϑ' => "theta",
-        'ι' => "iota",
-        'κ' | 'ϰ' => "kappa",
-        'λ' => "lambda",
-        'μ' | 'µ' => "mu",
-        'ν' => "nu",
-        'ξ' => "xi",
-        'ο' => "omicron",
-        'π' | 'ϖ' => "pi",
-        'ρ' | 'ϱ' => "rho",
-        'σ' | 'ς' => "sigma",
-        'τ' => "tau",
-        'υ' => "upsilon",
-        'φ' | 'ϕ' => "phi",
-        'χ' => "chi",
-        'ψ' => "psi",
-        'ω' => "omega",
-        _ => return None,
-    })
-}

@@ -15,7 +15,8 @@ use std::sync::LazyLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
 
-use super::lexicon::{CHEMICAL_SUFFIXES, IRREGULAR, NEGATION_CUES, STOP_WORDS, UNITS, greek_name};
+use super::lexicon::{CHEMICAL_SUFFIXES, IRREGULAR, NEGATION_CUES, STOP_WORDS, UNITS};
+use crate::resolve::normalize::greek_name;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 

@@ -1,6 +1,6 @@
 //! What the crash tests share: generated corpora for `index build`, killing a process
-//! with SIGKILL, and reading an index or cache the way an integrity check does
-//! (SQLite's `PRAGMA integrity_check`, the records' keys, the title index's documents).
+//! with SIGKILL, and reading an index or cache (SQLite's `PRAGMA integrity_check`, the
+//! records' keys); an index's own check is `citeproof index check`.
 
 #![allow(dead_code)] // Each test file uses a part.
 
@@ -88,37 +88,4 @@ pub fn records_now(index: &Path) -> usize {
     };
     conn.query_row("SELECT COUNT(*) FROM records", [], |r| r.get::<_, i64>(0))
         .map_or(0, |n| n as usize)
-}
-
-/// The title index's live documents and the distinct record ids they name.
-pub fn title_docs(index: &Path) -> (u64, BTreeSet<u64>) {
-    use tantivy::collector::DocSetCollector;
-    use tantivy::query::AllQuery;
-    let titles = tantivy::Index::open_in_dir(index.join("titles")).expect("the title index");
-    let reader = titles.reader().expect("reader");
-    let searcher = reader.searcher();
-    let docs = searcher
-        .search(&AllQuery, &DocSetCollector)
-        .expect("all docs");
-    let mut ids = BTreeSet::new();
-    for address in &docs {
-        let segment = searcher.segment_reader(address.segment_ord);
-        let column = segment.fast_fields().u64("record").expect("record column");
-        if let Some(id) = column.first(address.doc_id) {
-            ids.insert(id);
-        }
-    }
-    (searcher.num_docs(), ids)
-}
-
-/// The record ids of the index's SQLite file that have an indexed title.
-pub fn record_ids(index: &Path) -> BTreeSet<u64> {
-    let conn = rusqlite::Connection::open(index.join("index.sqlite3")).expect("open");
-    let mut stmt = conn
-        .prepare("SELECT id FROM records WHERE title <> ''")
-        .expect("query");
-    stmt.query_map([], |r| r.get::<_, i64>(0))
-        .expect("rows")
-        .map(|k| k.expect("id") as u64)
-        .collect()
 }

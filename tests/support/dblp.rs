@@ -69,6 +69,17 @@ fn dblp_type(e: &Entry) -> &'static str {
     }
 }
 
+/// The name DBLP gives the work's `i`-th author: with a homonym number (`Wei Wang
+/// 0001`) for about one author in four, as the work's id hash says.
+pub fn author_name(e: &Entry, i: usize) -> String {
+    let name = e.work.authors[i].display_name();
+    if e.salt(&format!("dblp-homonym-{i}")).is_multiple_of(4) {
+        format!("{name} {:04}", 1 + e.salt("n") % 12)
+    } else {
+        name
+    }
+}
+
 fn hit(e: &Entry, rank: usize, score: f64) -> Value {
     let w = &e.work;
     let key = w.dblp.clone().unwrap_or_default();
@@ -76,14 +87,8 @@ fn hit(e: &Entry, rank: usize, score: f64) -> Value {
         .authors
         .iter()
         .enumerate()
-        .map(|(i, a)| {
-            let numbered = e.salt(&format!("dblp-homonym-{i}")).is_multiple_of(4);
-            let name = if numbered {
-                format!("{} {:04}", a.display_name(), 1 + e.salt("n") % 12)
-            } else {
-                a.display_name()
-            };
-            json!({"@pid": format!("{:x}/{i}", e.salt("pid") % 0xffff), "text": name})
+        .map(|(i, _)| {
+            json!({"@pid": format!("{:x}/{i}", e.salt("pid") % 0xffff), "text": author_name(e, i)})
         })
         .collect();
     // One author is written as an object, several as an array.

@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 use super::fulltext;
 use super::search::{Fields, Term};
 use super::service::{AppState, Source, json as json_reply, reply};
-use super::text::{content_tokens, param, query_pairs, tokens, url_encode, xml_escape};
+use super::text::{param, query_pairs, url_encode, xml_escape};
 use super::world::{Entry, World};
 
 pub fn router() -> Router<AppState> {
@@ -410,30 +410,9 @@ fn clause(
                 "ABSTRACT" => Fields::ABSTRACT,
                 _ => Fields::ALL,
             };
-            let required = if phrase {
-                tokens(value)
-            } else {
-                content_tokens(value)
-            };
-            let terms: Vec<Term> = required
-                .iter()
-                .map(|t| Term {
-                    token: t.clone(),
-                    fields,
-                })
-                .collect();
-            let found = world
+            world
                 .index
-                .candidates_all(&required)
-                .into_iter()
-                .filter(keep)
-                .filter(|&i| world.index.matches_all(i, &terms))
-                .filter(|&i| {
-                    !phrase || fields != Fields::TITLE || world.index.title_has_phrase(i, &required)
-                })
-                .collect();
-            rank_terms.extend(terms);
-            found
+                .fielded_clause(held, value, fields, phrase, rank_terms)
         }
     }
 }

@@ -16,7 +16,7 @@ use super::fulltext;
 use super::pubmed_records::{docsum_json, docsum_xml, pubmed_article};
 use super::search::{Fields, Term};
 use super::service::{AppState, Source, json as json_reply, reply};
-use super::text::{content_tokens, param, query_pairs, tokens, xml_escape};
+use super::text::{param, query_pairs, xml_escape};
 use super::world::World;
 
 const XML: &str = "text/xml; charset=UTF-8";
@@ -347,30 +347,9 @@ fn clause(
                 "ta" | "journal" | "jour" => Fields::VENUE,
                 _ => Fields::ALL,
             };
-            let required = if phrase {
-                tokens(value)
-            } else {
-                content_tokens(value)
-            };
-            let terms: Vec<Term> = required
-                .iter()
-                .map(|t| Term {
-                    token: t.clone(),
-                    fields,
-                })
-                .collect();
-            let found = world
+            world
                 .index
-                .candidates_all(&required)
-                .into_iter()
-                .filter(keep)
-                .filter(|&i| world.index.matches_all(i, &terms))
-                .filter(|&i| {
-                    !phrase || fields != Fields::TITLE || world.index.title_has_phrase(i, &required)
-                })
-                .collect();
-            rank_terms.extend(terms);
-            found
+                .fielded_clause(held, value, fields, phrase, rank_terms)
         }
     }
 }

@@ -280,6 +280,41 @@ impl SearchIndex {
         2.0 * common / (q.len() + t.len()) as f64
     }
 
+    /// The documents among `held` that a fielded boolean clause matches: every word
+    /// of `value` (every token of a `phrase`, contiguous in the title) in one of
+    /// `fields` — PubMed's `value[tag]` and Europe PMC's `FIELD:value`. Its terms are
+    /// added to `rank_terms`.
+    pub fn fielded_clause(
+        &self,
+        held: &HashSet<usize>,
+        value: &str,
+        fields: Fields,
+        phrase: bool,
+        rank_terms: &mut Vec<Term>,
+    ) -> HashSet<usize> {
+        let required = if phrase {
+            tokens(value)
+        } else {
+            content_tokens(value)
+        };
+        let terms: Vec<Term> = required
+            .iter()
+            .map(|t| Term {
+                token: t.clone(),
+                fields,
+            })
+            .collect();
+        let found = self
+            .candidates_all(&required)
+            .into_iter()
+            .filter(|i| held.contains(i))
+            .filter(|&i| self.matches_all(i, &terms))
+            .filter(|&i| !phrase || fields != Fields::TITLE || self.title_has_phrase(i, &required))
+            .collect();
+        rank_terms.extend(terms);
+        found
+    }
+
     /// Documents whose postings contain every token (candidates for boolean searches).
     pub fn candidates_all(&self, tokens: &[String]) -> Vec<usize> {
         let mut lists: Vec<&Vec<u32>> = Vec::new();

@@ -9,6 +9,7 @@ use postgres::Client;
 
 use super::batch::put_batch;
 use super::read::{MIGRATIONS, store_error};
+use crate::index::check::UNFINISHED_BUILD;
 use crate::index::codec::{now_utc, source_code};
 use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
 use crate::index::{DumpSource, IndexError, Record};
@@ -56,6 +57,14 @@ impl PgWriter {
                 "INSERT INTO citeproof_index_meta(key, value) VALUES ('created', $1) \
                  ON CONFLICT (key) DO NOTHING",
                 &[&now_utc()],
+            )
+            .map_err(err)?;
+        // Removed by `finish`: `citeproof index check` knows a build did not finish.
+        client
+            .execute(
+                "INSERT INTO citeproof_index_meta(key, value) VALUES ($1, $2) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                &[&UNFINISHED_BUILD, &now_utc()],
             )
             .map_err(err)?;
         let next_work: WorkId = client
@@ -167,6 +176,12 @@ impl StoreWriter for PgWriter {
         let notices = self.count("SELECT COUNT(*) FROM citeproof_index_notices")?;
         self.set_meta("notices", &notices.to_string())?;
         self.set_meta("built", &now_utc())?;
+        self.client
+            .execute(
+                "DELETE FROM citeproof_index_meta WHERE key = $1",
+                &[&UNFINISHED_BUILD],
+            )
+            .map_err(err)?;
         self.commit()?;
         self.client
             .batch_execute(

@@ -8,7 +8,10 @@
 //! - titles are searched in a tantivy index beside the file (`titles/`,
 //!   [`crate::index::title_engine`]), keyed by the records' row ids;
 //! - `imports`, `meta`: what was imported when.
+//!
+//! `check` is `citeproof index check` of a folder (`crate::index::check`).
 
+mod check;
 mod read;
 mod write;
 
@@ -16,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
+pub use check::check;
 pub use read::SqliteStore;
 pub use write::{ReindexProgress, SqliteWriter};
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{db_path, open_error, prepare};
+use crate::index::check::UNFINISHED_BUILD;
 use crate::index::codec::{
     deflate, encode_authors, flags_of, indexed_words, notice_code, now_utc, source_code,
 };
@@ -53,6 +54,12 @@ impl SqliteWriter {
         ))
         .map_err(|e| open_error(dir, e))?;
         prepare(&conn, dir, true)?;
+        // Removed by `finish`: `citeproof index check` knows a build did not finish.
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
+            (UNFINISHED_BUILD, now_utc()),
+        )
+        .map_err(|e| open_error(dir, e))?;
         let unfinished: Option<String> = conn
             .query_row("SELECT value FROM meta WHERE key = ?1", [REINDEXING], |r| {
                 r.get(0)
@@ -196,6 +203,8 @@ impl StoreWriter for SqliteWriter {
             .query_row("SELECT COUNT(*) FROM notices", [], |r| r.get(0))?;
         self.set_meta("notices", &notices.to_string())?;
         self.set_meta("built", &now_utc())?;
+        self.conn
+            .execute("DELETE FROM meta WHERE key = ?1", [UNFINISHED_BUILD])?;
         self.commit()?;
         if let Some(titles) = self.titles.take() {
             titles.finish()?;
