@@ -328,7 +328,7 @@ impl OfflineVerifier {
             passage,
             model: self.model_name(),
             unverifiable: None,
-            specific: j.signals.has_specific.then(|| SpecificCheck {
+            specific: j.signals.has_specific.then_some(SpecificCheck {
                 found: j.evidence.found,
                 missing: j.evidence.missing,
                 missing_share: j.signals.missing,
