@@ -128,9 +128,14 @@ fn zotero_scenario(nvim: &Path) {
     );
     let original = std::fs::read_to_string(repo_path("fixtures/editors/refs.bib")).unwrap();
     let bib = result["bib_text"].as_str().unwrap();
-    assert!(bib.starts_with(&original), "the entry is appended: {context}");
     assert!(
-        bib.contains("@article{he2016deep,\n  title = {{Deep Residual Learning for Image Recognition}},"),
+        bib.starts_with(&original),
+        "the entry is appended: {context}"
+    );
+    assert!(
+        bib.contains(
+            "@article{he2016deep,\n  title = {{Deep Residual Learning for Image Recognition}},"
+        ),
         "{context}"
     );
 }

@@ -255,7 +255,9 @@ fn zotero_keys_complete_hover_and_are_added_to_the_bib() {
     assert!(error.message.contains("already in refs.bib"), "{error:?}");
     let asked = zotero.requests();
     assert!(
-        asked.iter().any(|r| r == "/better-bibtex/json-rpc item.export"),
+        asked
+            .iter()
+            .any(|r| r == "/better-bibtex/json-rpc item.export"),
         "{asked:?}"
     );
     client.shutdown();
@@ -317,7 +319,10 @@ fn zotero_down_means_no_zotero_items_and_nothing_shown() {
         .iter()
         .find(|l| l["message"].as_str().unwrap().starts_with("Zotero: "))
         .unwrap_or_else(|| panic!("{logged:#?}"));
-    assert_eq!(zotero_log["type"], 3, "information, not an error: {zotero_log}");
+    assert_eq!(
+        zotero_log["type"], 3,
+        "information, not an error: {zotero_log}"
+    );
     client.shutdown();
 }
 

@@ -58,10 +58,7 @@ fn configured_zotero(args: &CheckArgs) -> anyhow::Result<zotero::ZoteroSettings>
 
 /// The library as a BibTeX text standing at `zotero/<library or collection>.bib`
 /// under the working folder (in memory only).
-fn read_zotero(
-    url: &str,
-    collection: Option<&str>,
-) -> anyhow::Result<(PathBuf, Bibliography)> {
+fn read_zotero(url: &str, collection: Option<&str>) -> anyhow::Result<(PathBuf, Bibliography)> {
     let (base, library) = zotero::read_library(Some(url), collection)?;
     let name = collection.unwrap_or("library");
     eprintln!(

@@ -26,11 +26,11 @@ use serde::{Deserialize, Serialize};
 
 use super::completion_context;
 use super::completion_index::{KeyIndex, fold, index_of, rank};
-use super::zotero::ZoteroIndex;
-use super::zotero_edit;
 use super::render;
 use super::settings::ResolveWhen;
 use super::view::{EntryId, Read, View};
+use super::zotero::ZoteroIndex;
+use super::zotero_edit;
 use crate::load::Project;
 use crate::model::{Reference, Span};
 use crate::source::FileKind;
@@ -264,7 +264,11 @@ fn zotero_item(
     }
     if !item.title.is_empty() {
         let short: String = item.title.chars().take(90).collect();
-        let more = if short.len() < item.title.len() { "…" } else { "" };
+        let more = if short.len() < item.title.len() {
+            "…"
+        } else {
+            ""
+        };
         detail.push_str(&format!(" {short}{more}"));
     }
     let mut filter = keyed.key.clone();

@@ -6,8 +6,8 @@
 use lsp_server::{ErrorCode, Request, Response, ResponseError};
 use lsp_types::request::{
     CodeActionRequest, CodeActionResolveRequest, Completion, DocumentLinkRequest,
-    DocumentSymbolRequest, ExecuteCommand, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename,
-    Request as _, ResolveCompletionItem,
+    DocumentSymbolRequest, ExecuteCommand, GotoDefinition, HoverRequest, PrepareRenameRequest,
+    References, Rename, Request as _, ResolveCompletionItem,
 };
 use lsp_types::{
     ClientCapabilities, CodeActionKind, CodeActionOptions, CodeActionProviderCapability,
@@ -17,9 +17,9 @@ use lsp_types::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::client::Pending;
 use super::server::Server;
 use super::view::View;
-use super::client::Pending;
 use super::zotero_edit::{ADD_COMMAND, AddArgs, REFRESH_COMMAND};
 use super::{actions, completion, hover, links, navigation, rename, zotero_edit};
 

@@ -105,12 +105,7 @@ fn defines(bib: &str, key: &str) -> bool {
 
 /// One "Add `key` from Zotero" action per citation in `range` that no entry
 /// defines and the Zotero library has.
-pub fn actions(
-    view: &View,
-    uri: &Uri,
-    range: Range,
-    asked: &[LspDiagnostic],
-) -> Vec<CodeAction> {
+pub fn actions(view: &View, uri: &Uri, range: Range, asked: &[LspDiagnostic]) -> Vec<CodeAction> {
     let (Some(zotero), Some(read)) = (view.zotero.as_ref(), view.read(uri)) else {
         return Vec::new();
     };

@@ -134,7 +134,12 @@ mod tests {
         );
         assert_eq!(library.len(), 3);
         assert_eq!(library.get("nash1950").unwrap().item.key, "AAAA1111");
-        assert!(library.bibtex("nash1950").unwrap().contains("Exported by BBT"));
+        assert!(
+            library
+                .bibtex("nash1950")
+                .unwrap()
+                .contains("Exported by BBT")
+        );
         assert!(library.is_exported("nash1950"));
         let own = library.bibtex("nash1951").unwrap();
         assert!(own.starts_with("@book{nash1951,"), "{own}");
