@@ -9,7 +9,7 @@ mod lsp_support;
 mod support;
 
 use lsp_edit_support::{apply_to_disk, at, full_capabilities, position, project, read};
-use lsp_support::{Client, uri};
+use lsp_support::{Client, complete, hover, labels, uri};
 use serde_json::{Value, json};
 use support::zotero::{MockItem, MockZotero};
 
@@ -54,34 +54,22 @@ fn with_zotero(url: &str) -> Value {
         "env": {"CITEPROOF_ZOTERO_URL": url, "CITEPROOF_ZOTERO": ""}}})
 }
 
-fn complete(client: &mut Client, uri: &str, position: Value) -> Value {
-    client
-        .request(
-            "textDocument/completion",
-            json!({"textDocument": {"uri": uri}, "position": position}),
-        )
-        .response_result
-        .unwrap()
-}
-
 fn hover_text(client: &mut Client, uri: &str, position: Value) -> String {
-    let found = client
-        .request(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri}, "position": position}),
-        )
-        .response_result
-        .unwrap();
+    let found = hover(client, uri, position);
     found["contents"]["value"].as_str().unwrap().to_string()
 }
 
-fn labels(list: &Value) -> Vec<String> {
-    list["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap().to_string())
-        .collect()
+/// The code actions offered with the cursor at `position`, no diagnostics sent.
+fn actions_at(client: &mut Client, uri: &str, position: Value) -> Vec<Value> {
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": {"start": position, "end": position},
+                   "context": {"diagnostics": []}}),
+        )
+        .response_result
+        .unwrap();
+    actions.as_array().unwrap().clone()
 }
 
 fn paper_text(dir: &std::path::Path) -> String {
@@ -183,21 +171,11 @@ fn zotero_keys_complete_hover_and_are_added_to_the_bib() {
     );
 
     // The quick fix on the undefined key adds citeproof's BibTeX of the item.
-    let start = at(&text, "nash1950equilibrium", 0);
-    let actions = client
-        .request(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": paper_uri}, "range": {"start": start, "end": start},
-                   "context": {"diagnostics": []}}),
-        )
-        .response_result
-        .unwrap();
+    let actions = actions_at(&mut client, &paper_uri, at(&text, "nash1950equilibrium", 0));
     let action = actions
-        .as_array()
-        .unwrap()
         .iter()
         .find(|a| a["title"] == "Add `nash1950equilibrium` from Zotero to refs.bib")
-        .unwrap_or_else(|| panic!("no Zotero action in {actions:#}"))
+        .unwrap_or_else(|| panic!("no Zotero action in {actions:#?}"))
         .clone();
     let written = apply_to_disk(&action["edit"]);
     let bib = &written[&dir.path().join("refs.bib")];
@@ -295,22 +273,12 @@ fn zotero_down_means_no_zotero_items_and_nothing_shown() {
     assert_eq!(labels(&list), vec!["lee2023", "smith2020", "unused2021"]);
     let hover = hover_text(&mut client, &paper_uri, at(&text, "nash1950equilibrium", 2));
     assert!(!hover.contains("Zotero"), "{hover}");
-    let start = at(&text, "nash1950equilibrium", 0);
-    let actions = client
-        .request(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": paper_uri}, "range": {"start": start, "end": start},
-                   "context": {"diagnostics": []}}),
-        )
-        .response_result
-        .unwrap();
+    let actions = actions_at(&mut client, &paper_uri, at(&text, "nash1950equilibrium", 0));
     assert!(
         actions
-            .as_array()
-            .unwrap()
             .iter()
             .all(|a| !a["title"].as_str().unwrap().contains("Zotero")),
-        "{actions:#}"
+        "{actions:#?}"
     );
     client.roundtrip();
     assert!(client.take_notifications("window/showMessage").is_empty());

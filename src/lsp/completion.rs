@@ -242,6 +242,52 @@ fn items(
     }
 }
 
+/// What an item shows and is found by.
+struct Shown<'a> {
+    key: &'a str,
+    /// The names shown (`Smith, Müller`, `… et al.`).
+    names: String,
+    /// Every family name, matched by the client's filter.
+    families: Vec<&'a str>,
+    year: Option<i32>,
+    title: Option<&'a str>,
+}
+
+/// An item that inserts the key: its detail `names (year) title`, filtered on the
+/// key, the family names and the title.
+fn key_item(shown: Shown, sort_text: String, range: lsp_types::Range) -> CompletionItem {
+    let mut detail = shown.names;
+    if let Some(year) = shown.year {
+        detail.push_str(&format!(" ({year})"));
+    }
+    if let Some(title) = shown.title {
+        let short: String = title.chars().take(90).collect();
+        let more = if short.len() < title.len() { "…" } else { "" };
+        detail.push_str(&format!(" {short}{more}"));
+    }
+    let mut filter = shown.key.to_string();
+    for family in &shown.families {
+        filter.push(' ');
+        filter.push_str(family);
+    }
+    if let Some(title) = shown.title {
+        filter.push(' ');
+        filter.push_str(title);
+    }
+    CompletionItem {
+        label: shown.key.to_string(),
+        kind: Some(CompletionItemKind::REFERENCE),
+        detail: Some(detail.trim().to_string()),
+        filter_text: Some(filter),
+        sort_text: Some(sort_text),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+            range,
+            shown.key.to_string(),
+        ))),
+        ..CompletionItem::default()
+    }
+}
+
 /// An item of the Zotero library, labelled as such; once inserted, its command
 /// adds the entry to the document's `.bib`.
 fn zotero_item(
@@ -253,49 +299,28 @@ fn zotero_item(
     range: lsp_types::Range,
 ) -> CompletionItem {
     let item = &keyed.item;
-    let authors = item.authors();
-    let mut detail: Vec<&str> = authors.iter().take(3).map(|c| c.family.as_str()).collect();
-    if authors.len() > 3 {
-        detail.push("et al.");
+    let families: Vec<&str> = item.authors().iter().map(|c| c.family.as_str()).collect();
+    let mut names: Vec<&str> = families.iter().take(3).copied().collect();
+    if families.len() > 3 {
+        names.push("et al.");
     }
-    let mut detail = format!("Zotero · {}", detail.join(", "));
-    if let Some(year) = item.year() {
-        detail.push_str(&format!(" ({year})"));
-    }
-    if !item.title.is_empty() {
-        let short: String = item.title.chars().take(90).collect();
-        let more = if short.len() < item.title.len() {
-            "…"
-        } else {
-            ""
-        };
-        detail.push_str(&format!(" {short}{more}"));
-    }
-    let mut filter = keyed.key.clone();
-    for c in &authors {
-        filter.push(' ');
-        filter.push_str(&c.family);
-    }
-    filter.push(' ');
-    filter.push_str(&item.title);
+    let shown = Shown {
+        key: &keyed.key,
+        names: format!("Zotero · {}", names.join(", ")),
+        families,
+        year: item.year(),
+        title: Some(item.title.as_str()).filter(|t| !t.is_empty()),
+    };
+    // After every entry of the .bib (whose sort texts start with a digit).
+    let base = key_item(shown, format!("z{score}{index:04}"), range);
     CompletionItem {
-        label: keyed.key.clone(),
         label_details: Some(CompletionItemLabelDetails {
             detail: None,
             description: Some("Zotero".into()),
         }),
-        kind: Some(CompletionItemKind::REFERENCE),
-        detail: Some(detail.trim().to_string()),
-        filter_text: Some(filter),
-        // After every entry of the .bib (whose sort texts start with a digit).
-        sort_text: Some(format!("z{score}{index:04}")),
-        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
-            range,
-            keyed.key.clone(),
-        ))),
         command: zotero_edit::add_command(read, uri, &keyed.key),
         data: Some(serde_json::json!({ ZOTERO_DATA: keyed.key })),
-        ..CompletionItem::default()
+        ..base
     }
 }
 
@@ -312,24 +337,13 @@ fn item(
     } else {
         &f.authors
     };
-    let mut detail = render::families(persons, f.authors_truncated);
-    if let Some(year) = f.year {
-        detail.push_str(&format!(" ({year})"));
-    }
-    if let Some(title) = &f.title {
-        let short: String = title.chars().take(90).collect();
-        let more = if short.len() < title.len() { "…" } else { "" };
-        detail.push_str(&format!(" {short}{more}"));
-    }
-    let mut filter = r.key.clone();
-    for p in persons {
-        filter.push(' ');
-        filter.push_str(&p.family);
-    }
-    if let Some(title) = &f.title {
-        filter.push(' ');
-        filter.push_str(title);
-    }
+    let shown = Shown {
+        key: &r.key,
+        names: render::families(persons, f.authors_truncated),
+        families: persons.iter().map(|p| p.family.as_str()).collect(),
+        year: f.year,
+        title: f.title.as_deref(),
+    };
     let entry = EntryId::of(project, r);
     let data = ItemData {
         path: entry.path,
@@ -337,17 +351,8 @@ fn item(
         end: r.span.end,
     };
     CompletionItem {
-        label: r.key.clone(),
-        kind: Some(CompletionItemKind::REFERENCE),
-        detail: Some(detail.trim().to_string()),
-        filter_text: Some(filter),
-        sort_text: Some(format!("{score}{index:04}")),
-        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
-            range,
-            r.key.clone(),
-        ))),
         data: serde_json::to_value(data).ok(),
-        ..CompletionItem::default()
+        ..key_item(shown, format!("{score}{index:04}"), range)
     }
 }
 

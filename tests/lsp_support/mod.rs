@@ -318,6 +318,38 @@ impl Client {
     }
 }
 
+/// `textDocument/hover` at `position`.
+pub fn hover(client: &mut Client, uri: &str, position: Value) -> Value {
+    client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": position}),
+        )
+        .response_result
+        .unwrap()
+}
+
+/// `textDocument/completion` at `position`.
+pub fn complete(client: &mut Client, uri: &str, position: Value) -> Value {
+    client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": position}),
+        )
+        .response_result
+        .unwrap()
+}
+
+/// The labels of a completion list, in order.
+pub fn labels(list: &Value) -> Vec<String> {
+    list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// Codes of a `publishDiagnostics`' diagnostics.
 pub fn codes(params: &Value) -> Vec<String> {
     params["diagnostics"]
