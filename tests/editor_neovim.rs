@@ -99,17 +99,7 @@ fn neovim_0_11_takes_the_vim_lsp_config_path() {
 }
 
 fn zotero_scenario(nvim: &Path) {
-    let zotero = MockZotero::start(
-        vec![MockItem::article(
-            "HE2016AA",
-            Some("he2016deep"),
-            "Deep Residual Learning for Image Recognition",
-            &[("He", "Kaiming"), ("Zhang", "Xiangyu")],
-            "2016-06",
-            "Proceedings of CVPR",
-        )],
-        Vec::new(),
-    );
+    let zotero = MockZotero::start(vec![MockItem::residual_learning()], Vec::new());
     let fixtures = fixture_copy();
     let mut command = Command::new(nvim);
     command

@@ -15,14 +15,7 @@ use support::zotero::{MockItem, MockZotero};
 
 fn library() -> MockZotero {
     let items = vec![
-        MockItem::article(
-            "HE2016AA",
-            Some("he2016deep"),
-            "Deep Residual Learning for Image Recognition",
-            &[("He", "Kaiming"), ("Zhang", "Xiangyu")],
-            "2016-06",
-            "Proceedings of CVPR",
-        ),
+        MockItem::residual_learning(),
         // Also in refs.bib: never offered again.
         MockItem::article(
             "SMITH020",

@@ -54,6 +54,18 @@ impl MockItem {
         }
     }
 
+    /// He et al. 2016, keyed `he2016deep` by Better BibTeX (the editor tests' item).
+    pub fn residual_learning() -> MockItem {
+        MockItem::article(
+            "HE2016AA",
+            Some("he2016deep"),
+            "Deep Residual Learning for Image Recognition",
+            &[("He", "Kaiming"), ("Zhang", "Xiangyu")],
+            "2016-06",
+            "Proceedings of CVPR",
+        )
+    }
+
     pub fn in_collection(mut self, collection: &str) -> MockItem {
         self.collections.push(collection.into());
         self
