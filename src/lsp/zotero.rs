@@ -87,6 +87,10 @@ impl Zotero {
         self.settings = Some(settings.clone());
         if settings.enabled == Some(false) {
             *self.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            if self.commands.is_none() {
+                // Off from the start: no thread at all.
+                return;
+            }
         }
         let commands = match &self.commands {
             Some(commands) => commands.clone(),

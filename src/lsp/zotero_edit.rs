@@ -93,14 +93,11 @@ pub fn add_entry(view: &View, read: Read, key: &str) -> Result<(String, Workspac
 }
 
 /// Whether a BibTeX text already has an entry with this key (written since the
-/// last check, or defined in a way the check did not link).
+/// last check): `@type{key,` — a scan, not a parse of a bibliography that may hold
+/// thousands of entries.
 fn defines(bib: &str, key: &str) -> bool {
-    let parsed = crate::parse::bibtex::parse(
-        crate::model::FileId(0),
-        bib,
-        &crate::parse::ParseOptions::default(),
-    );
-    parsed.references.iter().any(|r| r.key == key)
+    let pattern = format!(r"@\w+\s*[{{(]\s*{}\s*,", regex::escape(key));
+    regex::Regex::new(&pattern).is_ok_and(|entry| entry.is_match(bib))
 }
 
 /// One "Add `key` from Zotero" action per citation in `range` that no entry
@@ -159,4 +156,19 @@ pub fn add_command(read: Read, uri: &Uri, key: &str) -> Option<Command> {
         command: ADD_COMMAND.to_string(),
         arguments: Some(vec![serde_json::to_value(args).ok()?]),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defines;
+
+    #[test]
+    fn an_entry_is_found_by_its_key_only() {
+        let bib = "@article{smith2020,\n  title = {T},\n}\n@Book ( nash.1950 , title = {x})\n";
+        assert!(defines(bib, "smith2020"));
+        assert!(defines(bib, "nash.1950"));
+        assert!(!defines(bib, "smith"));
+        assert!(!defines(bib, "nash"));
+        assert!(!defines("title = {smith2020,}", "smith2020"));
+    }
 }
