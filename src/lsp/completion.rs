@@ -185,17 +185,23 @@ fn zotero_matches<'z>(
     prefix: &str,
     room: usize,
 ) -> (Vec<(u8, &'z Keyed)>, bool) {
+    // Whether the .bib has the key is asked only of the items that would be shown.
+    let defined = |i: usize| {
+        let key = zotero.words[i].folded_key();
+        lists.iter().any(|(_, index, d)| index.defines(*d, key))
+    };
+    if room == 0 {
+        // The .bib's entries fill the list: only whether Zotero has more.
+        let more = (zotero.words.iter().enumerate())
+            .any(|(i, words)| words.rank(prefix).is_some() && !defined(i));
+        return (Vec::new(), more);
+    }
     let mut buckets: [Vec<usize>; 4] = Default::default();
     for (i, words) in zotero.words.iter().enumerate() {
         if let Some(rank) = words.rank(prefix) {
             buckets[rank as usize].push(i);
         }
     }
-    // Whether the .bib has the key is asked only of the items that would be shown.
-    let defined = |i: usize| {
-        let key = zotero.words[i].folded_key();
-        lists.iter().any(|(_, index, d)| index.defines(*d, key))
-    };
     let mut out = Vec::new();
     for (rank, bucket) in buckets.iter().enumerate() {
         for &i in bucket {
