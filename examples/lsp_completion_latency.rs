@@ -11,7 +11,12 @@
 //!   that follows it, which first re-checks the paper and its 10,000 entries;
 //! - `completionItem/resolve` of the documentation of one item.
 //!
-//! Run: `cargo run --release --example lsp_completion_latency [-- ENTRIES]`
+//! With `--zotero ITEMS`, a mock of Zotero 7's local API and Better BibTeX
+//! (tests/support/zotero.rs) serves a library of ITEMS generated items whose keys
+//! the .bib lacks; the server reads it in the background before the paper is opened,
+//! so every completion also matches the library.
+//!
+//! Run: `cargo run --release --example lsp_completion_latency [-- ENTRIES] [--zotero ITEMS]`
 
 use std::time::{Duration, Instant};
 
@@ -20,6 +25,10 @@ use lsp_server::{Connection, Message, Notification, Request, RequestId, Response
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
+
+#[allow(dead_code)]
+#[path = "../tests/support/zotero.rs"]
+mod zotero;
 
 const FAMILIES: &[&str] = &[
     "Smith",
@@ -82,6 +91,30 @@ const WORDS: &[&str] = &[
     "vision",
     "speech",
 ];
+
+/// A Zotero library of `items` generated articles keyed `z…` (none in the .bib).
+fn zotero_library(items: usize) -> zotero::MockZotero {
+    let mut rng = StdRng::seed_from_u64(7);
+    let list = (0..items)
+        .map(|i| {
+            let family = FAMILIES[rng.random_range(0..FAMILIES.len())];
+            let title: Vec<&str> = (0..4 + rng.random_range(0..8))
+                .map(|_| WORDS[rng.random_range(0..WORDS.len())])
+                .collect();
+            let year = 1990 + rng.random_range(0..35);
+            let key = format!("z{}{year}_{i}", family.to_lowercase());
+            zotero::MockItem::article(
+                &format!("Z{i:07}"),
+                Some(&key),
+                &title.join(" "),
+                &[(family, "A.")],
+                &year.to_string(),
+                "Journal of Things",
+            )
+        })
+        .collect();
+    zotero::MockZotero::start(list, Vec::new())
+}
 
 fn bibliography(entries: usize) -> String {
     // Seeded: the same bibliography on every run.
@@ -149,6 +182,20 @@ impl Client {
         }
     }
 
+    fn wait_notification(&self, method: &str) -> Value {
+        loop {
+            if let Message::Notification(n) = self
+                .connection
+                .receiver
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap()
+                && n.method == method
+            {
+                return n.params;
+            }
+        }
+    }
+
     fn wait_diagnostics(&self) {
         loop {
             if let Message::Notification(n) = self
@@ -185,10 +232,18 @@ fn summary(mut times: Vec<Duration>) -> String {
 }
 
 fn main() {
-    let entries: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(10_000);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let zotero_items: Option<usize> = args.iter().position(|a| a == "--zotero").map(|i| {
+        args.get(i + 1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(10_000)
+    });
+    let entries: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let zotero = zotero_items.map(zotero_library);
+    let env = match &zotero {
+        Some(z) => json!({"CITEPROOF_ZOTERO_URL": z.url()}),
+        None => json!({"CITEPROOF_ZOTERO": "0"}),
+    };
     let dir = tempfile::tempdir().unwrap();
     let bib = bibliography(entries);
     std::fs::write(dir.path().join("refs.bib"), &bib).unwrap();
@@ -207,10 +262,19 @@ fn main() {
     let init = client.send(
         "initialize",
         json!({"processId": null, "rootUri": null, "capabilities": {},
-               "initializationOptions": {"citeproof": {"resolve": "off"}}}),
+               "initializationOptions": {"citeproof": {"resolve": "off", "env": env}}}),
     );
     client.wait(&init);
     client.notify("initialized", json!({}));
+    if zotero.is_some() {
+        let read = Instant::now();
+        let status = client.wait_notification("citeproof/zotero");
+        println!(
+            "Zotero library: {} items read in the background in {:.0} ms ({status})",
+            status["items"],
+            read.elapsed().as_secs_f64() * 1000.0
+        );
+    }
     let opened = Instant::now();
     client.notify(
         "textDocument/didOpen",
@@ -229,7 +293,7 @@ fn main() {
     let reps = 60;
     // The prefix is typed into the document first (one check), then asked for repeatedly.
     let mut version = 1;
-    for prefix in ["", "s", "sm", "smi", "vas", "deep", "2019"] {
+    for prefix in ["", "s", "sm", "smi", "vas", "deep", "2019", "zsm"] {
         version += 1;
         client.notify(
             "textDocument/didChange",

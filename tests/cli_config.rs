@@ -317,6 +317,51 @@ passages = 5
 }
 
 #[test]
+fn zotero_settings_come_from_the_file_and_the_environment() {
+    let p = Project::copy();
+    let defaults = ConfigSet::load(Some(p.dir.path()), Overrides::default()).unwrap();
+    let zotero = defaults.run().zotero();
+    assert_eq!(zotero.url, "http://localhost:23119");
+    assert_eq!(zotero.enabled, None, "unset: on when Zotero answers");
+    p.write(
+        "citeproof.toml",
+        "[sources.zotero]\nurl = \"http://127.0.0.1:9999/\"\nenabled = false\n",
+    );
+    let set = ConfigSet::load(Some(p.dir.path()), Overrides::default()).unwrap();
+    let zotero = set.run().zotero();
+    assert_eq!(zotero.url, "http://127.0.0.1:9999");
+    assert_eq!(zotero.enabled, Some(false));
+    let overrides = Overrides {
+        env: HashMap::from([
+            (
+                "CITEPROOF_ZOTERO_URL".to_string(),
+                "http://127.0.0.1:7777".to_string(),
+            ),
+            ("CITEPROOF_ZOTERO".to_string(), "1".to_string()),
+        ]),
+        ..Overrides::default()
+    };
+    let set = ConfigSet::load(Some(p.dir.path()), overrides).unwrap();
+    let zotero = set.run().zotero();
+    assert_eq!(zotero.url, "http://127.0.0.1:7777");
+    assert_eq!(zotero.enabled, Some(true));
+    // An unknown key of the table is named.
+    p.write("citeproof.toml", "[sources.zotero]\ncolour = \"blue\"\n");
+    let error = ConfigSet::load(Some(p.dir.path()), Overrides::default()).unwrap_err();
+    assert!(format!("{error:#}").contains("colour"), "{error:#}");
+    let bad = Overrides {
+        env: HashMap::from([("CITEPROOF_ZOTERO_URL".to_string(), "nonsense".to_string())]),
+        ..Overrides::default()
+    };
+    p.write("citeproof.toml", "");
+    let error = ConfigSet::load(Some(p.dir.path()), bad).unwrap_err();
+    assert!(
+        format!("{error:#}").contains("CITEPROOF_ZOTERO_URL"),
+        "{error:#}"
+    );
+}
+
+#[test]
 fn passage_settings_that_cannot_work_are_refused() {
     for (keys, says) in [
         ("chunk-size = 500\nchunk-overlap = 500", "chunk-overlap"),

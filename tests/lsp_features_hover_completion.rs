@@ -6,37 +6,8 @@ mod lsp_edit_support;
 mod lsp_support;
 
 use lsp_edit_support::{at, full_capabilities, local_only, position, project, read};
-use lsp_support::{Client, uri};
+use lsp_support::{Client, complete, hover, labels, uri};
 use serde_json::{Value, json};
-
-fn hover(client: &mut Client, uri: &str, position: Value) -> Value {
-    client
-        .request(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri}, "position": position}),
-        )
-        .response_result
-        .unwrap()
-}
-
-fn complete(client: &mut Client, uri: &str, position: Value) -> Value {
-    client
-        .request(
-            "textDocument/completion",
-            json!({"textDocument": {"uri": uri}, "position": position}),
-        )
-        .response_result
-        .unwrap()
-}
-
-fn labels(list: &Value) -> Vec<String> {
-    list["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap().to_string())
-        .collect()
-}
 
 #[test]
 fn hover_on_a_citation_shows_its_entry() {

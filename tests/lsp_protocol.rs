@@ -127,6 +127,8 @@ fn cancelled_and_unknown_requests_get_exactly_one_error() {
 fn a_panicking_handler_is_answered_logged_and_survived() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_citeproof"))
         .arg("lsp")
+        // Exact message order: no Zotero probe, whose log comes when it comes.
+        .env("CITEPROOF_ZOTERO", "0")
         .env("CITEPROOF_NO_RESOLVE", "1")
         .env("CITEPROOF_OFFLINE", "1")
         .env(citeproof::lsp::DEBUG_PANIC_ENV, "1")
@@ -195,6 +197,8 @@ fn read_message(reader: &mut impl BufRead) -> Value {
 fn the_binary_answers_malformed_messages_and_exits_cleanly() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_citeproof"))
         .arg("lsp")
+        // Exact message order: no Zotero probe, whose log comes when it comes.
+        .env("CITEPROOF_ZOTERO", "0")
         .env("CITEPROOF_NO_RESOLVE", "1")
         .env("CITEPROOF_OFFLINE", "1")
         .stdin(Stdio::piped())

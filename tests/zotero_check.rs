@@ -158,6 +158,45 @@ fn the_whole_library_and_an_unknown_collection() {
 }
 
 #[test]
+fn the_configured_zotero_url_is_used_and_the_flag_wins() {
+    let zotero = library();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("citeproof.toml"),
+        format!("[sources.zotero]\nurl = \"{}\"\n", zotero.url()),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut command = Command::new(bin_support::BIN);
+        bin_support::isolate(&mut command)
+            .current_dir(dir.path())
+            .args(["check", "--no-resolve", "--zotero"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "read 3 item(s) of the Zotero library from {}",
+            zotero.url()
+        )),
+        "{stderr}"
+    );
+    // A port nothing listens on, given as the flag, is the one asked.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = run(&["--zotero-url", &format!("http://127.0.0.1:{port}")]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Zotero is not reachable"), "{stderr}");
+}
+
+#[test]
 fn zotero_not_running_is_a_clear_error() {
     // A port nothing listens on.
     let port = std::net::TcpListener::bind("127.0.0.1:0")

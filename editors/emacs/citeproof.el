@@ -24,8 +24,9 @@
 section of the workspace configuration.  Keys: :resolve (\"onSave\" or \"off\" for
 local rules only, no network), :verify (t or :json-false), :offline (t or
 :json-false), :configFile (a citeproof.toml for every document), :env (a plist of
-environment variables such as (:CITEPROOF_MAILTO \"me@example.org\")).  What is left
-out comes from citeproof.toml."
+environment variables such as (:CITEPROOF_MAILTO \"me@example.org\")), :zotero (t or
+:json-false: read the Zotero library; unset: when Zotero answers), :zoteroUrl.  What
+is left out comes from citeproof.toml."
   :type 'plist)
 
 (defcustom citeproof-major-modes

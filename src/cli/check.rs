@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use citeproof::config::{ConfigSet, Overrides};
 use citeproof::zotero::{self, Bibliography};
 
 use super::InputArgs;
@@ -24,29 +25,41 @@ pub struct CheckArgs {
     /// names its item's zotero:// URI.
     #[arg(long, value_name = "COLLECTION", num_args = 0..=1, default_missing_value = "")]
     pub zotero: Option<String>,
-    /// Where Zotero listens [default: $CITEPROOF_ZOTERO_URL, else http://localhost:23119].
+    /// Where Zotero listens [default: $CITEPROOF_ZOTERO_URL, else the configuration's
+    /// `[sources.zotero] url`, else http://localhost:23119].
     #[arg(long, value_name = "URL", requires = "zotero")]
     pub zotero_url: Option<String>,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let zotero = match &args.zotero {
-        Some(collection) => Some(read_zotero(
-            args.zotero_url.as_deref(),
-            Some(collection.as_str()).filter(|c| !c.is_empty()),
-        )?),
+        Some(collection) => {
+            let url = match &args.zotero_url {
+                Some(url) => url.clone(),
+                None => configured_zotero(&args)?.url,
+            };
+            Some(read_zotero(
+                &url,
+                Some(collection.as_str()).filter(|c| !c.is_empty()),
+            )?)
+        }
         None => None,
     };
     Session::new(&args.input, &args.report, &args.stages, zotero)?.run()
 }
 
+/// The Zotero settings of the run's configuration (the environment included).
+fn configured_zotero(args: &CheckArgs) -> anyhow::Result<zotero::ZoteroSettings> {
+    let mut overrides = Overrides::from_process_env();
+    overrides.config_file = args.report.config.clone();
+    let first = args.input.paths.first().map(PathBuf::as_path);
+    Ok(ConfigSet::load(first, overrides)?.run().zotero())
+}
+
 /// The library as a BibTeX text standing at `zotero/<library or collection>.bib`
 /// under the working folder (in memory only).
-fn read_zotero(
-    url: Option<&str>,
-    collection: Option<&str>,
-) -> anyhow::Result<(PathBuf, Bibliography)> {
-    let (base, library) = zotero::read_library(url, collection)?;
+fn read_zotero(url: &str, collection: Option<&str>) -> anyhow::Result<(PathBuf, Bibliography)> {
+    let (base, library) = zotero::read_library(Some(url), collection)?;
     let name = collection.unwrap_or("library");
     eprintln!(
         "citeproof: read {} item(s) of the Zotero {} from {base}",

@@ -80,6 +80,11 @@ pub(super) fn defaults() -> Layer {
                 source.breaker.cooldown.as_secs(),
             ));
         }
+        // `enabled` has no default value: unset means "on when Zotero answers".
+        t.push_str(&format!(
+            "[sources.zotero]\nurl = \"{}\"\n",
+            crate::zotero::DEFAULT_URL
+        ));
         t
     };
     Layer {

@@ -102,6 +102,18 @@ pub struct SourcesSection {
     pub acl: Option<SourceSection>,
     /// Where cited URLs are fetched through (`url`; see `CITEPROOF_WEB_URL`).
     pub web: Option<SourceSection>,
+    pub zotero: Option<ZoteroSection>,
+}
+
+/// `[sources.zotero]`: the user's Zotero 7 (its local API and Better BibTeX), read
+/// by the language server and `check --zotero`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ZoteroSection {
+    /// Where Zotero listens (`http://localhost:23119`).
+    pub url: Option<BaseUrl>,
+    /// `true`/`false`: Zotero features on/off; unset: on when Zotero answers.
+    pub enabled: Option<bool>,
 }
 
 /// `[sources.<name>]`.

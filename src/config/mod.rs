@@ -197,6 +197,12 @@ fn env_keys() -> Vec<EnvKey> {
     }
     for (key, var, kind) in [
         ("sources.mailto", "CITEPROOF_MAILTO", EnvKind::Text),
+        ("sources.zotero.url", crate::zotero::URL_ENV, EnvKind::Text),
+        (
+            "sources.zotero.enabled",
+            crate::zotero::ENABLED_ENV,
+            EnvKind::Switch,
+        ),
         (
             "resolve.enabled",
             "CITEPROOF_NO_RESOLVE",

@@ -178,6 +178,24 @@ impl Resolved {
         settings
     }
 
+    /// Where the user's Zotero listens and whether its features are on
+    /// (`[sources.zotero]`, `CITEPROOF_ZOTERO_URL`, `CITEPROOF_ZOTERO`).
+    pub fn zotero(&self) -> crate::zotero::ZoteroSettings {
+        let section = self
+            .config
+            .sources
+            .as_ref()
+            .and_then(|s| s.zotero.clone())
+            .unwrap_or_default();
+        crate::zotero::ZoteroSettings {
+            url: section
+                .url
+                .map(|u| u.value.trim_end_matches('/').to_string())
+                .unwrap_or_else(|| crate::zotero::DEFAULT_URL.to_string()),
+            enabled: section.enabled,
+        }
+    }
+
     /// Everything a resolution run needs: sources, search order, offline, corpora,
     /// cache and the gate. A corpus that cannot be read is an error; a cache that
     /// cannot be opened is a warning (a run without a cache is slower, not wrong).

@@ -68,6 +68,12 @@ pub fn code_actions(
             actions.extend(rule_off_action(view, &uri, rule, diagnostics));
         }
         actions.extend(super::accept_action::actions(view, &uri, &asked));
+        actions.extend(super::zotero_edit::actions(
+            view,
+            &uri,
+            params.range,
+            &asked,
+        ));
     }
     if allowed(only, &fix_all_kind()) {
         actions.extend(fix_all_action(view, &stored));

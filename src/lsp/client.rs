@@ -66,6 +66,8 @@ pub enum Pending {
     Register,
     /// `workspace/diagnostic/refresh`.
     DiagnosticRefresh,
+    /// `workspace/applyEdit` (an entry added from Zotero).
+    ApplyEdit,
 }
 
 /// Requests sent to the client and not yet answered.

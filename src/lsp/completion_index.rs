@@ -43,14 +43,6 @@ struct MadeOf {
 }
 
 impl MadeOf {
-    fn of(reference: &Reference) -> MadeOf {
-        MadeOf {
-            key: reference.key.clone(),
-            families: families(reference).map(str::to_string).collect(),
-            title: reference.fields.title.clone(),
-        }
-    }
-
     /// Whether `reference` is made of the same.
     fn matches(&self, reference: &Reference) -> bool {
         self.key == reference.key
@@ -107,18 +99,64 @@ fn citable(reference: &Reference) -> bool {
 }
 
 fn prepare(reference: &Reference) -> Words {
-    Words {
-        key: fold(&reference.key),
-        names: families(reference)
-            .flat_map(|f| words(f, |c| c == ' ' || c == '-'))
-            .collect(),
-        title: reference
-            .fields
-            .title
-            .as_deref()
-            .map(|t| words(t, |c: char| !c.is_alphanumeric()))
-            .unwrap_or_default(),
-        made_of: MadeOf::of(reference),
+    Words::new(
+        &reference.key,
+        families(reference),
+        reference.fields.title.as_deref(),
+    )
+}
+
+impl Words {
+    fn new<'f>(key: &str, families: impl Iterator<Item = &'f str>, title: Option<&str>) -> Words {
+        let families: Vec<String> = families.map(str::to_string).collect();
+        Words {
+            key: fold(key),
+            names: families
+                .iter()
+                .flat_map(|f| words(f, |c| c == ' ' || c == '-'))
+                .collect(),
+            title: title
+                .map(|t| words(t, |c: char| !c.is_alphanumeric()))
+                .unwrap_or_default(),
+            made_of: MadeOf {
+                key: key.to_string(),
+                families,
+                title: title.map(str::to_string),
+            },
+        }
+    }
+
+    fn rank(&self, prefix: &str) -> Option<u8> {
+        if prefix.is_empty() || self.key.starts_with(prefix) {
+            return Some(0);
+        }
+        if self.names.iter().any(|w| w.starts_with(prefix)) {
+            return Some(1);
+        }
+        if self.title.iter().any(|w| w.starts_with(prefix)) {
+            return Some(2);
+        }
+        self.key.contains(prefix).then_some(3)
+    }
+}
+
+/// The words of something citable that is no bibliography entry (an item of the
+/// user's Zotero library), matched as entries are.
+pub struct Matchable(Words);
+
+impl Matchable {
+    pub fn new(key: &str, families: &[&str], title: Option<&str>) -> Matchable {
+        Matchable(Words::new(key, families.iter().copied(), title))
+    }
+
+    /// As [`rank`].
+    pub fn rank(&self, prefix: &str) -> Option<u8> {
+        self.0.rank(prefix)
+    }
+
+    /// The key, folded as [`KeyIndex::defines`] takes it.
+    pub fn folded_key(&self) -> &str {
+        &self.0.key
     }
 }
 
@@ -201,22 +239,19 @@ impl KeyIndex {
     pub fn entries(&self, doc: usize) -> &[Indexed] {
         self.per_doc.get(doc).map_or(&[], Vec::as_slice)
     }
+
+    /// Whether document `doc` has an entry whose key, folded, is `folded`.
+    pub fn defines(&self, doc: usize, folded: &str) -> bool {
+        self.entries(doc)
+            .binary_search_by(|e| e.words.key.as_str().cmp(folded))
+            .is_ok()
+    }
 }
 
 /// How well an entry matches a folded prefix (lower is better), or `None`: its key
 /// starts with it, an author's name does, a title word does, its key holds it.
 pub fn rank(entry: &Indexed, prefix: &str) -> Option<u8> {
-    let words = &entry.words;
-    if prefix.is_empty() || words.key.starts_with(prefix) {
-        return Some(0);
-    }
-    if words.names.iter().any(|w| w.starts_with(prefix)) {
-        return Some(1);
-    }
-    if words.title.iter().any(|w| w.starts_with(prefix)) {
-        return Some(2);
-    }
-    words.key.contains(prefix).then_some(3)
+    entry.words.rank(prefix)
 }
 
 /// The indexes of the last few checks asked for (a weak handle: a check that was
@@ -294,6 +329,12 @@ mod tests {
         assert_eq!(rank(r, "zebra"), None);
         assert_eq!(rank(&entries[0], "smith"), Some(1));
         assert!(index.entries(5).is_empty());
+        assert!(index.defines(0, "adams2001"));
+        assert!(!index.defines(0, "adams200"));
+        let zotero = Matchable::new("nash1950", &["Nash"], Some("Equilibrium points"));
+        assert_eq!(zotero.rank("nas"), Some(0));
+        assert_eq!(zotero.rank("equi"), Some(2));
+        assert_eq!(zotero.rank("zebra"), None);
     }
 
     #[test]

@@ -6,20 +6,22 @@
 use lsp_server::{ErrorCode, Request, Response, ResponseError};
 use lsp_types::request::{
     CodeActionRequest, CodeActionResolveRequest, Completion, DocumentLinkRequest,
-    DocumentSymbolRequest, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename,
-    Request as _, ResolveCompletionItem,
+    DocumentSymbolRequest, ExecuteCommand, GotoDefinition, HoverRequest, PrepareRenameRequest,
+    References, Rename, Request as _, ResolveCompletionItem,
 };
 use lsp_types::{
     ClientCapabilities, CodeActionKind, CodeActionOptions, CodeActionProviderCapability,
-    CompletionOptions, DocumentLinkOptions, HoverProviderCapability, OneOf, RenameOptions,
-    ServerCapabilities, WorkDoneProgressOptions,
+    CompletionOptions, DocumentLinkOptions, ExecuteCommandOptions, ExecuteCommandParams,
+    HoverProviderCapability, OneOf, RenameOptions, ServerCapabilities, WorkDoneProgressOptions,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::client::Pending;
 use super::server::Server;
 use super::view::View;
-use super::{actions, completion, hover, links, navigation, rename};
+use super::zotero_edit::{ADD_COMMAND, AddArgs, REFRESH_COMMAND};
+use super::{actions, completion, hover, links, navigation, rename, zotero_edit};
 
 /// The code action kinds the server offers.
 pub fn code_action_kinds() -> Vec<CodeActionKind> {
@@ -51,6 +53,10 @@ pub fn capabilities(_client: &ClientCapabilities) -> ServerCapabilities {
             work_done_progress_options: WorkDoneProgressOptions::default(),
             resolve_provider: Some(true),
         })),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![ADD_COMMAND.to_string(), REFRESH_COMMAND.to_string()],
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
         ..ServerCapabilities::default()
     }
 }
@@ -80,6 +86,10 @@ pub fn request(server: &mut Server, request: &Request) -> Option<Response> {
         Rename::METHOD => run(server, method, params, rename::rename),
         CodeActionRequest::METHOD => run(server, method, params, actions::code_actions),
         CodeActionResolveRequest::METHOD => run(server, method, params, actions::resolve),
+        ExecuteCommand::METHOD => {
+            server.refresh();
+            execute(server, method, params)
+        }
         _ => return None,
     };
     Some(Response {
@@ -119,6 +129,48 @@ fn answer<P: DeserializeOwned, R: Serialize>(
         message: format!("{method}: cannot serialise the result: {e}"),
         data: None,
     })
+}
+
+/// `workspace/executeCommand`: the Zotero commands. Adding an entry sends the edit
+/// to the client with `workspace/applyEdit`.
+fn execute(
+    server: &mut Server,
+    method: &str,
+    params: &serde_json::Value,
+) -> Result<serde_json::Value, ResponseError> {
+    let invalid = |message: String| ResponseError {
+        code: ErrorCode::InvalidParams as i32,
+        message,
+        data: None,
+    };
+    let params: ExecuteCommandParams = serde_json::from_value(params.clone())
+        .map_err(|e| invalid(format!("invalid parameters for {method}: {e}")))?;
+    match params.command.as_str() {
+        REFRESH_COMMAND => {
+            server.zotero.refresh();
+            Ok(serde_json::Value::Null)
+        }
+        ADD_COMMAND => {
+            let args: AddArgs = params
+                .arguments
+                .first()
+                .and_then(|a| serde_json::from_value(a.clone()).ok())
+                .ok_or_else(|| invalid(format!("{ADD_COMMAND} takes {{\"uri\", \"key\"}}")))?;
+            let (label, edit) = {
+                let view = server.view();
+                let read = view
+                    .read(&args.uri)
+                    .ok_or_else(|| refused(format!("`{}` is not checked", args.uri.as_str())))?;
+                let (name, edit) =
+                    zotero_edit::add_entry(&view, read, &args.key).map_err(refused)?;
+                (format!("Add `{}` from Zotero to {name}", args.key), edit)
+            };
+            let params = serde_json::json!({"label": label, "edit": edit});
+            server.request_client("workspace/applyEdit", params, Pending::ApplyEdit);
+            Ok(serde_json::Value::Null)
+        }
+        other => Err(invalid(format!("unknown command `{other}`"))),
+    }
 }
 
 /// A request that was understood but cannot be carried out; the message says why.

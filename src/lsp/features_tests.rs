@@ -88,6 +88,7 @@ impl Setup {
             client: &self.client,
             folders: &[],
             settings: &self.settings,
+            zotero: None,
         }
     }
 

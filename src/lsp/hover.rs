@@ -58,8 +58,19 @@ pub fn hover(view: &View, params: HoverParams) -> Result<Option<Hover>, Response
 fn citation_text(view: &View, check: &RootCheck, doc: &Document, citation: &Citation) -> String {
     let project = &*check.project;
     let resolve_off = view.settings.resolve == super::settings::ResolveWhen::Off;
+    let in_zotero = view
+        .zotero
+        .as_ref()
+        .filter(|_| citation.kind == crate::model::CitationKind::Key)
+        .and_then(|z| z.library.get(&citation.key))
+        .map(|keyed| render::zotero_item(&citation.key, &keyed.item));
     let Some(reference) = citation.reference.and_then(|r| doc.references.get(r)) else {
-        return undefined(project, doc, citation);
+        let mut text = undefined(project, doc, citation);
+        if let Some(zotero) = in_zotero {
+            text.push_str("\n---\n\n");
+            text.push_str(&zotero);
+        }
+        return text;
     };
     let mut text = if reference.origin == ReferenceOrigin::Inline {
         let link = citation
@@ -88,6 +99,10 @@ fn citation_text(view: &View, check: &RootCheck, doc: &Document, citation: &Cita
     {
         text.push_str("\n---\n\n");
         text.push_str(&verdict);
+    }
+    if let Some(zotero) = in_zotero {
+        text.push_str("\n---\n\n");
+        text.push_str(&zotero);
     }
     text
 }

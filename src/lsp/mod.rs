@@ -41,6 +41,8 @@ mod suppress_edit;
 pub mod transport;
 mod view;
 mod workspace;
+mod zotero;
+mod zotero_edit;
 
 pub use diagnostics::{DiagnosticData, FileEdit, FixData};
 pub use encoding::Encoding;

@@ -89,6 +89,48 @@ pub fn identifier_link(scheme: IdScheme, value: &str) -> String {
     identifier_links(&[(scheme, Some(value))])
 }
 
+/// An item of the user's Zotero library cited by `key`: title, authors, year,
+/// venue, identifiers and the link that opens it in Zotero.
+pub fn zotero_item(key: &str, item: &crate::zotero::Item) -> String {
+    let mut out = format!(
+        "**{}** · in your Zotero library · [open in Zotero](<{}>)\n\n",
+        escape(key),
+        item.uri()
+    );
+    if !item.title.is_empty() {
+        out.push_str(&format!("*{}*\n\n", escape(&item.title)));
+    }
+    let mut line: Vec<String> = Vec::new();
+    let names: Vec<String> = item
+        .authors()
+        .iter()
+        .map(|c| match &c.given {
+            Some(given) => format!("{given} {}", c.family),
+            None => c.family.clone(),
+        })
+        .collect();
+    if !names.is_empty() {
+        line.push(names.join(", "));
+    }
+    if let Some(year) = item.year() {
+        line.push(year.to_string());
+    }
+    if let Some(venue) = item.venue() {
+        line.push(venue.to_string());
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{}\n", escape(&line.join(" · "))));
+    }
+    let links = identifier_links(&[
+        (IdScheme::Doi, item.field("DOI")),
+        (IdScheme::Url, item.field("url")),
+    ]);
+    if !links.is_empty() {
+        out.push_str(&format!("\n{links}\n"));
+    }
+    out
+}
+
 fn fields_links(f: &RefFields) -> String {
     identifier_links(&[
         (IdScheme::Doi, f.doi.as_deref()),

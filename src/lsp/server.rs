@@ -75,6 +75,8 @@ pub struct Server {
     /// Errors already shown to the user (each is shown once until it goes away).
     pub(super) shown: HashSet<String>,
     pub(super) debug_panic: bool,
+    /// The user's Zotero library, read in the background.
+    pub(super) zotero: super::zotero::Zotero,
 }
 
 /// Run a session on a connection: the initialize handshake, then the main loop.
@@ -118,10 +120,12 @@ pub fn serve(connection: Connection) -> anyhow::Result<Ending> {
         edited: HashSet::new(),
         shown: HashSet::new(),
         debug_panic: std::env::var_os(DEBUG_PANIC_ENV).is_some_and(|v| v == "1"),
+        zotero: super::zotero::Zotero::default(),
     };
     if let Some(options) = &params.initialization_options {
         server.apply_settings(options);
     }
+    server.configure_zotero();
     let result = serde_json::json!({
         "capabilities": server.capabilities(),
         "serverInfo": ServerInfo {
@@ -136,6 +140,7 @@ pub fn serve(connection: Connection) -> anyhow::Result<Ending> {
         .send(Response::new_ok(id, result).into())?;
     let ending = server.main_loop();
     server.resolution.stop();
+    server.zotero.stop();
     Ok(ending)
 }
 
@@ -284,6 +289,7 @@ impl Server {
                     return;
                 }
                 self.settings = settings;
+                self.configure_zotero();
                 self.roots.forget_checkers();
                 self.resolution.new_generation();
                 self.mark_all_dirty();

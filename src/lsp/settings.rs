@@ -13,7 +13,15 @@ use crate::config::layers::from_keys;
 use crate::config::{Layer, Origin, Overrides};
 
 /// The keys of the `citeproof` section.
-const KNOWN: &[&str] = &["resolve", "verify", "offline", "configFile", "env"];
+const KNOWN: &[&str] = &[
+    "resolve",
+    "verify",
+    "offline",
+    "configFile",
+    "env",
+    "zotero",
+    "zoteroUrl",
+];
 
 /// When the cited works are looked up in the scholarly record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -69,6 +77,11 @@ pub struct Settings {
     /// Environment variables as the CLI honours them (`CITEPROOF_CROSSREF_URL` …),
     /// over the server process's own environment.
     pub env: HashMap<String, String>,
+    /// Zotero features on or off (`[sources.zotero] enabled`; unset: on when
+    /// Zotero answers).
+    pub zotero: Option<bool>,
+    /// Where Zotero listens (`[sources.zotero] url`).
+    pub zotero_url: Option<String>,
 }
 
 impl Settings {
@@ -123,6 +136,16 @@ impl Settings {
         if let Some(offline) = self.offline {
             entries.push(("citeproof.offline", "resolve.offline", offline.into()));
         }
+        if let Some(zotero) = self.zotero {
+            entries.push(("citeproof.zotero", "sources.zotero.enabled", zotero.into()));
+        }
+        if let Some(url) = &self.zotero_url {
+            entries.push((
+                "citeproof.zoteroUrl",
+                "sources.zotero.url",
+                url.clone().into(),
+            ));
+        }
         entries
             .into_iter()
             .map(|(setting, key, value)| {
@@ -144,14 +167,14 @@ mod tests {
     #[test]
     fn settings_become_layers_and_unknown_keys_are_named() {
         let (s, unknown) = Settings::from_value(&json!({"citeproof": {
-            "resolve": "off", "verify": true, "colour": "blue",
+            "resolve": "off", "verify": true, "colour": "blue", "zotero": false,
             "env": {"CITEPROOF_OFFLINE": "1"}
         }}))
         .unwrap();
         assert_eq!(s.resolve, ResolveWhen::Off);
         assert_eq!(unknown, vec!["colour".to_string()]);
         let overrides = s.overrides().unwrap();
-        assert_eq!(overrides.cli.len(), 2);
+        assert_eq!(overrides.cli.len(), 3);
         assert_eq!(overrides.env["CITEPROOF_OFFLINE"], "1");
         assert!(Settings::from_value(&json!({"resolve": 3})).is_err());
     }

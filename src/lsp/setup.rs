@@ -86,6 +86,7 @@ impl Server {
             self.mark_changed(&path);
             if is_config_file(&path) {
                 self.resolution.want_all();
+                self.configure_zotero();
             } else if matches!(
                 FileKind::from_path(&path),
                 Some(FileKind::Bibtex | FileKind::CslJson)
@@ -93,6 +94,21 @@ impl Server {
                 self.resolution.want(&path);
             }
         }
+    }
+
+    /// Point the Zotero reader at the Zotero the settings and the configuration
+    /// name (`[sources.zotero]`, read from the first workspace folder up). An
+    /// invalid configuration is reported by the checks; Zotero then keeps the
+    /// settings it had.
+    pub(super) fn configure_zotero(&mut self) {
+        let Ok(overrides) = self.settings.overrides() else {
+            return;
+        };
+        let first = self.folders.first().map(std::path::PathBuf::as_path);
+        let Ok(config) = crate::config::ConfigSet::load(first, overrides) else {
+            return;
+        };
+        self.zotero.configure(config.run().zotero(), &self.sender);
     }
 
     pub(super) fn workspace_folders_changed(&mut self, params: DidChangeWorkspaceFoldersParams) {

@@ -27,6 +27,8 @@ pub struct View<'a> {
     pub client: &'a ClientCapabilities,
     pub folders: &'a [PathBuf],
     pub settings: &'a Settings,
+    /// The user's Zotero library, when Zotero answered (see [`super::zotero`]).
+    pub zotero: Option<std::sync::Arc<super::zotero::ZoteroIndex>>,
 }
 
 impl View<'_> {
@@ -51,6 +53,7 @@ impl Server {
             client: &self.client_capabilities,
             folders: &self.folders,
             settings: &self.settings,
+            zotero: self.zotero.index(),
         }
     }
 }

@@ -16,6 +16,10 @@ pub const DEFAULT_URL: &str = "http://localhost:23119";
 /// The environment variable that sets the base URL.
 pub const URL_ENV: &str = "CITEPROOF_ZOTERO_URL";
 
+/// The environment variable that turns the Zotero features on or off
+/// (`[sources.zotero] enabled`).
+pub const ENABLED_ENV: &str = "CITEPROOF_ZOTERO";
+
 /// Items per page (the API's maximum).
 const PAGE: usize = 100;
 
@@ -39,6 +43,8 @@ pub enum ZoteroError {
 pub struct Keyed {
     pub item: Item,
     pub key: String,
+    /// The key is Better BibTeX's (which can then export the item).
+    pub from_better_bibtex: bool,
 }
 
 /// A client of one Zotero instance.
@@ -194,6 +200,31 @@ impl Client {
             .unwrap_or_default()
     }
 
+    /// Better BibTeX's own BibTeX of the items cited by `keys` (its `item.export`
+    /// with the `Better BibTeX` translator), by key; empty when Better BibTeX is
+    /// not there or refuses (it refuses the whole list when one key is unknown).
+    pub async fn export_bibtex(&self, keys: &[String]) -> HashMap<String, String> {
+        if keys.is_empty() {
+            return HashMap::new();
+        }
+        let request = json!({"jsonrpc": "2.0", "method": "item.export",
+            "params": [keys, "Better BibTeX"], "id": 2});
+        let url = format!("{}/better-bibtex/json-rpc", self.base);
+        let Ok(response) = self.http.post(&url).json(&request).send().await else {
+            return HashMap::new();
+        };
+        let Ok(body) = response.json::<Value>().await else {
+            return HashMap::new();
+        };
+        // The text itself; versions before 6 answered `[status, type, text]`.
+        let text = match body.get("result") {
+            Some(Value::String(text)) => Some(text.as_str()),
+            Some(Value::Array(parts)) => parts.last().and_then(Value::as_str),
+            _ => None,
+        };
+        text.map(super::library::split_entries).unwrap_or_default()
+    }
+
     /// The items with their citation keys: Better BibTeX's, else the key pinned in
     /// the item's `extra`, else one made from author, year and title.
     pub async fn library(&self, collection: Option<&str>) -> Result<Vec<Keyed>, ZoteroError> {
@@ -201,13 +232,17 @@ impl Client {
         let bbt = self.citation_keys(&items).await;
         Ok(items
             .into_iter()
-            .map(|item| {
-                let key = bbt
-                    .get(&item.key)
-                    .cloned()
-                    .or_else(|| item.pinned_key())
-                    .unwrap_or_else(|| item.fallback_key());
-                Keyed { item, key }
+            .map(|item| match bbt.get(&item.key) {
+                Some(key) => Keyed {
+                    key: key.clone(),
+                    item,
+                    from_better_bibtex: true,
+                },
+                None => Keyed {
+                    key: item.pinned_key().unwrap_or_else(|| item.fallback_key()),
+                    item,
+                    from_better_bibtex: false,
+                },
             })
             .collect())
     }

@@ -84,6 +84,34 @@ impl Item {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The authors, or the editors of an item without authors.
+    pub fn authors(&self) -> Vec<&Creator> {
+        let of = |role: &str| -> Vec<&Creator> {
+            self.creators.iter().filter(|c| c.role == role).collect()
+        };
+        let authors = of("author");
+        if authors.is_empty() {
+            of("editor")
+        } else {
+            authors
+        }
+    }
+
+    /// Where the item appeared: journal, proceedings, book, else publisher.
+    pub fn venue(&self) -> Option<&str> {
+        [
+            "publicationTitle",
+            "proceedingsTitle",
+            "bookTitle",
+            "websiteTitle",
+            "university",
+            "institution",
+            "publisher",
+        ]
+        .iter()
+        .find_map(|name| self.field(name))
+    }
+
     /// `zotero://select/library/items/KEY`: opens the item in Zotero.
     pub fn uri(&self) -> String {
         format!("zotero://select/library/items/{}", self.key)
@@ -292,6 +320,12 @@ mod tests {
         assert_eq!(item.year(), Some(1950));
         assert_eq!(item.pinned_key().as_deref(), Some("nash1950equilibrium"));
         assert_eq!(item.uri(), "zotero://select/library/items/X7Q2ABCD");
+        assert_eq!(item.authors().len(), 1);
+        assert_eq!(item.authors()[0].family, "Nash");
+        assert_eq!(
+            item.venue(),
+            Some("Proceedings of the National Academy of Sciences")
+        );
         assert_eq!(item.fallback_key(), "nash1950equilibrium");
         let bib = item.bibtex("nash1950");
         assert!(bib.starts_with("@article{nash1950,\n"), "{bib}");

@@ -5,12 +5,33 @@
 
 pub mod client;
 pub mod item;
+pub mod library;
 
 use crate::diagnostic::Diagnostic;
 use crate::model::Span;
 
-pub use client::{Client, DEFAULT_URL, Keyed, URL_ENV, ZoteroError};
+pub use client::{Client, DEFAULT_URL, ENABLED_ENV, Keyed, URL_ENV, ZoteroError};
 pub use item::Item;
+pub use library::Library;
+
+/// Where the user's Zotero is and whether to use it (`[sources.zotero]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZoteroSettings {
+    /// The base URL (no trailing `/`).
+    pub url: String,
+    /// `Some(false)`: never; `Some(true)`: always (a Zotero that does not answer
+    /// is worth a warning); `None`: when Zotero answers.
+    pub enabled: Option<bool>,
+}
+
+impl Default for ZoteroSettings {
+    fn default() -> ZoteroSettings {
+        ZoteroSettings {
+            url: DEFAULT_URL.to_string(),
+            enabled: None,
+        }
+    }
+}
 
 /// A library (or collection) written as one BibTeX text, with where each item's
 /// entry is.
@@ -96,10 +117,12 @@ mod tests {
             Keyed {
                 item: item("AAAA1111", "One"),
                 key: "nash1950".into(),
+                from_better_bibtex: false,
             },
             Keyed {
                 item: item("BBBB2222", "Two"),
                 key: "nash1950".into(),
+                from_better_bibtex: false,
             },
         ];
         let bib = Bibliography::new(&library, "My Library");

@@ -4,9 +4,9 @@
 //! the server's own requests (`workspace/configuration` with its settings, the
 //! others with `null`) and keeps what it was not waiting for.
 //!
-//! Every client runs offline against an empty cache of its own unless the test's
-//! settings say otherwise (`env` in the `citeproof` section), so no test can reach
-//! the real network or read the user's cache.
+//! Every client runs offline against an empty cache of its own, with Zotero off,
+//! unless the test's settings say otherwise (`env` in the `citeproof` section), so
+//! no test can reach the real network or read the user's cache or library.
 
 #![allow(dead_code)]
 
@@ -59,6 +59,8 @@ fn with_defaults(options: Value, cache: &Path) -> Value {
         .or_insert_with(|| json!({}));
     let env = env.as_object_mut().expect("env is an object");
     env.entry("CITEPROOF_OFFLINE").or_insert(json!("1"));
+    // No test reads the Zotero of the machine it runs on.
+    env.entry("CITEPROOF_ZOTERO").or_insert(json!("0"));
     env.entry("CITEPROOF_CACHE_DIR")
         .or_insert(json!(cache.display().to_string()));
     options
@@ -314,6 +316,38 @@ impl Client {
         self.notify("exit", Value::Null);
         self.server.take().unwrap().join().unwrap().unwrap()
     }
+}
+
+/// `textDocument/hover` at `position`.
+pub fn hover(client: &mut Client, uri: &str, position: Value) -> Value {
+    client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": position}),
+        )
+        .response_result
+        .unwrap()
+}
+
+/// `textDocument/completion` at `position`.
+pub fn complete(client: &mut Client, uri: &str, position: Value) -> Value {
+    client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": position}),
+        )
+        .response_result
+        .unwrap()
+}
+
+/// The labels of a completion list, in order.
+pub fn labels(list: &Value) -> Vec<String> {
+    list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// Codes of a `publishDiagnostics`' diagnostics.

@@ -54,6 +54,18 @@ impl MockItem {
         }
     }
 
+    /// He et al. 2016, keyed `he2016deep` by Better BibTeX (the editor tests' item).
+    pub fn residual_learning() -> MockItem {
+        MockItem::article(
+            "HE2016AA",
+            Some("he2016deep"),
+            "Deep Residual Learning for Image Recognition",
+            &[("He", "Kaiming"), ("Zhang", "Xiangyu")],
+            "2016-06",
+            "Proceedings of CVPR",
+        )
+    }
+
     pub fn in_collection(mut self, collection: &str) -> MockItem {
         self.collections.push(collection.into());
         self
@@ -247,6 +259,9 @@ async fn json_rpc(
         request["method"].as_str().unwrap_or_default()
     ));
     let id = request["id"].clone();
+    if request["method"] == "item.export" {
+        return axum::Json(export(&library, &request, id));
+    }
     if request["method"] != "item.citationkey" {
         return axum::Json(json!({"jsonrpc": "2.0", "id": id,
             "error": {"code": -32601, "message": "Method not found"}}));
@@ -271,4 +286,52 @@ async fn json_rpc(
         }
     }
     axum::Json(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+}
+
+/// `item.export(citekeys, translator)`: the items as the `Better BibTeX` translator
+/// writes them (titles in double braces); like Better BibTeX, the whole call fails
+/// when one key is unknown.
+fn export(library: &Library, request: &Value, id: Value) -> Value {
+    let keys: Vec<&str> = request["params"][0]
+        .as_array()
+        .map(|list| list.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut text = String::new();
+    for key in &keys {
+        let Some(item) = library
+            .items
+            .iter()
+            .find(|i| i.citation_key.as_deref() == Some(*key))
+        else {
+            return json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32602, "message": format!("{key} not found")}});
+        };
+        let authors: Vec<String> = item.data["creators"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|c| {
+                        format!(
+                            "{}, {}",
+                            c["lastName"].as_str().unwrap_or_default(),
+                            c["firstName"].as_str().unwrap_or_default()
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let year: String = item.data["date"]
+            .as_str()
+            .unwrap_or_default()
+            .chars()
+            .take(4)
+            .collect();
+        text.push_str(&format!(
+            "@article{{{key},\n  title = {{{{{}}}}},\n  author = {{{}}},\n  year = {{{year}}},\n  journal = {{{}}},\n}}\n\n",
+            item.data["title"].as_str().unwrap_or_default(),
+            authors.join(" and "),
+            item.data["publicationTitle"].as_str().unwrap_or_default(),
+        ));
+    }
+    json!({"jsonrpc": "2.0", "id": id, "result": text})
 }

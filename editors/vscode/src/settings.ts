@@ -29,6 +29,8 @@ export interface ServerSettings {
   offline?: boolean;
   configFile?: string;
   env?: Record<string, string>;
+  zotero?: boolean;
+  zoteroUrl?: string;
 }
 
 /** `~/…`, `${workspaceFolder}` and relative paths (against the first workspace
@@ -57,6 +59,14 @@ export function serverSettings(read: SettingsReader, workspaceFolder?: string): 
   const configFile = read.get<unknown>('configFile');
   if (typeof configFile === 'string' && configFile.trim() !== '') {
     settings.configFile = expandPath(configFile.trim(), workspaceFolder);
+  }
+  const zotero = read.get<unknown>('zotero');
+  if (typeof zotero === 'boolean') {
+    settings.zotero = zotero;
+  }
+  const zoteroUrl = read.get<unknown>('zoteroUrl');
+  if (typeof zoteroUrl === 'string' && zoteroUrl.trim() !== '') {
+    settings.zoteroUrl = zoteroUrl.trim();
   }
   const env = read.get<unknown>('env');
   if (env !== null && typeof env === 'object') {
