@@ -51,7 +51,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 /// The Zotero settings of the run's configuration (the environment included).
 fn configured_zotero(args: &CheckArgs) -> anyhow::Result<zotero::ZoteroSettings> {
     let mut overrides = Overrides::from_process_env();
-    overrides.config_file = args.report.config.clone();
+    overrides.config_file = args.report.exit_policy.config.clone();
     let first = args.input.paths.first().map(PathBuf::as_path);
     Ok(ConfigSet::load(first, overrides)?.run().zotero())
 }

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use citeproof::index::build::{BuildInputs, BuildProgress, build};
-use citeproof::index::check::check;
+use citeproof::index::check_index;
 use citeproof::index::sqlite::ReindexProgress;
 use citeproof::index::stats::{human_bytes, render};
 use citeproof::index::{self, StoreWriter};
@@ -99,7 +99,7 @@ fn run_check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let Some(location) = args.dir.or(args.index) else {
         anyhow::bail!("which index? give its folder or URL (or --index, or CITEPROOF_INDEX)");
     };
-    let report = check(&location)?;
+    let report = check_index(&location)?;
     if args.json {
         let mut value = serde_json::to_value(&report)?;
         value["sound"] = report.sound().into();

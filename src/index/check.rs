@@ -9,15 +9,13 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::Path;
 
 use serde::Serialize;
 
 use super::codec::{decode_authors, indexed_words, source_code};
 use super::merge::{SCHEMES, title_key};
-use super::{DumpSource, IndexError, postgres, sqlite};
+use super::{DumpSource, IndexError};
 use crate::model::{IdScheme, Work};
-use crate::storage::Location;
 
 /// The meta key a build sets when it starts and removes when it finishes: while it is
 /// there, the counts of the last finished build are not those of the tables, and an
@@ -113,14 +111,6 @@ impl IndexCheck {
              what is wrong\n"
         });
         out
-    }
-}
-
-/// Check the index at `location` (a folder or a `postgres://…` URL).
-pub fn check(location: &Path) -> Result<IndexCheck, IndexError> {
-    match Location::of(location) {
-        Location::Postgres(url) => postgres::check(&url),
-        Location::Folder(dir) => sqlite::check(&dir),
     }
 }
 

@@ -134,6 +134,16 @@ impl From<rusqlite::Error> for IndexError {
     }
 }
 
+/// Check the index at `location` (a folder or a `postgres://…` URL): `citeproof index
+/// check`. Dispatched here, beside `open`, so the shared checks in [`check`] never
+/// import the backends that use them.
+pub fn check_index(location: &Path) -> Result<check::IndexCheck, IndexError> {
+    match Location::of(location) {
+        Location::Postgres(url) => postgres::check(&url),
+        Location::Folder(dir) => sqlite::check(&dir),
+    }
+}
+
 /// Whether `location` names an index that a build without dumps may bring up to date
 /// (a folder holding an index, or a PostgreSQL URL).
 pub fn exists(location: &Path) -> bool {

@@ -5,10 +5,7 @@
 //! (`cargo run --release --example clean_bench -- --calibrate`, written to
 //! `src/judge/fitted.rs`; the procedure is in docs/judge.md).
 
-use crate::verify::hybrid::ScoringMode;
-
 use super::Call;
-use super::fitted;
 
 /// Number of features the decision model reads.
 pub const FEATURES: usize = 8;
@@ -68,15 +65,6 @@ pub struct DecisionModel {
 }
 
 impl DecisionModel {
-    /// The model fitted for a scoring mode.
-    pub fn for_mode(mode: ScoringMode) -> DecisionModel {
-        match mode {
-            ScoringMode::Lexical => fitted::LEXICAL,
-            ScoringMode::Hybrid => fitted::HYBRID,
-            ScoringMode::Embeddings => fitted::EMBEDDINGS,
-        }
-    }
-
     /// The support of a citation in [0, 1].
     pub fn support(&self, signals: &Signals) -> f64 {
         let z = self.bias
@@ -104,6 +92,7 @@ impl DecisionModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verify::hybrid::ScoringMode;
 
     #[test]
     fn a_rival_that_holds_the_sentence_lowers_the_support() {
