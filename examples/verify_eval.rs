@@ -33,6 +33,8 @@
 //!    cover (chunks of an abstract cover most of it).
 
 // Shared with verify_tables, which uses the HealthVer reader this example does not.
+#[path = "support/swap_documents.rs"]
+mod swap_documents;
 #[path = "support/swap_test.rs"]
 mod swap_test;
 #[path = "support/verify_data.rs"]
@@ -47,6 +49,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use citeproof::judge::{Judge, RIVAL_MARGIN};
 use citeproof::verify::hybrid::{Scorer, ScoringMode};
 use citeproof::verify::passages;
 use citeproof::verify::select::Ranker;
@@ -57,6 +60,8 @@ const SEED: u64 = 0x5EED_E7A1;
 const K: usize = 3;
 /// Chunk sizes (characters) and overlaps evaluated on Check-COVID abstracts; the last
 /// is the product's default.
+/// Works cited per document in the swap test in documents.
+const DOCUMENT_SIZES: [usize; 2] = [5, 10];
 const CHUNKINGS: &[(usize, usize)] = &[
     (300, 0),
     (500, 100),
@@ -149,6 +154,36 @@ fn main() {
         );
         swap_test::difficulty_rows("citation_integrity", scorer, m, &ci_pairs, &ci_draws);
         swap_test::difficulty_rows("check_covid", scorer, m, &cc_pairs, &cc_draws);
+    }
+
+    println!(
+        "\nswap test in documents (each claim judged with the document's other cited works \
+         as rivals; `alone`: without them)"
+    );
+    swap_documents::print_header();
+    for scorer in &scorers {
+        let judge = Judge::new(scorer.clone());
+        for size in DOCUMENT_SIZES {
+            swap_documents::document_row(
+                "citation_integrity",
+                &judge,
+                RIVAL_MARGIN,
+                &ci_pairs,
+                size,
+                SEED,
+            );
+        }
+        swap_documents::document_row("check_covid", &judge, RIVAL_MARGIN, &cc_pairs, 10, SEED);
+        if split == "train" {
+            // The rival margin's calibration (train only): the curve and the fitted value.
+            for &m in &swap_documents::MARGINS {
+                swap_documents::document_row("citation_integrity", &judge, m, &ci_pairs, 10, SEED);
+            }
+            match swap_documents::fit_margin(&judge, &ci_pairs, 10, SEED) {
+                Some(m) => println!("fitted rival margin ({}): {m:.2}", scorer.mode().as_str()),
+                None => println!("no margin meets the criterion ({})", scorer.mode().as_str()),
+            }
+        }
     }
 
     let mut rankers = vec![Ranker::Bm25, Ranker::Lexical];

@@ -497,6 +497,14 @@ pub struct Work {
     pub not_accepted: Option<NotAccepted>,
 }
 
+impl Work {
+    /// Whether two records are the same work as far as judging a sentence goes (the
+    /// same title, DOI and year): one work cited under two keys is never its own rival.
+    pub fn same_record(&self, other: &Work) -> bool {
+        self.title == other.title && self.doi == other.doi && self.year == other.year
+    }
+}
+
 /// What became of a submission that a venue did not accept.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NotAccepted {

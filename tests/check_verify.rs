@@ -210,6 +210,59 @@ async fn the_embedded_backend_flags_the_unrelated_citation_as_cp303() {
     assert_eq!(found, ["CP303"]);
 }
 
+/// `project(claims)` with a reference list (`ref0`, `ref1`, …), so that each claim's
+/// document has other cited works to compare it with.
+fn project_with_references(claims: &[(&str, usize)], references: usize) -> Project {
+    let mut project = project(claims);
+    project.documents[0].references = (0..references)
+        .map(|i| citeproof::model::Reference {
+            key: format!("ref{i}"),
+            origin: citeproof::model::ReferenceOrigin::ReferenceList,
+            entry_type: None,
+            file: FileId::default(),
+            span: Span::new(1000 + i * 10, 1005 + i * 10),
+            key_span: None,
+            raw: format!("ref{i}"),
+            fields: Default::default(),
+            field_spans: Vec::new(),
+        })
+        .collect();
+    project
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_claim_another_cited_work_holds_names_that_work_and_a_right_one_stays_unflagged() {
+    let sources_world = world();
+    let (sources, mut settings) = settings(&sources_world);
+    // The abstract settles these claims: keep the full text out of the comparison.
+    settings.full_text = false;
+    let net = support_llm::net();
+    let backend =
+        Backend::build(&net, &settings, Some(Sources::new(&net, &sources)), None).unwrap();
+    let works = resolved();
+    // The unrelated claim cites the fever paper; the sleep paper, cited elsewhere in
+    // the document, is its rival.
+    let claims = [(UNRELATED, 1), (FULL_TEXT, 0)];
+    let listed = project_with_references(&claims, 2);
+    let found = verify_project(&listed, |_, r| works.get(r), &backend).await;
+    let messages: Vec<(&str, &str)> = found
+        .iter()
+        .map(|d| (d.rule.code, d.message.as_str()))
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert_eq!(messages[0].0, "CP303");
+    assert!(
+        messages[0].1.contains(&format!(
+            "the claim matches `ref0` (\"{SLEEP_TITLE}\") better"
+        )),
+        "{messages:?}"
+    );
+    // Without the reference list there are no rivals, and none is named.
+    let alone = verify_project(&project(&claims), |_, r| works.get(r), &backend).await;
+    assert_eq!(alone.len(), 1);
+    assert!(!alone[0].message.contains("better"), "{}", alone[0].message);
+}
+
 #[test]
 fn verify_needs_resolution() {
     let out = bin_support::citeproof()

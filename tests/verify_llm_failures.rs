@@ -273,6 +273,7 @@ async fn requests_wait_for_room_in_the_rolling_window() {
             claim,
             work: &work,
             citation_url: None,
+            rivals: &[],
         })
         .collect();
     let verdicts = v.verify_all(&requests).await;
@@ -316,6 +317,7 @@ async fn requests_in_flight_never_exceed_the_concurrency_cap() {
             claim,
             work: &work,
             citation_url: None,
+            rivals: &[],
         })
         .collect();
     v.verify_all(&requests).await;

@@ -90,6 +90,7 @@ async fn llama_cpp_python_refusal_is_not_retried_and_concurrent_requests_wait_fo
             claim,
             work: &work,
             citation_url: None,
+            rivals: &[],
         })
         .collect();
     let verdicts = v.verify_all(&requests).await;

@@ -35,10 +35,6 @@ fn incomplete(finding: &Finding) -> bool {
     }
 }
 
-fn same_work(a: &Work, b: &Work) -> bool {
-    a.title == b.title && a.doi == b.doi && a.year == b.year
-}
-
 /// Judge every citation that names a found work; `None` for the others and where
 /// there was nothing to compare. `rivals` false compares each citation with its own
 /// work only.
@@ -69,13 +65,13 @@ pub fn judge_citations(
         None => {
             let mut works: Vec<&Work> = Vec::new();
             for f in findings.iter().filter_map(found) {
-                if !works.iter().any(|w| same_work(w, &f.work)) {
+                if !works.iter().any(|w| w.same_record(&f.work)) {
                     works.push(&f.work);
                 }
             }
             let index = findings
                 .iter()
-                .map(|f| found(f).and_then(|w| works.iter().position(|o| same_work(o, &w.work))))
+                .map(|f| found(f).and_then(|w| works.iter().position(|o| o.same_record(&w.work))))
                 .collect();
             (
                 works

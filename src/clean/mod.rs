@@ -550,6 +550,7 @@ async fn ask_model(
             claim: &contexts[*i],
             work,
             citation_url: None,
+            rivals: &[],
         })
         .collect();
     let verdicts = verifier.verify_all(&requests).await;

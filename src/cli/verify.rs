@@ -304,6 +304,7 @@ async fn verify_lines(lines: &[Line], resolver: &Resolver, backend: &Backend) ->
                             claim,
                             work,
                             citation_url: query.fields.url.as_deref(),
+                            rivals: &[],
                         });
                         Ok(requests.len() - 1)
                     }

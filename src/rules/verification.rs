@@ -3,6 +3,7 @@
 //! with the claim as related information and the evidence in the message.
 
 use crate::diagnostic::Diagnostic;
+use crate::judge::RivalEvidence;
 use crate::model::{Citation, Claim, Work};
 use crate::rules::{
     CITED_WORK_UNRELATED, CLAIM_CONTRADICTED, CLAIM_UNSUPPORTED, CLAIM_UNVERIFIABLE, Rule,
@@ -95,12 +96,14 @@ pub fn claim_unsupported(citation: &Citation, claim: &Claim, verdict: &Verdict) 
 }
 
 /// CP303: the embedded backend finds the cited work unrelated to the claim.
-/// `missing`: the claim's specific terms (figures, names, rare terms) the work lacks.
+/// `missing`: the claim's specific terms (figures, names, rare terms) the work lacks;
+/// `rival`: another cited work that holds the claim better.
 pub fn cited_work_unrelated(
     citation: &Citation,
     claim: &Claim,
     evidence: Option<&str>,
     missing: &[String],
+    rival: Option<&RivalEvidence>,
 ) -> Diagnostic {
     let mut message = match evidence {
         Some(e) => format!(
@@ -112,6 +115,13 @@ pub fn cited_work_unrelated(
     };
     if !missing.is_empty() {
         message.push_str(&format!("; it lacks the claim's {}", missing.join(", ")));
+    }
+    if let Some(r) = rival {
+        message.push_str(&format!(
+            "; the claim matches `{}` (\"{}\") better",
+            r.name,
+            excerpt(&r.title)
+        ));
     }
     at_citation(&CITED_WORK_UNRELATED, citation, claim, message)
 }
@@ -187,10 +197,11 @@ pub fn from_relation(
     relation: Relation,
     evidence: Option<&str>,
     missing: &[String],
+    rival: Option<&RivalEvidence>,
 ) -> Option<Diagnostic> {
     match relation {
         Relation::Unrelated => Some(with_work(
-            cited_work_unrelated(citation, claim, evidence, missing),
+            cited_work_unrelated(citation, claim, evidence, missing, rival),
             work,
         )),
         Relation::Related | Relation::Uncertain => None,
@@ -302,6 +313,7 @@ mod tests {
             Relation::Unrelated,
             Some("galaxy rotation"),
             &["40 %".to_string()],
+            None,
         )
         .unwrap();
         assert!(
@@ -309,8 +321,31 @@ mod tests {
             "{}",
             d.message
         );
+        let rival = RivalEvidence {
+            name: "lee2019".into(),
+            title: "Sleep and fear memory".into(),
+            score: 0.8,
+            passage: None,
+            found: vec!["40 %".into()],
+        };
+        let d = from_relation(
+            &c,
+            &claim,
+            None,
+            Relation::Unrelated,
+            None,
+            &[],
+            Some(&rival),
+        )
+        .unwrap();
+        assert!(
+            d.message
+                .ends_with("the claim matches `lee2019` (\"Sleep and fear memory\") better"),
+            "{}",
+            d.message
+        );
         assert_eq!((d.rule.code, d.severity), ("CP303", Severity::Warning));
-        assert!(from_relation(&c, &claim, None, Relation::Related, None, &[]).is_none());
-        assert!(from_relation(&c, &claim, None, Relation::Uncertain, None, &[]).is_none());
+        assert!(from_relation(&c, &claim, None, Relation::Related, None, &[], None).is_none());
+        assert!(from_relation(&c, &claim, None, Relation::Uncertain, None, &[], None).is_none());
     }
 }

@@ -263,6 +263,7 @@ impl Judgement {
                 v.relation,
                 v.evidence.as_deref(),
                 v.specific.as_ref().map_or(&[], |s| s.missing.as_slice()),
+                v.rival.as_ref(),
             ),
         }
     }

@@ -91,6 +91,17 @@ pub struct VerifyRequest<'a> {
     pub work: &'a Work,
     /// The URL the citation itself gives (first step of the full-text cascade).
     pub citation_url: Option<&'a str>,
+    /// The other works the document cites (not those cited beside this one): the
+    /// judge compares the claim with them too, so a claim that is another cited
+    /// work's is caught (the embedded backend; the LLM path judges the pair alone).
+    pub rivals: &'a [Rival<'a>],
+}
+
+/// Another work the document cites, with the key it is cited by.
+#[derive(Debug, Clone, Copy)]
+pub struct Rival<'a> {
+    pub name: &'a str,
+    pub work: &'a Work,
 }
 
 /// The LLM verification path. Cheap to share behind a reference.

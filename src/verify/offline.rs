@@ -3,10 +3,19 @@
 //! the full text is fetched like the LLM path does, its passages ranked for the claim
 //! ([`Ranker`]) and the best ones judged in its place.
 //!
+//! On the abstract, the claim is also compared with the document's other cited works
+//! (the request's rivals, by their titles and abstracts): the shared judge weighs the
+//! cited work against the best of them, as `clean` does. The full text is judged alone
+//! (rivals' full texts are not fetched); it overrules a rival's mismatch only when it
+//! plainly supports the claim.
+//!
 //! It says only what it can honestly judge: `unrelated`, `related` or `uncertain`
 //! ([`Relation`]). No evidence at all is `uncertain` with the reason, never an
 //! accusation. Verdicts are cached (namespace `verdict-embedded`) unless they rest on a
 //! failure that may not recur.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -20,16 +29,19 @@ use super::hybrid::Scorer;
 use super::select::{self, PassageSettings, Ranker};
 use super::verdict::{PassageRef, Stage, Unverifiable};
 use crate::cache::Cache;
-use crate::judge::Judge;
 use crate::judge::specific::SpecificCheck;
+use crate::judge::{Candidate, Judge, RivalEvidence};
 use crate::net::NetError;
 use crate::resolve::sources::Sources;
-use crate::verify::escalate::VerifyRequest;
+use crate::verify::escalate::{Rival, VerifyRequest};
 
 /// Cache namespace of embedded-backend verdicts.
 pub const NAMESPACE: &str = "verdict-embedded";
 /// Bumped when scoring or escalation changes what a cached verdict would say.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
+/// Rivals' abstracts kept per verifier before the memo is emptied (a long-running
+/// language server must not grow without bound).
+const RIVAL_MEMO: usize = 10_000;
 
 /// Settings of the embedded path.
 #[derive(Debug, Clone)]
@@ -79,6 +91,9 @@ pub struct OfflineVerdict {
     /// holds and lacks (the shared judge's check, [`crate::judge::specific`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub specific: Option<SpecificCheck>,
+    /// Another work the document cites that holds the claim better than the cited one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rival: Option<RivalEvidence>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
@@ -90,6 +105,8 @@ pub struct OfflineVerifier {
     fetcher: FullTextFetcher,
     sources: Option<Sources>,
     cache: Option<Cache>,
+    /// Rivals' abstracts by [`work_identity`], each looked up once.
+    rival_abstracts: Mutex<HashMap<String, String>>,
 }
 
 impl OfflineVerifier {
@@ -104,6 +121,7 @@ impl OfflineVerifier {
             fetcher,
             sources,
             cache,
+            rival_abstracts: Mutex::new(HashMap::new()),
         })
     }
 
@@ -145,6 +163,7 @@ impl OfflineVerifier {
             "work": [w.doi, w.arxiv, w.pmid, w.pmcid, w.title.to_lowercase(), w.year,
                      w.abstract_text.as_ref().map(|a| a.len())],
             "url": request.citation_url,
+            "rivals": request.rivals.iter().map(|r| (r.name, work_identity(r.work))).collect::<Vec<_>>(),
             "scorer": [self.config.scorer.name(), self.config.scorer.mode().as_str()],
             "ranker": self.config.ranker.describe(),
             "passages": [p.size, p.overlap, p.top],
@@ -191,14 +210,32 @@ impl OfflineVerifier {
                 .into_iter()
                 .filter(|t| !t.is_empty())
                 .collect();
+            let abstracts = self.rival_abstracts(request.rivals).await;
+            let rivals: Vec<Candidate> = request
+                .rivals
+                .iter()
+                .zip(&abstracts)
+                .map(|(rival, abstract_text)| Candidate {
+                    name: rival.name.to_string(),
+                    title: &rival.work.title,
+                    abstract_text,
+                })
+                .collect();
+            if !rivals.is_empty() {
+                notes.push(format!("compared with {} other cited works", rivals.len()));
+            }
             let verdict = match self.config.scorer.assess(request.claim, &evidence) {
                 Ok(a) => self.judged(
                     a,
-                    (request.claim, &evidence),
+                    (request.claim, &evidence, &rivals),
                     Stage::Abstract,
                     "the abstract",
                     None,
                 ),
+                Err(e) => Err(e),
+            };
+            let verdict = match verdict {
+                Ok(v) => v,
                 Err(e) => return (self.failed(Stage::Abstract, &e.to_string(), notes), false),
             };
             if verdict.relation == Relation::Related || !self.config.full_text {
@@ -227,9 +264,18 @@ impl OfflineVerifier {
                 None
             }
         };
-        let verdict = verdict
-            .or(first)
-            .unwrap_or_else(|| self.no_evidence(Vec::new()));
+        let verdict = match (verdict, first) {
+            // A rival holds the claim better and the full text does not plainly
+            // support it: the rival's evidence stands.
+            (Some(full), Some(first))
+                if full.relation != Relation::Related && first.rival.is_some() =>
+            {
+                first
+            }
+            (full, first) => full
+                .or(first)
+                .unwrap_or_else(|| self.no_evidence(Vec::new())),
+        };
         (with_notes(verdict, notes), transient)
     }
 
@@ -264,32 +310,38 @@ impl OfflineVerifier {
             .and_then(|b| best.get(b.passage))
             .unwrap_or(&best[0]);
         let passage = passage_ref(full, decisive);
-        Some(self.judged(
+        let judged = self.judged(
             assessment,
-            (claim, &texts),
+            (claim, &texts, &[]),
             Stage::FullText,
             "the most relevant passages of the full text",
             Some(passage),
-        ))
+        );
+        Some(judged.unwrap_or_else(|e| self.failed(Stage::FullText, &e.to_string(), Vec::new())))
     }
 
-    /// The verdict on an assessment of `judged` (the claim and the evidence texts):
-    /// the shared judge's call on the pair (no rivals here: one claim, the work it
-    /// cites), with the claim's specific content it found and missed.
+    /// The verdict on an assessment of `judged` (the claim, the evidence texts and
+    /// the rivals): the shared judge's call, with the claim's specific content it
+    /// found and missed and the rival that holds the claim better, if one does.
     fn judged(
         &self,
         a: Assessment,
-        judged: (&str, &[&str]),
+        judged: (&str, &[&str], &[Candidate]),
         stage: Stage,
         what: &str,
         passage: Option<PassageRef>,
-    ) -> OfflineVerdict {
-        let (claim, texts) = judged;
+    ) -> Result<OfflineVerdict, crate::verify::sentence_model::SentenceModelError> {
+        let (claim, texts, rivals) = judged;
         let negation_mismatch = a.negation_mismatch;
         let evidence = a.best.as_ref().map(|b| b.text.clone());
         let judge = Judge::new(self.config.scorer.clone());
-        let Some(j) = judge.judge_assessed(claim, a, texts) else {
-            return OfflineVerdict {
+        let judgement = if rivals.is_empty() {
+            judge.judge_assessed(claim, a, texts)
+        } else {
+            judge.judge_assessed_among(claim, a, texts, rivals)?
+        };
+        let Some(j) = judgement else {
+            return Ok(OfflineVerdict {
                 relation: Relation::Uncertain,
                 stage,
                 score: None,
@@ -299,27 +351,36 @@ impl OfflineVerifier {
                 model: self.model_name(),
                 unverifiable: None,
                 specific: None,
+                rival: None,
                 notes: Vec::new(),
-            };
+            });
         };
         let relation = j.call.relation();
         // The scorer's score, on the scale the verify documentation's thresholds use.
         let score = j.evidence.score;
-        let rationale = match relation {
-            Relation::Unrelated => {
+        let rival = j.evidence.rival.clone();
+        let rationale = match (relation, &rival) {
+            (Relation::Unrelated, Some(r)) => format!(
+                "{what} appears to be about something else (score {score:.2}); the document \
+                 cites `{}` (\"{}\"), which holds the claim better (score {:.2})",
+                r.name, r.title, r.score
+            ),
+            (Relation::Unrelated, None) => {
                 format!("{what} appears to be about something else (score {score:.2})")
             }
-            Relation::Related => format!("{what} is plainly about the claim (score {score:.2})"),
-            Relation::Uncertain if negation_mismatch => format!(
+            (Relation::Related, _) => {
+                format!("{what} is plainly about the claim (score {score:.2})")
+            }
+            (Relation::Uncertain, _) if negation_mismatch => format!(
                 "{what} is on the claim's topic but the closest sentence differs in negation \
                  (score {score:.2})"
             ),
-            Relation::Uncertain => format!(
+            (Relation::Uncertain, _) => format!(
                 "{what} neither plainly bears on the claim nor is clearly about something \
                  else (score {score:.2})"
             ),
         };
-        OfflineVerdict {
+        Ok(OfflineVerdict {
             relation,
             stage,
             score: Some(score),
@@ -333,8 +394,47 @@ impl OfflineVerifier {
                 missing: j.evidence.missing,
                 missing_share: j.signals.missing,
             }),
+            // Only a mismatch rests on its rival; otherwise the rival is no finding.
+            rival: rival.filter(|_| relation == Relation::Unrelated),
             notes: Vec::new(),
+        })
+    }
+
+    /// Each rival's abstract (the record's, else one other sources give, looked up
+    /// once per verifier); empty where none is known.
+    async fn rival_abstracts(&self, rivals: &[Rival<'_>]) -> Vec<String> {
+        let mut out = Vec::with_capacity(rivals.len());
+        for rival in rivals {
+            let key = work_identity(rival.work);
+            let known = self.memo().get(&key).cloned();
+            let text = match known {
+                Some(text) => text,
+                None => {
+                    let mut ev = Evidence::new(rival.work);
+                    if let Some(sources) = &self.sources {
+                        ev.find_abstract(sources).await;
+                    }
+                    let text = ev.abstract_text.map(|(t, _)| t).unwrap_or_default();
+                    // A lookup that failed may succeed later: remember only answers.
+                    if ev.failures.is_empty() {
+                        let mut memo = self.memo();
+                        if memo.len() >= RIVAL_MEMO {
+                            memo.clear();
+                        }
+                        memo.insert(key, text.clone());
+                    }
+                    text
+                }
+            };
+            out.push(text);
         }
+        out
+    }
+
+    fn memo(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        self.rival_abstracts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     fn failed(&self, stage: Stage, detail: &str, notes: Vec<String>) -> OfflineVerdict {
@@ -348,6 +448,7 @@ impl OfflineVerifier {
             model: self.model_name(),
             unverifiable: Some(Unverifiable::ModelFailure),
             specific: None,
+            rival: None,
             notes,
         }
     }
@@ -364,6 +465,7 @@ impl OfflineVerifier {
             model: self.model_name(),
             unverifiable: Some(why),
             specific: None,
+            rival: None,
             notes,
         }
     }
@@ -372,4 +474,10 @@ impl OfflineVerifier {
 fn with_notes(mut v: OfflineVerdict, notes: Vec<String>) -> OfflineVerdict {
     v.notes = notes;
     v
+}
+
+/// A work's identity for the rivals' memo and the cache key: its identifiers, title
+/// and year.
+fn work_identity(w: &crate::model::Work) -> String {
+    json!([w.doi, w.arxiv, w.pmid, w.title.to_lowercase(), w.year]).to_string()
 }

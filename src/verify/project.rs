@@ -1,20 +1,27 @@
 //! Verification of a whole project: every claim–citation pair whose reference resolved
 //! to a work is verified, and the judgements become diagnostics (CP301–CP305).
+//!
+//! Each pair carries its document's other cited works as rivals, so the judge can see
+//! a claim that is another cited work's. Works cited by the same claim are never
+//! rivals of each other, and a claim one of whose citations did not resolve gets none:
+//! what it cites is known only in part, and a lookup failure must never make a finding.
 
 use super::backend::{Backend, Judgement};
-use super::escalate::VerifyRequest;
+use super::escalate::{Rival, VerifyRequest};
 use crate::diagnostic::Diagnostic;
 use crate::load::Project;
-use crate::model::{Citation, Claim, Work};
+use crate::model::{Citation, Claim, Reference, Work};
 
 /// One claim–citation pair with the work its reference resolved to.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ResolvedPair<'a> {
     pub citation: &'a Citation,
     pub claim: &'a Claim,
     pub work: &'a Work,
     /// The URL the reference gives (first step of the full-text cascade).
     pub url: Option<&'a str>,
+    /// The document's other cited works (see the module's documentation).
+    pub rivals: Vec<Rival<'a>>,
 }
 
 /// The pairs of `project` whose reference resolved: `work_of(document, reference)`
@@ -27,6 +34,7 @@ pub fn resolved_pairs<'a>(
 ) -> Vec<ResolvedPair<'a>> {
     let mut out = Vec::new();
     for (d, doc) in project.documents.iter().enumerate() {
+        let cited: Vec<Rival<'a>> = cited_works(&doc.references, |r| work_of(d, r));
         for (claim, citation) in doc.pairs() {
             let Some(r) = citation.reference else {
                 continue;
@@ -34,12 +42,48 @@ pub fn resolved_pairs<'a>(
             let Some(work) = work_of(d, r) else {
                 continue;
             };
+            let beside: Vec<Option<&Work>> = doc
+                .citations
+                .iter()
+                .filter(|c| c.claim == citation.claim)
+                .map(|c| c.reference.and_then(|r| work_of(d, r)))
+                .collect();
+            let rivals = if beside.iter().all(Option::is_some) {
+                cited
+                    .iter()
+                    .filter(|rival| !beside.iter().flatten().any(|w| w.same_record(rival.work)))
+                    .copied()
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let url = doc.references.get(r).and_then(|r| r.fields.url.as_deref());
             out.push(ResolvedPair {
                 citation,
                 claim,
                 work,
                 url,
+                rivals,
+            });
+        }
+    }
+    out
+}
+
+/// The distinct works a document's references resolved to, each named by the first
+/// reference that cites it.
+fn cited_works<'a>(
+    references: &'a [Reference],
+    work_of: impl Fn(usize) -> Option<&'a Work>,
+) -> Vec<Rival<'a>> {
+    let mut out: Vec<Rival<'a>> = Vec::new();
+    for (r, reference) in references.iter().enumerate() {
+        if let Some(work) = work_of(r)
+            && !out.iter().any(|o| o.work.same_record(work))
+        {
+            out.push(Rival {
+                name: &reference.key,
+                work,
             });
         }
     }
@@ -54,6 +98,7 @@ pub async fn verify_pairs(backend: &Backend, pairs: &[ResolvedPair<'_>]) -> Vec<
             claim: &p.claim.text,
             work: p.work,
             citation_url: p.url,
+            rivals: &p.rivals,
         })
         .collect();
     backend.verify_all(&requests).await
@@ -73,4 +118,98 @@ pub async fn verify_project<'a>(
         .zip(&judgements)
         .filter_map(|(p, j)| j.diagnostic(p.citation, p.claim, Some(p.work)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CitationKind, Document, FileId, ReferenceOrigin, Span};
+
+    fn reference(key: &str) -> Reference {
+        Reference {
+            key: key.to_string(),
+            origin: ReferenceOrigin::ReferenceList,
+            entry_type: None,
+            file: FileId::default(),
+            span: Span::new(0, 1),
+            key_span: None,
+            raw: key.to_string(),
+            fields: Default::default(),
+            field_spans: Vec::new(),
+        }
+    }
+
+    fn citation(claim: usize, reference: usize) -> Citation {
+        Citation {
+            key: format!("r{reference}"),
+            kind: CitationKind::Key,
+            file: FileId::default(),
+            span: Span::new(0, 1),
+            group_span: Span::new(0, 1),
+            command: None,
+            id: None,
+            narrative: false,
+            claim: Some(claim),
+            reference: Some(reference),
+        }
+    }
+
+    fn work(title: &str) -> Work {
+        Work {
+            title: title.to_string(),
+            ..Work::default()
+        }
+    }
+
+    /// Claim 0 cites r0 and r1 together, claim 1 cites r2, claim 2 cites r3 (which did
+    /// not resolve) and r0; r4 is the same work as r0 under another key.
+    fn project() -> Project {
+        let claim = |text: &str| Claim {
+            file: FileId::default(),
+            span: Span::new(0, 1),
+            text: text.to_string(),
+        };
+        let doc = Document {
+            claims: vec![claim("a"), claim("b"), claim("c")],
+            citations: vec![
+                citation(0, 0),
+                citation(0, 1),
+                citation(1, 2),
+                citation(2, 3),
+                citation(2, 0),
+            ],
+            references: ["r0", "r1", "r2", "r3", "r4"].map(reference).to_vec(),
+            ..Document::default()
+        };
+        Project {
+            documents: vec![doc],
+            ..Project::default()
+        }
+    }
+
+    fn rival_names<'a>(pair: &ResolvedPair<'a>) -> Vec<&'a str> {
+        pair.rivals.iter().map(|r| r.name).collect()
+    }
+
+    #[test]
+    fn rivals_are_the_documents_other_works_and_none_when_a_co_citation_is_unknown() {
+        let works = [work("A"), work("B"), work("C"), work("D"), work("A")];
+        let project = project();
+        let pairs = resolved_pairs(&project, |_, r| (r != 3).then(|| &works[r]));
+        let by_claim: Vec<(&str, Vec<&str>)> = pairs
+            .iter()
+            .map(|p| (p.claim.text.as_str(), rival_names(p)))
+            .collect();
+        assert_eq!(
+            by_claim,
+            [
+                // Cited together: never rivals; r4 is r0's work, named once.
+                ("a", vec!["r2"]),
+                ("a", vec!["r2"]),
+                ("b", vec!["r0", "r1"]),
+                // r3 did not resolve: what claim c cites is known only in part.
+                ("c", vec![]),
+            ]
+        );
+    }
 }

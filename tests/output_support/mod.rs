@@ -620,6 +620,7 @@ pub fn fixture() -> Fixture {
         Relation::Unrelated,
         Some("rotation curves of spiral galaxies"),
         &[],
+        None,
     ));
     // The second citation of walker2017 makes a claim its full text does not state.
     let second = &doc.citations[7];

@@ -62,6 +62,7 @@ pub async fn verify(v: &Verifier, claim: &str, work: &Work) -> Verdict {
         claim,
         work,
         citation_url: None,
+        rivals: &[],
     })
     .await
 }
