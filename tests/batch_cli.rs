@@ -344,3 +344,41 @@ fn shards_concatenated_are_the_whole_batch_and_a_list_file_names_submissions() {
     assert_eq!(ids, ["s01", "s03"]);
     assert_eq!(picked[0]["counts"]["error"], 0, "{}", picked[0]);
 }
+
+/// A submission that hides its fabricated reference behind a suppression comment
+/// passes a plain batch; `--ignore-inline-suppressions` finds it, and says which
+/// comment tried to hide it.
+#[test]
+fn a_chair_sees_findings_that_the_authors_suppressed() {
+    let world = world(0);
+    let dir = tempfile::tempdir().unwrap();
+    let subs = submissions(dir.path(), 1, false);
+    let bib = subs.join("s00/refs.bib");
+    let text = std::fs::read_to_string(&bib).unwrap().replace(
+        "@article{fake",
+        "% citeproof: ignore[reference-not-found]\n@article{fake",
+    );
+    std::fs::write(&bib, text).unwrap();
+    let cache = dir.path().join("cache");
+    let run = |out: &str, extra: &[&str]| {
+        let args = [&["subs", "--policy", "iclr-2026", "--out", out][..], extra].concat();
+        let output = batch(&world, dir.path(), &cache, &args).output().unwrap();
+        (
+            output.status.code(),
+            lines(&dir.path().join(out).join("summary.jsonl")),
+        )
+    };
+    let (code, plain) = run("plain", &[]);
+    assert_eq!(code, Some(0));
+    assert_eq!(plain[0]["counts"]["hallucinated"], 0, "{}", plain[0]);
+
+    let (code, chair) = run("chair", &["--ignore-inline-suppressions"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(chair[0]["counts"]["hallucinated"], 1, "{}", chair[0]);
+    assert_eq!(chair[0]["failing"], true, "{}", chair[0]);
+    let report = std::fs::read_to_string(dir.path().join("chair/reports/s00.json")).unwrap();
+    assert!(
+        report.contains("CP904") && report.contains("it would hide CP201 reference-not-found"),
+        "{report}"
+    );
+}

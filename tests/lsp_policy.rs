@@ -108,7 +108,10 @@ fn a_policy_in_the_settings_classifies_and_without_one_nothing_is_added() {
     let (client, diagnostics) = open_and_resolve(plain.path(), in_world(world.env(), None));
     for d in &diagnostics {
         assert!(d["data"].get("policy_class").is_none(), "{d}");
-        assert!(!d["message"].as_str().unwrap().contains("hallucinated"), "{d}");
+        assert!(
+            !d["message"].as_str().unwrap().contains("hallucinated"),
+            "{d}"
+        );
     }
     assert_eq!(client.shutdown(), Ending::Clean);
 }

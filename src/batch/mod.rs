@@ -150,7 +150,7 @@ fn check_caught(shared: &one::Shared, submission: &Submission) -> SubmissionLine
 
 /// A digest of everything that decides the summary lines: the configuration that
 /// applies in the current folder (files, environment, flags: what the engines are
-/// built from, and the exit policy), the shared bibliographies, the number of worst
+/// built from, the exit policy, whether suppression comments count), the shared bibliographies, the number of worst
 /// findings and the caller's settings. A digest, because the sources' settings
 /// hold API keys.
 fn settings_digest(setup: &BatchSetup) -> anyhow::Result<String> {
@@ -162,10 +162,11 @@ fn settings_digest(setup: &BatchSetup) -> anyhow::Result<String> {
     })?;
     let fail_on = checker.fail_on();
     let text = format!(
-        "{}|{}|{:?}|{:?}|{}|{}",
+        "{}|{}|{:?}|{:?}|{:?}|{}|{}",
         checker.engines_key(),
         fail_on,
         fail_on.venue.as_ref().map(|v| &v.name),
+        checker.configs().run().inline_suppressions(),
         setup.bibliographies,
         setup.worst,
         setup.settings

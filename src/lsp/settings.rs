@@ -181,10 +181,7 @@ mod tests {
         assert_eq!(unknown, vec!["colour".to_string()]);
         let overrides = s.overrides().unwrap();
         assert_eq!(overrides.cli.len(), 4);
-        assert_eq!(
-            overrides.cli[3].config.policy.as_deref(),
-            Some("iclr-2026")
-        );
+        assert_eq!(overrides.cli[3].config.policy.as_deref(), Some("iclr-2026"));
         assert_eq!(overrides.env["CITEPROOF_OFFLINE"], "1");
         assert!(Settings::from_value(&json!({"resolve": 3})).is_err());
     }
