@@ -333,6 +333,52 @@ fn shards_concatenated_are_the_whole_batch_and_a_list_file_names_submissions() {
     );
     assert_eq!(lines(&dir.path().join("one/summary.jsonl")).len(), 2);
 
+    // `batch merge` makes the shards (given in any order) the whole batch, with totals.
+    local(&["merge", "two", "one", "--out", "merged"]);
+    assert_eq!(read("merged/summary.jsonl"), read("all/summary.jsonl"));
+    assert_eq!(read("merged/summary.csv"), read("all/summary.csv"));
+    assert_eq!(
+        read("merged/reports/s04.json"),
+        read("all/reports/s04.json")
+    );
+    let totals: Value = serde_json::from_str(&read("merged/totals.json")).unwrap();
+    assert_eq!(totals["complete"], true, "{totals}");
+    assert_eq!(totals["submissions"], 5, "{totals}");
+    assert_eq!(totals["shards"], 2, "{totals}");
+    // A shard missing, or given twice: the merge says so and exits with 2.
+    let merge = |args: &[&str]| {
+        bin_support::citeproof()
+            .current_dir(dir.path())
+            .args([&["batch", "merge"][..], args].concat())
+            .output()
+            .unwrap()
+    };
+    let out = merge(&["one", "one", "--out", "partial"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("missing shard(s): 2/2"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("given more than once: 1/2"),
+        "{}",
+        stderr(&out)
+    );
+    let totals: Value = serde_json::from_str(&read("partial/totals.json")).unwrap();
+    assert_eq!(totals["complete"], false, "{totals}");
+    assert_eq!(
+        totals["duplicate_submissions"],
+        serde_json::json!(["s00", "s01"])
+    );
+    let out = merge(&["one", "two", "--out", "one"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("one of the folders merged"),
+        "{}",
+        stderr(&out)
+    );
+
     std::fs::write(
         dir.path().join("picked.list"),
         "# two of them\nsubs/s03\nsubs/s01\n",
