@@ -285,19 +285,19 @@ mod tests {
     fn ignored_suppressions_hide_nothing_and_say_what_they_would_have_hidden() {
         let text = "% citeproof: disable\n[@a]\n[@b]\n% citeproof: ignore[CP102]\nx\n";
         let (sources, file) = setup(text);
+        let comment = |written: &str, kind, rules: &[&str]| Suppression {
+            file,
+            span: at(text, written),
+            kind,
+            rules: rules.iter().map(|r| r.to_string()).collect(),
+        };
         let sups = vec![
-            Suppression {
-                file,
-                span: at(text, "% citeproof: disable"),
-                kind: SuppressionKind::Disable,
-                rules: Vec::new(),
-            },
-            Suppression {
-                file,
-                span: at(text, "% citeproof: ignore[CP102]"),
-                kind: SuppressionKind::Ignore,
-                rules: vec!["CP102".into()],
-            },
+            comment("% citeproof: disable", SuppressionKind::Disable, &[]),
+            comment(
+                "% citeproof: ignore[CP102]",
+                SuppressionKind::Ignore,
+                &["CP102"],
+            ),
         ];
         let diags = vec![
             Diagnostic::new(&UNDEFINED_CITATION, file, at(text, "@a"), "a"),

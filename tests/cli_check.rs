@@ -281,19 +281,15 @@ fn ignore_inline_suppressions_reports_what_the_comments_hid() {
         "sub.md",
         "<!-- citeproof: ignore[CP101] -->\nHidden claim [@nowhere].\n",
     );
-    let honoured = p.run(&["check", "sub.md", "--format", "json", "--exit-zero"]);
+    let check =
+        |extra: &[&str]| p.run(&[&["check", "sub.md", "--format", "json"][..], extra].concat());
+    let honoured = check(&["--exit-zero"]);
     assert!(
         !honoured.codes().contains(&"CP101".to_string()),
         "{}",
         honoured.stdout()
     );
-    let flagged = p.run(&[
-        "check",
-        "sub.md",
-        "--format",
-        "json",
-        "--ignore-inline-suppressions",
-    ]);
+    let flagged = check(&["--ignore-inline-suppressions"]);
     assert_eq!(flagged.code(), 1, "CP101 is an error: {}", flagged.stderr());
     assert_eq!(flagged.codes(), ["CP904", "CP101"], "{}", flagged.stdout());
     assert!(
@@ -304,14 +300,7 @@ fn ignore_inline_suppressions_reports_what_the_comments_hid() {
         flagged.stdout()
     );
     p.write("chair.toml", "ignore-inline-suppressions = true\n");
-    let configured = p.run(&[
-        "check",
-        "sub.md",
-        "--format",
-        "json",
-        "--config",
-        "chair.toml",
-    ]);
+    let configured = check(&["--config", "chair.toml"]);
     assert_eq!(
         configured.codes(),
         ["CP904", "CP101"],
@@ -320,13 +309,7 @@ fn ignore_inline_suppressions_reports_what_the_comments_hid() {
     );
     // A submission's own configuration cannot turn the flag off.
     p.write("citeproof.toml", "ignore-inline-suppressions = false\n");
-    let overridden = p.run(&[
-        "check",
-        "sub.md",
-        "--format",
-        "json",
-        "--ignore-inline-suppressions",
-    ]);
+    let overridden = check(&["--ignore-inline-suppressions"]);
     assert_eq!(
         overridden.codes(),
         ["CP904", "CP101"],
