@@ -276,13 +276,6 @@ Remove it so that it does not hide a future problem.\n\nExample:\n\n    <!-- cit
         "A suppression comment names an unknown rule or is malformed."
         "The rule list of a suppression comment must hold rule codes (`CP101`) or names \
 (`undefined-citation`).\n\nExample:\n\n    % citeproof: ignore[CP999]";
-    IGNORED_SUPPRESSION = "CP904" "ignored-suppression" Meta Warning
-        "A suppression comment would hide a finding, but the run ignores in-document suppressions."
-        "With `--ignore-inline-suppressions` (config `ignore-inline-suppressions = true`), as a \
-programme chair runs it over submissions, `citeproof: ignore[…]` and `disable[…]` comments hide \
-nothing: the findings they cover are reported, and each comment that would have hidden one is \
-reported here with the rules it would have hidden, so a reader sees what the authors silenced.\n\n\
-Example:\n\n    % citeproof: ignore[CP201]   <- would hide reference-not-found on the next line";
     INVALID_ACCEPTED_WORK = "CP903" "invalid-accepted-work" Meta Error
         "A record of the accepted-works file is invalid or no longer matches its fingerprint."
         "Each `[[work]]` of `.citeproof/accepted.toml` (or of the user-level accepted-works file) \
@@ -291,6 +284,13 @@ they no longer make its fingerprint accepts nothing and is reported, as is a fil
 TOML or has unknown keys. Accept the reference again with `citeproof accept KEY`.\n\n\
 Example:\n\n    [[work]]\n    fingerprint = \"5b0c…\"\n    title = \"Non-Cooperative Games\"\n    \
 authors = [\"Smith\"]   <- accepted with [\"Nash\"]";
+    IGNORED_SUPPRESSION = "CP904" "ignored-suppression" Meta Warning
+        "A suppression comment would hide a finding, but the run ignores in-document suppressions."
+        "With `--ignore-inline-suppressions` (config `ignore-inline-suppressions = true`), as a \
+programme chair runs it over submissions, `citeproof: ignore[…]` and `disable[…]` comments hide \
+nothing: the findings they cover are reported, and each comment that would have hidden one is \
+reported here with the rules it would have hidden, so a reader sees what the authors silenced.\n\n\
+Example:\n\n    % citeproof: ignore[CP201]   <- would hide reference-not-found on the next line";
 }
 
 /// Where the rule documentation (docs/rules.md) is published; each rule has its
