@@ -52,7 +52,12 @@ pub fn finish(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic
         .cloned()
         .collect();
     let diagnostics = crate::accept::apply(project, diagnostics);
-    let mut out = suppress::apply(&project.sources, &suppressions, diagnostics);
+    let mut out = suppress::apply(
+        &project.sources,
+        &suppressions,
+        diagnostics,
+        project.inline_suppressions,
+    );
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out
 }

@@ -30,6 +30,9 @@ pub struct LoadOptions {
     pub parse_cache: Option<Arc<ParseCache>>,
     /// Which accepted-works files are read (none by default; see [`crate::accept`]).
     pub accepted: crate::accept::Lookup,
+    /// Whether the documents' own suppression comments hide findings
+    /// (`ignore-inline-suppressions`).
+    pub inline_suppressions: crate::suppress::InlineSuppressions,
 }
 
 /// Parses of earlier loads, by file id and path: reused when the text, the kind
@@ -116,6 +119,8 @@ pub struct Project {
     pub problems: Vec<Diagnostic>,
     /// Works confirmed real by hand, whose not-found findings are not reported.
     pub accepted: crate::accept::Accepted,
+    /// Whether the documents' own suppression comments hide findings.
+    pub inline_suppressions: crate::suppress::InlineSuppressions,
 }
 
 /// Read the given files and directories into documents. Never fails: unreadable
@@ -210,6 +215,7 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
         loader.load_document(&[path], &[]);
     }
     crate::accept::Accepted::load_into(&options.accepted, &*options.fs, &mut loader.project);
+    loader.project.inline_suppressions = options.inline_suppressions;
     loader.project
 }
 

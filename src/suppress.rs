@@ -4,6 +4,11 @@
 //! line and the next; `disable[…]` silences them until `enable[…]` or the end of the
 //! file. An empty or missing list means every rule. Comments that suppress nothing,
 //! or name unknown rules, are reported themselves.
+//!
+//! A run may ignore them ([`InlineSuppressions::Ignore`], for a programme chair who
+//! checks submissions whose authors wrote the comments): then nothing is hidden, and
+//! each comment that would have hidden a finding is reported (CP904) with what it
+//! would have hidden.
 
 use std::collections::HashMap;
 
@@ -41,6 +46,16 @@ pub fn parse_directive(comment: &str) -> Option<(SuppressionKind, Vec<String>)> 
     Some((kind, rules))
 }
 
+/// Whether in-document suppression comments hide findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InlineSuppressions {
+    /// They hide what they name (the default).
+    #[default]
+    Honour,
+    /// They hide nothing; each one that would have hidden a finding is reported.
+    Ignore,
+}
+
 /// A suppression turned into a line range with resolved rules.
 struct Active {
     index: usize,
@@ -50,6 +65,8 @@ struct Active {
     /// `None` = every rule.
     rules: Option<Vec<&'static Rule>>,
     used: bool,
+    /// What it matched, by rule (`CP201 reference-not-found`), for CP904.
+    hidden: Vec<&'static Rule>,
 }
 
 impl Active {
@@ -64,10 +81,13 @@ impl Active {
 }
 
 /// Drop suppressed diagnostics and add diagnostics for unused or invalid suppressions.
+/// With [`InlineSuppressions::Ignore`], keep every diagnostic and report each
+/// suppression that would have dropped one (CP904).
 pub fn apply(
     sources: &SourceMap,
     suppressions: &[Suppression],
     diagnostics: Vec<Diagnostic>,
+    mode: InlineSuppressions,
 ) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut actives = ranges(sources, suppressions, &mut problems);
@@ -78,10 +98,29 @@ pub fn apply(
         let mut suppressed = false;
         for active in actives.iter_mut().filter(|a| a.matches(&diagnostic, line)) {
             active.used = true;
+            if !active.hidden.iter().any(|r| r.code == diagnostic.rule.code) {
+                active.hidden.push(diagnostic.rule);
+            }
             suppressed = true;
         }
-        if !suppressed {
+        if !suppressed || mode == InlineSuppressions::Ignore {
             kept.push(diagnostic);
+        }
+    }
+    if mode == InlineSuppressions::Ignore {
+        for active in actives.iter_mut().filter(|a| a.used) {
+            active.hidden.sort_by_key(|r| r.code);
+            let hidden: Vec<String> = active
+                .hidden
+                .iter()
+                .map(|r| format!("{} {}", r.code, r.name))
+                .collect();
+            let s = &suppressions[active.index];
+            problems.push(meta::ignored_suppression(
+                s.file,
+                s.span,
+                &hidden.join(", "),
+            ));
         }
     }
     for active in actives.iter().filter(|a| !a.used) {
@@ -126,6 +165,7 @@ fn ranges(
                 lines: (first, last + 1),
                 rules,
                 used: false,
+                hidden: Vec::new(),
             }),
             SuppressionKind::Disable => {
                 open.entry(s.file).or_default().push(out.len());
@@ -135,6 +175,7 @@ fn ranges(
                     lines: (first, usize::MAX),
                     rules,
                     used: false,
+                    hidden: Vec::new(),
                 });
             }
             SuppressionKind::Enable => {
@@ -235,9 +276,44 @@ mod tests {
             Diagnostic::new(&UNDEFINED_CITATION, file, at(text, "@b"), "b"),
             Diagnostic::new(&UNUSED_ENTRY, file, at(text, "@a"), "other rule"),
         ];
-        let kept = apply(&sources, &[sup], diags);
+        let kept = apply(&sources, &[sup], diags, InlineSuppressions::Honour);
         let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages, vec!["b", "other rule"]);
+    }
+
+    #[test]
+    fn ignored_suppressions_hide_nothing_and_say_what_they_would_have_hidden() {
+        let text = "% citeproof: disable\n[@a]\n[@b]\n% citeproof: ignore[CP102]\nx\n";
+        let (sources, file) = setup(text);
+        let comment = |written: &str, kind, rules: &[&str]| Suppression {
+            file,
+            span: at(text, written),
+            kind,
+            rules: rules.iter().map(|r| r.to_string()).collect(),
+        };
+        let sups = vec![
+            comment("% citeproof: disable", SuppressionKind::Disable, &[]),
+            comment(
+                "% citeproof: ignore[CP102]",
+                SuppressionKind::Ignore,
+                &["CP102"],
+            ),
+        ];
+        let diags = vec![
+            Diagnostic::new(&UNDEFINED_CITATION, file, at(text, "@a"), "a"),
+            Diagnostic::new(&UNDEFINED_CITATION, file, at(text, "@b"), "b"),
+            Diagnostic::new(&UNUSED_ENTRY, file, at(text, "@a"), "entry"),
+        ];
+        let kept = apply(&sources, &sups, diags, InlineSuppressions::Ignore);
+        let codes: Vec<&str> = kept.iter().map(|d| d.rule.code).collect();
+        assert_eq!(codes, vec!["CP101", "CP101", "CP102", "CP904", "CP901"]);
+        let ignored = &kept[3];
+        assert_eq!(ignored.span, at(text, "% citeproof: disable"));
+        assert_eq!(
+            ignored.message,
+            "suppression ignored (ignore-inline-suppressions): it would hide \
+             CP101 undefined-citation, CP102 unused-entry"
+        );
     }
 
     #[test]
@@ -268,7 +344,7 @@ mod tests {
             Diagnostic::new(&UNDEFINED_CITATION, file, at(text, "y"), "inside"),
             Diagnostic::new(&UNDEFINED_CITATION, file, at(text, "z"), "after"),
         ];
-        let kept = apply(&sources, &sups, diags);
+        let kept = apply(&sources, &sups, diags, InlineSuppressions::Honour);
         let codes: Vec<(&str, &str)> = kept
             .iter()
             .map(|d| (d.rule.code, d.message.as_str()))
@@ -288,7 +364,7 @@ mod tests {
             kind: SuppressionKind::Ignore,
             rules: vec!["CP999".into()],
         };
-        let kept = apply(&sources, &[sup], vec![]);
+        let kept = apply(&sources, &[sup], vec![], InlineSuppressions::Honour);
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].rule.code, "CP902");
     }

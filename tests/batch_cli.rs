@@ -333,6 +333,52 @@ fn shards_concatenated_are_the_whole_batch_and_a_list_file_names_submissions() {
     );
     assert_eq!(lines(&dir.path().join("one/summary.jsonl")).len(), 2);
 
+    // `batch merge` makes the shards (given in any order) the whole batch, with totals.
+    local(&["merge", "two", "one", "--out", "merged"]);
+    assert_eq!(read("merged/summary.jsonl"), read("all/summary.jsonl"));
+    assert_eq!(read("merged/summary.csv"), read("all/summary.csv"));
+    assert_eq!(
+        read("merged/reports/s04.json"),
+        read("all/reports/s04.json")
+    );
+    let totals: Value = serde_json::from_str(&read("merged/totals.json")).unwrap();
+    assert_eq!(totals["complete"], true, "{totals}");
+    assert_eq!(totals["submissions"], 5, "{totals}");
+    assert_eq!(totals["shards"], 2, "{totals}");
+    // A shard missing, or given twice: the merge says so and exits with 2.
+    let merge = |args: &[&str]| {
+        bin_support::citeproof()
+            .current_dir(dir.path())
+            .args([&["batch", "merge"][..], args].concat())
+            .output()
+            .unwrap()
+    };
+    let out = merge(&["one", "one", "--out", "partial"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("missing shard(s): 2/2"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("given more than once: 1/2"),
+        "{}",
+        stderr(&out)
+    );
+    let totals: Value = serde_json::from_str(&read("partial/totals.json")).unwrap();
+    assert_eq!(totals["complete"], false, "{totals}");
+    assert_eq!(
+        totals["duplicate_submissions"],
+        serde_json::json!(["s00", "s01"])
+    );
+    let out = merge(&["one", "two", "--out", "one"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("one of the folders merged"),
+        "{}",
+        stderr(&out)
+    );
+
     std::fs::write(
         dir.path().join("picked.list"),
         "# two of them\nsubs/s03\nsubs/s01\n",
@@ -343,4 +389,42 @@ fn shards_concatenated_are_the_whole_batch_and_a_list_file_names_submissions() {
     let ids: Vec<&str> = picked.iter().map(|l| l["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["s01", "s03"]);
     assert_eq!(picked[0]["counts"]["error"], 0, "{}", picked[0]);
+}
+
+/// A submission that hides its fabricated reference behind a suppression comment
+/// passes a plain batch; `--ignore-inline-suppressions` finds it, and says which
+/// comment tried to hide it.
+#[test]
+fn a_chair_sees_findings_that_the_authors_suppressed() {
+    let world = world(0);
+    let dir = tempfile::tempdir().unwrap();
+    let subs = submissions(dir.path(), 1, false);
+    let bib = subs.join("s00/refs.bib");
+    let text = std::fs::read_to_string(&bib).unwrap().replace(
+        "@article{fake",
+        "% citeproof: ignore[reference-not-found]\n@article{fake",
+    );
+    std::fs::write(&bib, text).unwrap();
+    let cache = dir.path().join("cache");
+    let run = |out: &str, extra: &[&str]| {
+        let args = [&["subs", "--policy", "iclr-2026", "--out", out][..], extra].concat();
+        let output = batch(&world, dir.path(), &cache, &args).output().unwrap();
+        (
+            output.status.code(),
+            lines(&dir.path().join(out).join("summary.jsonl")),
+        )
+    };
+    let (code, plain) = run("plain", &[]);
+    assert_eq!(code, Some(0));
+    assert_eq!(plain[0]["counts"]["hallucinated"], 0, "{}", plain[0]);
+
+    let (code, chair) = run("chair", &["--ignore-inline-suppressions"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(chair[0]["counts"]["hallucinated"], 1, "{}", chair[0]);
+    assert_eq!(chair[0]["failing"], true, "{}", chair[0]);
+    let report = std::fs::read_to_string(dir.path().join("chair/reports/s00.json")).unwrap();
+    assert!(
+        report.contains("CP904") && report.contains("it would hide CP201 reference-not-found"),
+        "{report}"
+    );
 }

@@ -270,3 +270,50 @@ fn changed_since_reports_only_changed_lines() {
         bad.stderr()
     );
 }
+
+/// A programme chair's run: the authors' suppression comments hide nothing, and each
+/// one that would have hidden a finding is reported (CP904). The flag and the
+/// configuration key do the same; without either, the comment hides the finding.
+#[test]
+fn ignore_inline_suppressions_reports_what_the_comments_hid() {
+    let p = Project::copy();
+    p.write(
+        "sub.md",
+        "<!-- citeproof: ignore[CP101] -->\nHidden claim [@nowhere].\n",
+    );
+    let check =
+        |extra: &[&str]| p.run(&[&["check", "sub.md", "--format", "json"][..], extra].concat());
+    let honoured = check(&["--exit-zero"]);
+    assert!(
+        !honoured.codes().contains(&"CP101".to_string()),
+        "{}",
+        honoured.stdout()
+    );
+    let flagged = check(&["--ignore-inline-suppressions"]);
+    assert_eq!(flagged.code(), 1, "CP101 is an error: {}", flagged.stderr());
+    assert_eq!(flagged.codes(), ["CP904", "CP101"], "{}", flagged.stdout());
+    assert!(
+        flagged
+            .stdout()
+            .contains("it would hide CP101 undefined-citation"),
+        "{}",
+        flagged.stdout()
+    );
+    p.write("chair.toml", "ignore-inline-suppressions = true\n");
+    let configured = check(&["--config", "chair.toml"]);
+    assert_eq!(
+        configured.codes(),
+        ["CP904", "CP101"],
+        "{}",
+        configured.stdout()
+    );
+    // A submission's own configuration cannot turn the flag off.
+    p.write("citeproof.toml", "ignore-inline-suppressions = false\n");
+    let overridden = check(&["--ignore-inline-suppressions"]);
+    assert_eq!(
+        overridden.codes(),
+        ["CP904", "CP101"],
+        "{}",
+        overridden.stdout()
+    );
+}

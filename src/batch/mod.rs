@@ -8,6 +8,8 @@
 
 pub mod files;
 pub mod journal;
+pub mod manifest;
+pub mod merge;
 mod one;
 pub mod submissions;
 pub mod summary;
@@ -21,11 +23,13 @@ use sha2::{Digest, Sha256};
 use crate::config::Overrides;
 use crate::fs::Vfs;
 use crate::pipeline::{CheckSetup, Checker};
+use crate::shard::Shard;
 
 pub use submissions::Submission;
 pub use summary::{Status, SubmissionLine};
 
 use journal::Journal;
+use manifest::Manifest;
 
 /// A batch to run.
 #[derive(Debug, Clone)]
@@ -42,9 +46,10 @@ pub struct BatchSetup {
     pub bibliographies: Vec<PathBuf>,
     /// The environment, `--config FILE` and the flags as layers, as for `check`.
     pub overrides: Overrides,
-    /// What else decides the summary (the shard): a journal written under other
-    /// settings is not resumed.
-    pub settings: String,
+    /// This run's shard of the batch (`--shard I/N`), if any.
+    pub shard: Option<Shard>,
+    /// Submissions of the whole batch, before `--shard` took this run's block.
+    pub batch_submissions: usize,
 }
 
 /// What the caller is told while the batch runs (from any thread).
@@ -76,7 +81,17 @@ pub fn run(setup: &BatchSetup, observer: &dyn Observer) -> anyhow::Result<BatchO
             setup.out.display()
         )
     })?;
-    let (mut journal, mut done) = Journal::open(&setup.out, &settings_digest(setup)?)?;
+    let settings = settings_digest(setup)?;
+    let shard = format!("shard={:?}", setup.shard.map(|s| s.to_string()));
+    // The journal first: it refuses a folder of another batch before anything is written.
+    let (mut journal, mut done) = Journal::open(&setup.out, &digest(&[&settings, &shard]))?;
+    Manifest {
+        shard: setup.shard.map(|s| s.to_string()),
+        batch_submissions: setup.batch_submissions,
+        settings,
+        submissions: setup.submissions.iter().map(|s| s.id.clone()).collect(),
+    }
+    .write(&setup.out)?;
     // A line recorded for another path under the same id is not this submission's.
     done.retain(|id, line| {
         setup
@@ -148,11 +163,12 @@ fn check_caught(shared: &one::Shared, submission: &Submission) -> SubmissionLine
     }
 }
 
-/// A digest of everything that decides the summary lines: the configuration that
-/// applies in the current folder (files, environment, flags: what the engines are
-/// built from, and the exit policy), the shared bibliographies, the number of worst
-/// findings and the caller's settings. A digest, because the sources' settings
-/// hold API keys.
+/// A digest of everything that decides the summary lines but the shard: the
+/// configuration that applies in the current folder (files, environment, flags: what
+/// the engines are built from, the exit policy, whether suppression comments count),
+/// the shared bibliographies and the number of worst findings. A digest, because the
+/// sources' settings hold API keys. The journal adds the shard; the manifest keeps
+/// this one, the same for every shard of a batch.
 fn settings_digest(setup: &BatchSetup) -> anyhow::Result<String> {
     let checker = Checker::new(CheckSetup {
         inputs: vec![PathBuf::from(".")],
@@ -162,14 +178,19 @@ fn settings_digest(setup: &BatchSetup) -> anyhow::Result<String> {
     })?;
     let fail_on = checker.fail_on();
     let text = format!(
-        "{}|{}|{:?}|{:?}|{}|{}",
+        "{}|{}|{:?}|{:?}|{:?}|{}",
         checker.engines_key(),
         fail_on,
         fail_on.venue.as_ref().map(|v| &v.name),
+        checker.configs().run().inline_suppressions(),
         setup.bibliographies,
         setup.worst,
-        setup.settings
     );
-    let digest = Sha256::digest(text.as_bytes());
-    Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(digest(&[&text]))
+}
+
+/// The SHA-256 of the parts joined by `|`, in hex.
+fn digest(parts: &[&str]) -> String {
+    let digest = Sha256::digest(parts.join("|").as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use indicatif::{HumanDuration, ProgressBar};
 
 use citeproof::batch::{self, BatchSetup, Observer, Status, SubmissionLine, submissions};
@@ -18,7 +18,10 @@ use super::session::PolicyArgs;
 use super::stage_args::StageArgs;
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct BatchArgs {
+    #[command(subcommand)]
+    pub command: Option<BatchCommand>,
     /// Folders of submissions (each entry — a sub-folder, a .zip/.tar.gz archive, a
     /// .tex or .md file, a PDF or Word file — is one submission), single submissions,
     /// or list files (`.list`, `.lst`: one path per line, relative to the list).
@@ -29,8 +32,8 @@ pub struct BatchArgs {
     pub list: Vec<PathBuf>,
     /// The output folder: summary.jsonl, summary.csv, reports/<id>.json and .html,
     /// and the journal a rerun resumes from.
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", required = true)]
+    pub out: Option<PathBuf>,
     /// Submissions checked at once [default: the number of cores].
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<NonZeroUsize>,
@@ -50,9 +53,23 @@ pub struct BatchArgs {
     pub stages: StageArgs,
 }
 
+/// What `batch` does besides checking submissions.
+#[derive(Debug, Subcommand)]
+pub enum BatchCommand {
+    /// Merge the output folders of `batch --shard I/N` runs into one summary with
+    /// totals, naming missing, duplicated or unfinished shards and submissions.
+    Merge(super::batch_merge::MergeArgs),
+}
+
 pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
+    if let Some(BatchCommand::Merge(merge)) = args.command {
+        return super::batch_merge::run(merge);
+    }
+    let Some(out) = args.out.clone() else {
+        anyhow::bail!("--out DIR is required: the folder the summary and reports go to");
+    };
     let overrides = args.exit_policy.overrides(&args.read, &args.stages)?;
-    let found = submissions::find(&args.submissions, &args.list, &args.out)?;
+    let found = submissions::find(&args.submissions, &args.list, &out)?;
     if !found.skipped.is_empty() {
         let names: Vec<String> = found
             .skipped
@@ -66,6 +83,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
             names.join(", ")
         );
     }
+    let batch_submissions = found.submissions.len();
     let submissions = match args.shard {
         Some(shard) => shard.select(found.submissions),
         None => found.submissions,
@@ -76,12 +94,13 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         .map_or(1, NonZeroUsize::get);
     let setup = BatchSetup {
         submissions,
-        out: args.out.clone(),
+        out: out.clone(),
         jobs,
         worst: args.worst,
         bibliographies: args.read.bibliographies.clone(),
         overrides,
-        settings: format!("shard={:?}", args.shard.map(|s| s.to_string())),
+        shard: args.shard,
+        batch_submissions,
     };
     let progress = Progress::new();
     let outcome = batch::run(&setup, &progress)?;
@@ -98,7 +117,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
             n => format!(" ({n} finished by an earlier run)"),
         },
         outcome.lines.len() - failed,
-        args.out.join(batch::files::SUMMARY_CSV).display()
+        out.join(batch::files::SUMMARY_CSV).display()
     );
     Ok(if failed > 0 {
         ExitCode::from(2)

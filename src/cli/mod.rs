@@ -2,6 +2,7 @@
 
 mod accept;
 mod batch;
+mod batch_merge;
 mod cache;
 mod check;
 mod clean;

@@ -87,6 +87,11 @@ pub struct PolicyArgs {
     /// classes decide the exit code [config: policy].
     #[arg(long, value_name = "NAME")]
     pub policy: Option<String>,
+    /// The documents' own `citeproof: ignore`/`disable` comments hide nothing; each one
+    /// that would hide a finding is reported (CP904). For chairs checking submissions
+    /// [config: ignore-inline-suppressions].
+    #[arg(long)]
+    pub ignore_inline_suppressions: bool,
     /// Exit with 0 whatever is found (2 is still used for usage and config errors).
     #[arg(long)]
     pub exit_zero: bool,
@@ -101,7 +106,7 @@ impl PolicyArgs {
     pub fn overrides(&self, read: &ReadArgs, stages: &StageArgs) -> anyhow::Result<Overrides> {
         let mut overrides = Overrides::from_process_env();
         overrides.config_file = self.config.clone();
-        overrides.cli = cli_layers(read, &self.fail_on, self.policy.as_ref())?;
+        overrides.cli = cli_layers(read, self)?;
         overrides.cli.extend(stages.layers()?);
         Ok(overrides)
     }
@@ -120,17 +125,17 @@ pub struct Session<'a> {
 }
 
 /// Layers for the reading and exit-policy flags that are also configuration keys.
-fn cli_layers(
-    read: &ReadArgs,
-    fail_on: &[String],
-    policy: Option<&String>,
-) -> anyhow::Result<Vec<Layer>> {
+fn cli_layers(read: &ReadArgs, policy: &PolicyArgs) -> anyhow::Result<Vec<Layer>> {
     let mut layers = Layers::default();
-    if !fail_on.is_empty() {
-        layers.set("--fail-on", "fail-on", fail_on.to_vec())?;
+    if !policy.fail_on.is_empty() {
+        layers.set("--fail-on", "fail-on", policy.fail_on.to_vec())?;
     }
-    if let Some(policy) = policy {
-        layers.set("--policy", "policy", policy.clone())?;
+    if let Some(name) = &policy.policy {
+        layers.set("--policy", "policy", name.clone())?;
+    }
+    if policy.ignore_inline_suppressions {
+        let flag = "--ignore-inline-suppressions";
+        layers.set(flag, "ignore-inline-suppressions", true)?;
     }
     if !read.cite_commands.is_empty() {
         let commands = read.cite_commands.clone();

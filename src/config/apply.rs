@@ -26,7 +26,7 @@ pub(super) fn defaults() -> Layer {
         let verify = VerifyConfig::new(ModelConfig::new("http://localhost/v1", "-"));
         let model = &verify.stage1;
         let mut t = format!(
-            "fail-on = \"error\"\ninclude = [\"**\"]\nexclude = []\ncite-commands = []\n\
+            "fail-on = \"error\"\nignore-inline-suppressions = false\ninclude = [\"**\"]\nexclude = []\ncite-commands = []\n\
              max-file-size = \"50M\"\n\
              [resolve]\nenabled = true\noffline = false\ncorpora = []\n\
              corpus-complete = false\nindex-complete = false\nsearch-order = \"{}\"\nallow-private-urls = false\n\
@@ -144,6 +144,15 @@ impl Resolved {
             .unwrap_or_default();
         fail_on.venue = self.venue_policy().ok().flatten();
         fail_on
+    }
+
+    /// Whether the documents' suppression comments hide findings
+    /// (`ignore-inline-suppressions`, `--ignore-inline-suppressions`).
+    pub fn inline_suppressions(&self) -> crate::suppress::InlineSuppressions {
+        match self.config.ignore_inline_suppressions {
+            Some(true) => crate::suppress::InlineSuppressions::Ignore,
+            _ => crate::suppress::InlineSuppressions::Honour,
+        }
     }
 
     /// The venue policy chosen (`policy`, `--policy`), if any.

@@ -26,6 +26,9 @@ pub struct ConfigFile {
     /// The venue policy findings are classified by (`iclr-2026`, `neurips-2026`,
     /// `icml-2026`, or one of `policies`); its failing classes replace `fail-on`.
     pub policy: Option<String>,
+    /// In-document suppression comments hide nothing (a chair checking submissions):
+    /// each one that would hide a finding is reported instead (CP904).
+    pub ignore_inline_suppressions: Option<bool>,
     /// Venue policies defined here, by name.
     pub policies: Option<BTreeMap<String, super::venue_policy::PolicySection>>,
     /// Globs of files checked when a directory is searched (relative to this file).

@@ -1,6 +1,9 @@
 //! citeproof's diagnostics as the protocol's: the rule code with a link to its
 //! documentation, the related places (the citation ↔ its entry), and the fix in
-//! `data`, so a code action can be built from the diagnostic alone.
+//! `data`, so a code action can be built from the diagnostic alone. With a venue
+//! policy (`policy` in `citeproof.toml` or the settings), the finding's class from
+//! [`VenuePolicy::class_name`] — the function `check` classifies by — is in `data`
+//! and in the message.
 
 use lsp_types::{
     CodeDescription, Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
@@ -13,6 +16,7 @@ use super::encoding::Encoding;
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::model::{FileId, Span};
 use crate::source::SourceMap;
+use crate::venue_policy::VenuePolicy;
 
 /// The protocol's `source` of every diagnostic.
 pub const SOURCE: &str = "citeproof";
@@ -40,6 +44,13 @@ pub struct DiagnosticData {
     pub key: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<FixData>,
+    /// The venue policy's class of the finding (as `policy_class` in JSON): absent
+    /// without a policy, null when its criteria say nothing of the finding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy_class: Option<Option<String>>,
+    /// The venue policy classified by (`iclr-2026` …), with a policy only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
 }
 
 pub fn severity(severity: Severity) -> DiagnosticSeverity {
@@ -67,7 +78,12 @@ pub fn location(
 }
 
 /// Convert one diagnostic; ranges are computed on the text that was checked.
-pub fn to_lsp(d: &Diagnostic, sources: &SourceMap, encoding: Encoding) -> LspDiagnostic {
+pub fn to_lsp(
+    d: &Diagnostic,
+    sources: &SourceMap,
+    encoding: Encoding,
+    policy: Option<&VenuePolicy>,
+) -> LspDiagnostic {
     let file = sources.get(d.file);
     let related: Vec<DiagnosticRelatedInformation> = d
         .related
@@ -94,9 +110,16 @@ pub fn to_lsp(d: &Diagnostic, sources: &SourceMap, encoding: Encoding) -> LspDia
             })
             .collect(),
     });
+    let class = policy.map(|p| p.class_name(d));
     let data = DiagnosticData {
         key: d.key.clone(),
         fix,
+        policy_class: class.map(|c| c.map(str::to_string)),
+        policy: policy.map(|p| p.name.clone()),
+    };
+    let message = match (policy, class.flatten()) {
+        (Some(p), Some(class)) => format!("{} ({}; {}: {class})", d.message, d.rule.name, p.name),
+        _ => format!("{} ({})", d.message, d.rule.name),
     };
     LspDiagnostic {
         range: encoding.range(&file.text, &file.index, d.span),
@@ -109,7 +132,7 @@ pub fn to_lsp(d: &Diagnostic, sources: &SourceMap, encoding: Encoding) -> LspDia
             .ok()
             .map(|href| CodeDescription { href }),
         source: Some(SOURCE.to_string()),
-        message: format!("{} ({})", d.message, d.rule.name),
+        message,
         related_information: (!related.is_empty()).then_some(related),
         tags: None,
         data: serde_json::to_value(data).ok(),

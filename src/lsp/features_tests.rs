@@ -75,8 +75,15 @@ impl Setup {
         let stages = checker.stages().unwrap().stages;
         assert!(stages.resolve.is_some(), "the configuration resolves");
         let (project, checked) = checker.run(&stages).unwrap();
-        let check =
-            workspace::root_check(project, checked, Encoding::Utf16, vec![root.clone()], None);
+        let policy = checker.fail_on().venue;
+        let check = workspace::root_check(
+            project,
+            checked,
+            Encoding::Utf16,
+            vec![root.clone()],
+            policy,
+            None,
+        );
         self.workspace.set_root(root, check);
     }
 

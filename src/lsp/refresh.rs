@@ -252,6 +252,7 @@ impl Server {
             checked,
             self.encoding,
             spec.inputs.clone(),
+            kept.checker.fail_on().venue,
             previous,
         );
         check.resolves = kept.resolves;

@@ -21,6 +21,7 @@ const KNOWN: &[&str] = &[
     "env",
     "zotero",
     "zoteroUrl",
+    "policy",
 ];
 
 /// When the cited works are looked up in the scholarly record.
@@ -82,6 +83,8 @@ pub struct Settings {
     pub zotero: Option<bool>,
     /// Where Zotero listens (`[sources.zotero] url`).
     pub zotero_url: Option<String>,
+    /// The venue policy diagnostics are classified by (`policy`: `iclr-2026` …).
+    pub policy: Option<String>,
 }
 
 impl Settings {
@@ -146,6 +149,9 @@ impl Settings {
                 url.clone().into(),
             ));
         }
+        if let Some(policy) = &self.policy {
+            entries.push(("citeproof.policy", "policy", policy.clone().into()));
+        }
         entries
             .into_iter()
             .map(|(setting, key, value)| {
@@ -168,13 +174,14 @@ mod tests {
     fn settings_become_layers_and_unknown_keys_are_named() {
         let (s, unknown) = Settings::from_value(&json!({"citeproof": {
             "resolve": "off", "verify": true, "colour": "blue", "zotero": false,
-            "env": {"CITEPROOF_OFFLINE": "1"}
+            "policy": "iclr-2026", "env": {"CITEPROOF_OFFLINE": "1"}
         }}))
         .unwrap();
         assert_eq!(s.resolve, ResolveWhen::Off);
         assert_eq!(unknown, vec!["colour".to_string()]);
         let overrides = s.overrides().unwrap();
-        assert_eq!(overrides.cli.len(), 3);
+        assert_eq!(overrides.cli.len(), 4);
+        assert_eq!(overrides.cli[3].config.policy.as_deref(), Some("iclr-2026"));
         assert_eq!(overrides.env["CITEPROOF_OFFLINE"], "1");
         assert!(Settings::from_value(&json!({"resolve": 3})).is_err());
     }

@@ -15,6 +15,7 @@ use crate::model::FileId;
 use crate::pipeline::Checked;
 use crate::report::Facts;
 use crate::source::SourceMap;
+use crate::venue_policy::VenuePolicy;
 
 use super::diagnostics::to_lsp;
 use super::documents::{Documents, path_to_uri, uri_to_path};
@@ -45,6 +46,8 @@ pub struct RootCheck {
     pub project: Arc<Project>,
     /// What resolution and verification learned (empty after a local check).
     pub facts: Arc<Facts>,
+    /// The venue policy the diagnostics were classified by (`policy`), if any.
+    pub policy: Option<Arc<VenuePolicy>>,
 }
 
 /// The checks of every root and what was last published per file.
@@ -195,6 +198,7 @@ pub fn root_check(
     checked: Checked,
     encoding: Encoding,
     inputs: Vec<PathBuf>,
+    policy: Option<Arc<VenuePolicy>>,
     previous: Option<&RootCheck>,
 ) -> RootCheck {
     let mut found: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
@@ -209,7 +213,7 @@ pub fn root_check(
         .iter()
         .map(|(path, list)| {
             let kept = previous
-                .filter(|p| p.encoding == encoding)
+                .filter(|p| p.encoding == encoding && p.policy == policy)
                 .and_then(|p| Some((p.found.get(path)?, p.diagnostics.get(path)?, p)))
                 .filter(|(old, _, p)| {
                     *old == list && same_sources(list, &p.project.sources, &project.sources)
@@ -218,7 +222,7 @@ pub fn root_check(
                 Some((_, converted, _)) => Arc::clone(converted),
                 None => Arc::new(
                     list.iter()
-                        .map(|d| to_lsp(d, &project.sources, encoding))
+                        .map(|d| to_lsp(d, &project.sources, encoding, policy.as_deref()))
                         .collect(),
                 ),
             };
@@ -240,6 +244,7 @@ pub fn root_check(
         encoding,
         project: Arc::new(project),
         facts: Arc::new(checked.facts),
+        policy,
     }
 }
 

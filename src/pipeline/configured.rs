@@ -67,6 +67,7 @@ impl Checker {
             fs: setup.fs,
             parse_cache: None,
             accepted: crate::accept::Lookup::standard(),
+            inline_suppressions: configs.run().inline_suppressions(),
         };
         Ok(Checker {
             configs,

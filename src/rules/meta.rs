@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::model::{FileId, Span};
-use crate::rules::{INVALID_SUPPRESSION, UNUSED_SUPPRESSION};
+use crate::rules::{IGNORED_SUPPRESSION, INVALID_SUPPRESSION, UNUSED_SUPPRESSION};
 
 /// A suppression whose rules report nothing in its range (`what`: the rule list).
 pub fn unused_suppression(file: FileId, span: Span, what: &str) -> Diagnostic {
@@ -11,6 +11,17 @@ pub fn unused_suppression(file: FileId, span: Span, what: &str) -> Diagnostic {
         file,
         span,
         format!("unused suppression: nothing from {what} is reported here"),
+    )
+}
+
+/// A suppression that would hide findings of `hidden` (rule codes and names), in a
+/// run that ignores in-document suppressions.
+pub fn ignored_suppression(file: FileId, span: Span, hidden: &str) -> Diagnostic {
+    Diagnostic::new(
+        &IGNORED_SUPPRESSION,
+        file,
+        span,
+        format!("suppression ignored (ignore-inline-suppressions): it would hide {hidden}"),
     )
 }
 

@@ -284,6 +284,13 @@ they no longer make its fingerprint accepts nothing and is reported, as is a fil
 TOML or has unknown keys. Accept the reference again with `citeproof accept KEY`.\n\n\
 Example:\n\n    [[work]]\n    fingerprint = \"5b0c…\"\n    title = \"Non-Cooperative Games\"\n    \
 authors = [\"Smith\"]   <- accepted with [\"Nash\"]";
+    IGNORED_SUPPRESSION = "CP904" "ignored-suppression" Meta Warning
+        "A suppression comment would hide a finding, but the run ignores in-document suppressions."
+        "With `--ignore-inline-suppressions` (config `ignore-inline-suppressions = true`), as a \
+programme chair runs it over submissions, `citeproof: ignore[…]` and `disable[…]` comments hide \
+nothing: the findings they cover are reported, and each comment that would have hidden one is \
+reported here with the rules it would have hidden, so a reader sees what the authors silenced.\n\n\
+Example:\n\n    % citeproof: ignore[CP201]   <- would hide reference-not-found on the next line";
 }
 
 /// Where the rule documentation (docs/rules.md) is published; each rule has its

@@ -31,6 +31,7 @@ export interface ServerSettings {
   env?: Record<string, string>;
   zotero?: boolean;
   zoteroUrl?: string;
+  policy?: string;
 }
 
 /** `~/…`, `${workspaceFolder}` and relative paths (against the first workspace
@@ -67,6 +68,10 @@ export function serverSettings(read: SettingsReader, workspaceFolder?: string): 
   const zoteroUrl = read.get<unknown>('zoteroUrl');
   if (typeof zoteroUrl === 'string' && zoteroUrl.trim() !== '') {
     settings.zoteroUrl = zoteroUrl.trim();
+  }
+  const policy = read.get<unknown>('policy');
+  if (typeof policy === 'string' && policy.trim() !== '') {
+    settings.policy = policy.trim();
   }
   const env = read.get<unknown>('env');
   if (env !== null && typeof env === 'object') {
