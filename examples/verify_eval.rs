@@ -1,7 +1,8 @@
 //! Benchmarks of the embedded verification backend and of passage retrieval.
 //!
 //! `cargo run --release --example verify_eval -- [--split train|dev|test]
-//! [--embedding-model DIR] [--without-background-works]` (default dev; the model
+//! [--embedding-model DIR] [--without-background-works] [--documents-only]` (default
+//! dev; `--documents-only` runs the swap test in documents alone; the model
 //! directory may also be given by `CITEPROOF_EMBEDDING_MODEL`; the last flag scores the
 //! model modes with their calibrations fitted without the background works, to
 //! compare). Tune on train/dev only; test is held out and read
@@ -31,6 +32,10 @@
 //!    it covers at least half of its bytes. The `random` column is the expected recall
 //!    of three passages drawn at random, the last the share of the text the top three
 //!    cover (chunks of an abstract cover most of it).
+//! 3. Swap test in documents (`support/swap_documents.rs`): claims grouped into
+//!    documents of 5 and 10 cited works, each judged alone and with the document's other
+//!    works as rivals, as `check --verify` judges them; on train also the curve over the
+//!    rival margin and the margin the calibration's criterion fits.
 
 // Shared with verify_tables, which uses the HealthVer reader this example does not.
 #[path = "support/swap_documents.rs"]
@@ -72,16 +77,18 @@ fn main() {
     let mut split = "dev".to_string();
     let mut model_dir: Option<PathBuf> = dir_from_env();
     let mut background_works = true;
+    let mut documents_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--split" => split = args.next().unwrap_or_default(),
             "--embedding-model" => model_dir = args.next().map(PathBuf::from),
             "--without-background-works" => background_works = false,
+            "--documents-only" => documents_only = true,
             other => {
                 eprintln!(
                     "unknown argument {other}; usage: verify_eval [--split train|dev|test] \
-                     [--embedding-model DIR] [--without-background-works]"
+                     [--embedding-model DIR] [--without-background-works] [--documents-only]"
                 );
                 std::process::exit(2);
             }
@@ -133,10 +140,14 @@ fn main() {
         ),
         None => println!("sentence model: none (lexical only; see --embedding-model)"),
     }
-    println!("\nswap test (embedded backend)");
-    swap_test::print_header();
     let ci_pairs = distinct_pairs(&ci);
     let cc_pairs = distinct_pairs(&cc);
+    if documents_only {
+        documents_section(&split, &scorers, &ci_pairs, &cc_pairs);
+        return;
+    }
+    println!("\nswap test (embedded backend)");
+    swap_test::print_header();
     let ci_draws = swap_test::partner_draws(&ci_pairs, SEED);
     let cc_draws = swap_test::partner_draws(&cc_pairs, SEED);
     for scorer in &scorers {
@@ -156,35 +167,7 @@ fn main() {
         swap_test::difficulty_rows("check_covid", scorer, m, &cc_pairs, &cc_draws);
     }
 
-    println!(
-        "\nswap test in documents (each claim judged with the document's other cited works \
-         as rivals; `alone`: without them)"
-    );
-    swap_documents::print_header();
-    for scorer in &scorers {
-        let judge = Judge::new(scorer.clone());
-        for size in DOCUMENT_SIZES {
-            swap_documents::document_row(
-                "citation_integrity",
-                &judge,
-                RIVAL_MARGIN,
-                &ci_pairs,
-                size,
-                SEED,
-            );
-        }
-        swap_documents::document_row("check_covid", &judge, RIVAL_MARGIN, &cc_pairs, 10, SEED);
-        if split == "train" {
-            // The rival margin's calibration (train only): the curve and the fitted value.
-            for &m in &swap_documents::MARGINS {
-                swap_documents::document_row("citation_integrity", &judge, m, &ci_pairs, 10, SEED);
-            }
-            match swap_documents::fit_margin(&judge, &ci_pairs, 10, SEED) {
-                Some(m) => println!("fitted rival margin ({}): {m:.2}", scorer.mode().as_str()),
-                None => println!("no margin meets the criterion ({})", scorer.mode().as_str()),
-            }
-        }
-    }
+    documents_section(&split, &scorers, &ci_pairs, &cc_pairs);
 
     let mut rankers = vec![Ranker::Bm25, Ranker::Lexical];
     if let Some(m) = &model {
@@ -272,4 +255,37 @@ fn expected_random_hit(n: usize, relevant: usize, k: usize) -> f64 {
         miss *= (n - relevant - i) as f64 / (n - i) as f64;
     }
     1.0 - miss
+}
+
+/// The swap test in documents (item 3 of the module's documentation).
+fn documents_section(split: &str, scorers: &[Scorer], ci_pairs: &[Item], cc_pairs: &[Item]) {
+    println!(
+        "\nswap test in documents (each claim judged with the document's other cited works \
+         as rivals; `alone`: without them)"
+    );
+    swap_documents::print_header();
+    for scorer in scorers {
+        let judge = Judge::new(scorer.clone());
+        for size in DOCUMENT_SIZES {
+            swap_documents::document_row(
+                "citation_integrity",
+                &judge,
+                RIVAL_MARGIN,
+                ci_pairs,
+                size,
+                SEED,
+            );
+        }
+        swap_documents::document_row("check_covid", &judge, RIVAL_MARGIN, cc_pairs, 10, SEED);
+        if split == "train" {
+            // The rival margin's calibration (train only): the curve and the fitted value.
+            for &m in &swap_documents::MARGINS {
+                swap_documents::document_row("citation_integrity", &judge, m, ci_pairs, 10, SEED);
+            }
+            match swap_documents::fit_margin(&judge, ci_pairs, 10, SEED) {
+                Some(m) => println!("fitted rival margin ({}): {m:.2}", scorer.mode().as_str()),
+                None => println!("no margin meets the criterion ({})", scorer.mode().as_str()),
+            }
+        }
+    }
 }

@@ -29,4 +29,4 @@ if [ -n "$model" ]; then
 fi
 
 echo "== 3. the rival margin of a document's cited works (verify_eval --split train)"
-run verify_eval -- --split train "${with_model[@]}" | sed -n '/swap test in documents/,/^$/p'
+run verify_eval -- --split train --documents-only "${with_model[@]}" | sed -n '/swap test in documents/,/^$/p'

@@ -251,8 +251,9 @@ Example:\n\n    Sleep loss halves memory retention in adults [3].   <- [3] studi
         "The cited work appears to be about something else than the claim."
         "The embedded offline backend (no model server) compared the claim with the cited work's \
 abstract or passages and found almost nothing in common: a likely wrong citation (a neighbouring \
-entry, a mistyped key, a fabricated pairing). It cannot judge support or contradiction, only that \
-the two are unrelated.\n\n\
+entry, a mistyped key, a fabricated pairing). When another work the document cites holds the \
+claim plainly better, the message names it: the claim probably belongs to that citation. It cannot \
+judge support or contradiction, only that the two are unrelated.\n\n\
 Example:\n\n    CRISPR screens identified new essential genes [@lee2019].   <- lee2019 is about \
 galaxy rotation curves";
     SUPPORTED_IN_FULL_TEXT = "CP304" "supported-in-full-text" Verification Info
