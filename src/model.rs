@@ -362,6 +362,24 @@ pub struct PackageRef {
 }
 
 impl RefFields {
+    /// The work these fields describe, as a record from `source`: the title is the
+    /// caller's (each source cleans or requires it its own way).
+    pub fn to_work(&self, source: &str, title: String) -> Work {
+        Work {
+            source: source.into(),
+            title,
+            authors: self.authors.clone(),
+            year: self.year,
+            venue: self.venue.clone(),
+            doi: self.doi.clone(),
+            arxiv: self.arxiv.clone(),
+            pmid: self.pmid.clone(),
+            pmcid: self.pmcid.clone(),
+            url: self.url.clone(),
+            ..Work::default()
+        }
+    }
+
     /// The field that holds an identifier of `scheme`.
     pub fn identifier_mut(&mut self, scheme: IdScheme) -> &mut Option<String> {
         match scheme {

@@ -21,11 +21,17 @@ fn project() -> tempfile::TempDir {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
+    run_with(dir, &[], args)
+}
+
+/// [`run`] with more environment variables (a path each).
+fn run_with(dir: &Path, env: &[(&str, &Path)], args: &[&str]) -> Output {
     let mut command = Command::new(bin_support::BIN);
     bin_support::isolate(&mut command)
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("CITEPROOF_CACHE_DIR", dir.join(".cache"))
+        .envs(env.iter().copied())
         .args(args)
         .output()
         .expect("run citeproof")
@@ -33,8 +39,14 @@ fn run(dir: &Path, args: &[&str]) -> Output {
 
 /// `check` offline against the demo's complete corpus; the finding lines.
 fn check(dir: &Path) -> Vec<String> {
-    let out = run(
+    check_with(dir, &[])
+}
+
+/// [`check`] with more environment variables.
+fn check_with(dir: &Path, env: &[(&str, &Path)]) -> Vec<String> {
+    let out = run_with(
         dir,
+        env,
         &[
             "check",
             "--offline",
@@ -206,41 +218,23 @@ fn accept_by_the_place_of_a_finding_and_refusals() {
 fn the_user_level_file() {
     let dir = project();
     let user = dir.path().join("user-accepted.toml");
-    let mut command = Command::new(bin_support::BIN);
-    let out = bin_support::isolate(&mut command)
-        .current_dir(dir.path())
-        .env("CITEPROOF_USER_ACCEPTED", &user)
-        .args(["accept", "--user", "--note", "in press", "lee2023"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let env = [("CITEPROOF_USER_ACCEPTED", user.as_path())];
+    bin_support::succeeded(run_with(
+        dir.path(),
+        &env,
+        &["accept", "--user", "--note", "in press", "lee2023"],
+    ));
     assert!(!dir.path().join(".citeproof/accepted.toml").exists());
     let text = std::fs::read_to_string(&user).unwrap();
     assert!(text.contains("note = \"in press\""), "{text}");
     // Read by check when the variable names it, not otherwise.
     assert!(has(&check(dir.path()), "CP201", "lee2023"));
-    let mut command = Command::new(bin_support::BIN);
-    let out = bin_support::isolate(&mut command)
-        .current_dir(dir.path())
-        .env("CITEPROOF_USER_ACCEPTED", &user)
-        .env("CITEPROOF_CACHE_DIR", dir.path().join(".cache"))
-        .args([
-            "check",
-            "--offline",
-            "--corpus",
-            "corpus.jsonl",
-            "--corpus-complete",
-            "paper.md",
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(!stdout.contains("`lee2023` "), "{stdout}");
-    assert!(stdout.contains("[CP202]"), "{stdout}");
+    let lines = check_with(dir.path(), &env);
+    assert!(
+        !lines.iter().any(|l| l.contains("`lee2023` ")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("[CP202]")), "{lines:#?}");
 }
 
 #[test]

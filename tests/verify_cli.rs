@@ -176,14 +176,11 @@ fn the_embedded_backend_reads_the_full_text_when_the_abstract_does_not_settle_it
     let claim = "The rescue by rolipram points to cAMP signalling as the mechanism.";
     let text = serde_json::json!({"id": "creb", "claim": claim, "doi": SLEEP_DOI}).to_string();
     let path = input(dir.path(), &[text]);
-    let out = citeproof(&world, &dir.path().join("cache"))
-        .args(["verify", path.to_str().unwrap(), "--scoring", "lexical"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = bin_support::succeeded(
+        citeproof(&world, &dir.path().join("cache"))
+            .args(["verify", path.to_str().unwrap(), "--scoring", "lexical"])
+            .output()
+            .unwrap(),
     );
     let v = &outputs(&out)[0];
     assert_schema(v);
@@ -270,15 +267,12 @@ fn the_embedded_backend_uses_the_sentence_model_when_one_is_configured() {
             line("swap", "doi", FEVER_DOI),
         ],
     );
-    let out = citeproof(&world, &dir.path().join("cache"))
-        .args(["verify", path.to_str().unwrap(), "--embedding-model"])
-        .arg(&model_dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = bin_support::succeeded(
+        citeproof(&world, &dir.path().join("cache"))
+            .args(["verify", path.to_str().unwrap(), "--embedding-model"])
+            .arg(&model_dir)
+            .output()
+            .unwrap(),
     );
     let got = outputs(&out);
     let name = model_dir.canonicalize().unwrap();

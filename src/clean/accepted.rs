@@ -5,7 +5,7 @@
 //! a mismatch to remove.
 
 use crate::accept::{Accepted, Judgement};
-use crate::model::{Reference, Work};
+use crate::model::Reference;
 
 use super::find::{Finding, FoundWork};
 use super::read::{Reading, Target};
@@ -40,19 +40,7 @@ pub fn apply(reading: &Reading, findings: Vec<Finding>, accepted: &Accepted) -> 
 
 fn found(reference: &Reference, file: &std::path::Path) -> Finding {
     let f = &reference.fields;
-    let work = Work {
-        source: "accepted".into(),
-        title: f.title.clone().unwrap_or_default(),
-        authors: f.authors.clone(),
-        year: f.year,
-        venue: f.venue.clone(),
-        doi: f.doi.clone(),
-        arxiv: f.arxiv.clone(),
-        pmid: f.pmid.clone(),
-        pmcid: f.pmcid.clone(),
-        url: f.url.clone(),
-        ..Work::default()
-    };
+    let work = f.to_work("accepted", f.title.clone().unwrap_or_default());
     Finding::Found(Box::new(FoundWork {
         record: Record::from_work(&work, None),
         work,

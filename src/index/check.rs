@@ -13,9 +13,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::codec::{decode_authors, indexed_words, source_code};
-use super::merge::{SCHEMES, title_key};
+use super::merge::{SCHEMES, id_column, title_key};
 use super::{DumpSource, IndexError};
-use crate::model::{IdScheme, Work};
+use crate::model::Work;
 
 /// The meta key a build sets when it starts and removes when it finishes: while it is
 /// there, the counts of the last finished build are not those of the tables, and an
@@ -137,16 +137,6 @@ pub(crate) trait CheckedTables {
     fn title_keys(&mut self) -> Result<HashSet<i64>, IndexError>;
     /// Every record, in the order of their ids.
     fn each_record(&mut self, f: &mut dyn FnMut(RecordRow)) -> Result<(), IndexError>;
-}
-
-/// The record column holding an identifier scheme's value.
-fn id_column(scheme: IdScheme) -> &'static str {
-    match scheme {
-        IdScheme::Doi => "doi",
-        IdScheme::Arxiv => "arxiv",
-        IdScheme::Pmid => "pmid",
-        _ => "pmcid",
-    }
 }
 
 impl IndexCheck {

@@ -22,6 +22,16 @@ pub fn scheme_of(code: i64) -> Option<IdScheme> {
     SCHEMES.iter().find(|(_, c)| *c == code).map(|(s, _)| *s)
 }
 
+/// The record column (in both backends) holding an identifier scheme's value.
+pub fn id_column(scheme: IdScheme) -> &'static str {
+    match scheme {
+        IdScheme::Doi => "doi",
+        IdScheme::Arxiv => "arxiv",
+        IdScheme::Pmid => "pmid",
+        _ => "pmcid",
+    }
+}
+
 /// A work's identifiers, normalised, strongest first. An arXiv DataCite DOI
 /// (`10.48550/arxiv.…`) is the arXiv id written another way and counts as both.
 pub fn ids_of(work: &Work) -> Vec<(IdScheme, String)> {

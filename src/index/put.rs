@@ -4,7 +4,9 @@
 //!
 //! - a record without a title only contributes its notices;
 //! - a record replaces the one with the same source and key unless that one is newer,
-//!   and keeps its work; identifiers no other record of the work carries are forgotten;
+//!   and keeps its work; an identifier that neither it nor another record of the work
+//!   carries any more is looked up to another work whose record carries it (two works
+//!   may carry one identifier: a record joins by its strongest), else forgotten;
 //! - a new record joins the work holding any of its identifiers (strongest first), else
 //!   the work with its title key unless both carry different DOIs, else a new work;
 //! - its identifiers and title key point at its work unless another work holds them.
@@ -46,6 +48,13 @@ pub trait MergeTarget {
     fn ids_of_work(&mut self, work: WorkId) -> Result<Vec<Id>, Self::Error>;
     /// Forget that `id` points at `work` (nothing when it points elsewhere).
     fn forget_id(&mut self, id: &Id, work: WorkId) -> Result<(), Self::Error>;
+    /// The lowest work other than `except` one of whose records carries `id`. Asked
+    /// only when a record drops an identifier (rare), so a backend may scan for it.
+    fn other_work_carrying(
+        &mut self,
+        id: &Id,
+        except: WorkId,
+    ) -> Result<Option<WorkId>, Self::Error>;
     /// Store the record itself (its row, its searched title) in `work`.
     fn insert(&mut self, record: &Record, work: WorkId) -> Result<(), Self::Error>;
     /// Point `id` at `work` unless it points somewhere already.
@@ -76,7 +85,7 @@ pub fn put<T: MergeTarget + ?Sized>(
             return Ok(PutOutcome::Kept);
         }
         Some(old) => {
-            remove(target, &old)?;
+            remove(target, &old, record)?;
             (old.work, PutOutcome::Replaced)
         }
         None => (work_for(target, record)?, PutOutcome::Added),
@@ -113,13 +122,25 @@ fn work_for<T: MergeTarget + ?Sized>(target: &mut T, record: &Record) -> Result<
     target.new_work()
 }
 
-/// Remove a record that a newer version replaces.
-fn remove<T: MergeTarget + ?Sized>(target: &mut T, old: &Stored) -> Result<(), T::Error> {
+/// Remove a record that `newer` replaces in the same work. An identifier the work no
+/// longer carries moves to another work that does, so its lookup is not lost.
+fn remove<T: MergeTarget + ?Sized>(
+    target: &mut T,
+    old: &Stored,
+    newer: &Record,
+) -> Result<(), T::Error> {
     let carried = target.ids_of_stored(old)?;
     target.delete(old)?;
-    let kept = target.ids_of_work(old.work)?;
+    let mut kept = target.ids_of_work(old.work)?;
+    kept.extend(ids_of(&newer.work));
     for id in carried.iter().filter(|id| !kept.contains(id)) {
+        if target.work_with_id(id)? != Some(old.work) {
+            continue;
+        }
         target.forget_id(id, old.work)?;
+        if let Some(other) = target.other_work_carrying(id, old.work)? {
+            target.claim_id(id, other)?;
+        }
     }
     Ok(())
 }

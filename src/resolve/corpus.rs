@@ -311,21 +311,11 @@ fn read_bibtex(path: &Path, text: &str, works: &mut Vec<Work>, warnings: &mut Ve
 pub fn work_of_entry(reference: &Reference) -> Option<Work> {
     let f = &reference.fields;
     let title = f.title.clone().filter(|t| !t.trim().is_empty())?;
+    let title =
+        crate::resolve::normalize::strip_markup(&crate::resolve::normalize::decode_latex(&title));
     Some(finish(Work {
-        source: CORPUS_SOURCE.into(),
-        title: crate::resolve::normalize::strip_markup(&crate::resolve::normalize::decode_latex(
-            &title,
-        )),
-        authors: f.authors.clone(),
-        year: f.year,
-        venue: f.venue.clone(),
         work_type: reference.entry_type.clone(),
-        doi: f.doi.clone(),
-        arxiv: f.arxiv.clone(),
-        pmid: f.pmid.clone(),
-        pmcid: f.pmcid.clone(),
-        url: f.url.clone(),
-        ..Work::default()
+        ..f.to_work(CORPUS_SOURCE, title)
     }))
 }
 

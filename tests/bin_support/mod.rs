@@ -14,7 +14,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_citeproof");
@@ -47,6 +47,17 @@ pub fn local(command: &mut Command) -> &mut Command {
     isolate(command)
         .envs(LOCAL_ENV)
         .env("CITEPROOF_CACHE_DIR", offline_cache())
+}
+
+/// `out`, once its command is known to have succeeded (else its stderr says why).
+pub fn succeeded(out: Output) -> Output {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }
 
 /// `citeproof`, local checks only.

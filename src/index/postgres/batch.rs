@@ -17,7 +17,7 @@ use crate::index::Record;
 use crate::index::codec::{
     deflate, encode_authors, flags_of, indexed_words, notice_code, source_code,
 };
-use crate::index::merge::{ids_of, scheme_code, scheme_of, title_key};
+use crate::index::merge::{id_column, ids_of, scheme_code, scheme_of, title_key};
 use crate::index::put::{self, Id, MergeTarget, Stored};
 use crate::index::store::{PutOutcome, WorkId};
 use crate::model::{IdScheme, Work};
@@ -69,6 +69,8 @@ struct State {
 /// The state while one record of the batch is put.
 struct Putting<'s, I> {
     state: &'s mut State,
+    /// Asked only for another work carrying an identifier a record drops.
+    client: &'s mut Client,
     /// The record's place in the batch.
     index: usize,
     next_work: &'s mut WorkId,
@@ -107,11 +109,12 @@ pub(super) fn put_batch(
     for (index, record) in records.iter().enumerate() {
         let mut putting = Putting {
             state: &mut state,
+            client,
             index,
             next_work,
             fresh_ids: &mut fresh_ids,
         };
-        let Ok(outcome) = put::put(&mut putting, record);
+        let outcome = put::put(&mut putting, record)?;
         outcomes.push(outcome);
     }
     state.write(client, records)?;
@@ -229,8 +232,8 @@ fn distinct_words(words: &str) -> HashSet<&str> {
 }
 
 impl<I: Iterator<Item = i64>> MergeTarget for Putting<'_, I> {
-    /// Everything the rules need was read before: nothing can fail.
-    type Error = std::convert::Infallible;
+    /// Everything the rules need was read before, but for the rare dropped identifier.
+    type Error = postgres::Error;
 
     fn stored(&mut self, record: &Record) -> Result<Option<Stored>, Self::Error> {
         let found = self
@@ -301,6 +304,32 @@ impl<I: Iterator<Item = i64>> MergeTarget for Putting<'_, I> {
             self.state.touched_ids.insert(key);
         }
         Ok(())
+    }
+
+    fn other_work_carrying(
+        &mut self,
+        id: &Id,
+        except: WorkId,
+    ) -> Result<Option<WorkId>, Self::Error> {
+        let key = id_key(id);
+        // Records put by this batch, and those of the works it read.
+        let in_batch = self.state.works.iter().filter(|(work, members)| {
+            **work != except && members.iter().any(|(_, ids)| ids.contains(&key))
+        });
+        let mut found = in_batch.map(|(work, _)| *work).min();
+        // Records written before, unless this batch deleted them (no index on the
+        // identifier columns: a scan, for the rare dropped identifier).
+        let sql = format!(
+            "SELECT id, work FROM citeproof_index_records WHERE {} = $1 AND work <> $2",
+            id_column(id.0)
+        );
+        for row in self.client.query(&sql, &[&id.1, &except])? {
+            let (record, work): (i64, WorkId) = (row.get(0), row.get(1));
+            if !self.state.deleted.contains(&record) {
+                found = Some(found.map_or(work, |f| f.min(work)));
+            }
+        }
+        Ok(found)
     }
 
     fn insert(&mut self, record: &Record, work: WorkId) -> Result<(), Self::Error> {

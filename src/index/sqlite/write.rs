@@ -12,7 +12,7 @@ use crate::index::check::UNFINISHED_BUILD;
 use crate::index::codec::{
     deflate, encode_authors, flags_of, indexed_words, notice_code, now_utc, source_code,
 };
-use crate::index::merge::{ids_of, scheme_code};
+use crate::index::merge::{id_column, ids_of, scheme_code};
 use crate::index::put::{self, Id, MergeTarget, Stored};
 use crate::index::store::{FileStamp, PutOutcome, StoreWriter, WorkId};
 use crate::index::title_engine::{self, TitleWriter};
@@ -343,6 +343,22 @@ impl MergeTarget for SqliteWriter {
             params![scheme_code(*scheme), value, work],
         )?;
         Ok(())
+    }
+
+    fn other_work_carrying(
+        &mut self,
+        (scheme, value): &Id,
+        except: WorkId,
+    ) -> Result<Option<WorkId>, IndexError> {
+        // No index on the identifier columns: a scan, for the rare dropped identifier.
+        let sql = format!(
+            "SELECT MIN(work) FROM records WHERE {} = ?1 AND work <> ?2",
+            id_column(*scheme)
+        );
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row(params![value, except], |r| r.get(0))?)
     }
 
     fn insert(&mut self, record: &Record, work: WorkId) -> Result<(), IndexError> {
