@@ -96,6 +96,51 @@ impl ParseCache {
         parsed
     }
 
+    /// Bring the kept parse of a text file up to `text`, as a load would, and
+    /// return the window the edit changed (see [`parse::splice::Window`]); `None`
+    /// when no parse of the file with these options is kept or it had to be parsed
+    /// whole. An unchanged text gives an empty window.
+    pub fn update_window(
+        &self,
+        id: FileId,
+        path: &Path,
+        kind: FileKind,
+        text: &str,
+        options: &ParseOptions,
+    ) -> Option<parse::splice::Window> {
+        let key = (id, path.to_path_buf());
+        let kept = self.entries.lock().ok()?.remove(&key)?;
+        if kept.kind != kind || kept.options != *options {
+            self.keep(key, kept);
+            return None;
+        }
+        if *kept.text == *text {
+            let end = text.len();
+            self.keep(key, kept);
+            return Some(parse::splice::Window {
+                change: parse::splice::Change {
+                    start: end,
+                    old_end: end,
+                    new_end: end,
+                },
+                old: Parsed::default(),
+                new: Parsed::default(),
+            });
+        }
+        let (outlined, window) =
+            parse::splice::update_window(kind, id, &kept.text, kept.outlined, text, options);
+        self.keep(
+            key,
+            CachedParse {
+                kind,
+                options: options.clone(),
+                text: Arc::from(text),
+                outlined,
+            },
+        );
+        window
+    }
+
     fn keep(&self, key: (FileId, PathBuf), parse: CachedParse) {
         let Ok(mut entries) = self.entries.lock() else {
             return;

@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use citeproof::config::Overrides;
+use citeproof::diagnostic::Diagnostic;
+use citeproof::load::Project;
+use citeproof::source::LineIndex;
 use citeproof::fs::{Overlay, Vfs};
 use citeproof::load::ParseCache;
 use citeproof::pipeline::{CheckSetup, Checker, Learned};
@@ -67,9 +70,9 @@ const INSERTS: &[&str] = &[
     "<!-- citeproof: disable[CP101] -->\n",
 ];
 
-/// A fresh check of `paper` (and what it reads) over `overlay`: with `cache`,
-/// as the language server checks after an edit; without, from scratch.
-fn check(paper: &Path, overlay: &Overlay, cache: Option<&Arc<ParseCache>>) -> (String, String) {
+/// A checker of `paper` (and what it reads) over `overlay`: with `cache`, as the
+/// language server keeps one; without, from scratch.
+fn checker(paper: &Path, overlay: &Overlay, cache: Option<&Arc<ParseCache>>) -> Checker {
     let checker = Checker::new(CheckSetup {
         inputs: vec![paper.to_path_buf()],
         bibliographies: Vec::new(),
@@ -77,18 +80,62 @@ fn check(paper: &Path, overlay: &Overlay, cache: Option<&Arc<ParseCache>>) -> (S
         fs: Vfs::new(overlay.clone()),
     })
     .expect("configuration");
-    let checker = match cache {
+    match cache {
         Some(cache) => checker.with_parse_cache(Arc::clone(cache)),
         None => checker,
-    };
+    }
+}
+
+/// A check of `paper`: what was read and what was found.
+fn check(
+    paper: &Path,
+    overlay: &Overlay,
+    cache: Option<&Arc<ParseCache>>,
+) -> (Project, Vec<Diagnostic>) {
+    let checker = checker(paper, overlay, cache);
     let mut project = checker.load().expect("load");
     let checked = checker
         .replay(&mut project, &Learned::default())
         .expect("check");
+    (project, checked.diagnostics)
+}
+
+fn shown(check: &(Project, Vec<Diagnostic>)) -> (String, String) {
+    let texts: Vec<&str> = check.0.sources.files().iter().map(|f| f.text.as_str()).collect();
     (
-        format!("{:#?}", project.documents),
-        format!("{:#?}", checked.diagnostics),
+        format!("{:#?}\n{texts:?}", check.0.documents),
+        format!("{:#?}", check.1),
     )
+}
+
+/// The language server's way: an edit of `path` that only moves results is
+/// applied to the kept check; any other is checked again through the cache.
+fn recheck(
+    kept: &mut (Project, Vec<Diagnostic>),
+    paper: &Path,
+    path: &Path,
+    text: &str,
+    overlay: &Overlay,
+    cache: &Arc<ParseCache>,
+) -> bool {
+    let checker = checker(paper, overlay, Some(cache));
+    let moved = kept
+        .0
+        .sources
+        .find(path)
+        .and_then(|id| checker.recheck_moved(&mut kept.0, id, text, &LineIndex::new(text)));
+    match moved {
+        Some(edit) => {
+            for d in &mut kept.1 {
+                edit.move_diagnostic(d);
+            }
+            true
+        }
+        None => {
+            *kept = check(paper, overlay, Some(cache));
+            false
+        }
+    }
 }
 
 fn apply(text: &str, at: f64, remove: usize, insert: &str) -> String {
@@ -119,14 +166,30 @@ fn run_sequence(
     let mut overlay = Overlay::new(Vfs::disk());
     let mut texts = [paper_text.to_string(), BIB.to_string()];
     let cache = Arc::new(ParseCache::default());
+    let moved_cache = Arc::new(ParseCache::default());
     check(&paper, &overlay, Some(&cache));
+    let mut kept = check(&paper, &overlay, Some(&moved_cache));
     for &(in_bib, at, remove, insert) in edits {
         let which = usize::from(in_bib);
         texts[which] = apply(&texts[which], at, remove, INSERTS[insert % INSERTS.len()]);
         let path = if in_bib { &bib } else { &paper };
         overlay.set(path, Arc::from(texts[which].as_str()));
-        let cached = check(&paper, &overlay, Some(&cache));
-        let fresh = check(&paper, &overlay, None);
+        let cached = shown(&check(&paper, &overlay, Some(&cache)));
+        let fresh = shown(&check(&paper, &overlay, None));
+        recheck(&mut kept, &paper, path, &texts[which], &overlay, &moved_cache);
+        let moved = shown(&kept);
+        prop_assert_eq!(
+            &moved.0,
+            &fresh.0,
+            "documents after editing (kept check):\n{}",
+            texts[which]
+        );
+        prop_assert_eq!(
+            &moved.1,
+            &fresh.1,
+            "findings after editing (kept check):\n{}",
+            texts[which]
+        );
         prop_assert_eq!(
             &cached.0,
             &fresh.0,
@@ -141,6 +204,28 @@ fn run_sequence(
         );
     }
     Ok(())
+}
+
+/// Typing in prose moves the kept check; typing in a citation key checks again;
+/// both give what a fresh check gives.
+#[test]
+fn prose_edits_move_the_kept_check_and_key_edits_check_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
+    let paper = dir_path.join("paper.md");
+    std::fs::write(&paper, MARKDOWN).expect("write");
+    std::fs::write(dir_path.join("refs.bib"), BIB).expect("write");
+    let mut overlay = Overlay::new(Vfs::disk());
+    let cache = Arc::new(ParseCache::default());
+    let mut kept = check(&paper, &overlay, Some(&cache));
+    let prose = MARKDOWN.replace("Sleep helps", "Sleep surely helps");
+    overlay.set(&paper, Arc::from(prose.as_str()));
+    assert!(recheck(&mut kept, &paper, &paper, &prose, &overlay, &cache));
+    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
+    let key = prose.replace("[@lee2019;", "[@lee2019x;");
+    overlay.set(&paper, Arc::from(key.as_str()));
+    assert!(!recheck(&mut kept, &paper, &paper, &key, &overlay, &cache));
+    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
 }
 
 fn cases() -> u32 {

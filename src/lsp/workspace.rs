@@ -45,6 +45,11 @@ pub struct RootCheck {
     pub project: Arc<Project>,
     /// What resolution and verification learned (empty after a local check).
     pub facts: Arc<Facts>,
+    /// The checker that made it and the version of what was learned that it
+    /// replayed: an edit that only moves results is applied to this check while
+    /// both are current (see `super::moved`).
+    pub checker: Option<Arc<crate::pipeline::Checker>>,
+    pub learned_version: u64,
 }
 
 /// The checks of every root and what was last published per file.
@@ -240,6 +245,8 @@ pub fn root_check(
         encoding,
         project: Arc::new(project),
         facts: Arc::new(checked.facts),
+        checker: None,
+        learned_version: 0,
     }
 }
 
