@@ -14,11 +14,11 @@ use std::sync::Arc;
 
 use citeproof::config::Overrides;
 use citeproof::diagnostic::Diagnostic;
-use citeproof::load::Project;
-use citeproof::source::LineIndex;
 use citeproof::fs::{Overlay, Vfs};
 use citeproof::load::ParseCache;
+use citeproof::load::Project;
 use citeproof::pipeline::{CheckSetup, Checker, Learned};
+use citeproof::source::LineIndex;
 use proptest::prelude::*;
 
 const BIB: &str = "@article{smith2020,\n  author = {Smith, J. and Lee, K.},\n  title = {Sleep \
@@ -101,7 +101,13 @@ fn check(
 }
 
 fn shown(check: &(Project, Vec<Diagnostic>)) -> (String, String) {
-    let texts: Vec<&str> = check.0.sources.files().iter().map(|f| f.text.as_str()).collect();
+    let texts: Vec<&str> = check
+        .0
+        .sources
+        .files()
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect();
     (
         format!("{:#?}\n{texts:?}", check.0.documents),
         format!("{:#?}", check.1),
@@ -126,9 +132,7 @@ fn recheck(
         .and_then(|id| checker.recheck_moved(&mut kept.0, id, text, &LineIndex::new(text)));
     match moved {
         Some(edit) => {
-            for d in &mut kept.1 {
-                edit.move_diagnostic(d);
-            }
+            edit.move_findings(&mut kept.1, true);
             true
         }
         None => {
@@ -176,7 +180,14 @@ fn run_sequence(
         overlay.set(path, Arc::from(texts[which].as_str()));
         let cached = shown(&check(&paper, &overlay, Some(&cache)));
         let fresh = shown(&check(&paper, &overlay, None));
-        recheck(&mut kept, &paper, path, &texts[which], &overlay, &moved_cache);
+        recheck(
+            &mut kept,
+            &paper,
+            path,
+            &texts[which],
+            &overlay,
+            &moved_cache,
+        );
         let moved = shown(&kept);
         prop_assert_eq!(
             &moved.0,
@@ -206,23 +217,32 @@ fn run_sequence(
     Ok(())
 }
 
-/// Typing in prose moves the kept check; typing in a citation key checks again;
-/// both give what a fresh check gives.
+/// Typing in prose moves the kept check, and so does typing in a citation key
+/// that links to nothing; typing in a key that links checks again; each gives
+/// what a fresh check gives.
 #[test]
 fn prose_edits_move_the_kept_check_and_key_edits_check_again() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
     let paper = dir_path.join("paper.md");
-    std::fs::write(&paper, MARKDOWN).expect("write");
+    // A suppression in the paper could silence a retyped key's finding: none here.
+    let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
+    std::fs::write(&paper, &text).expect("write");
     std::fs::write(dir_path.join("refs.bib"), BIB).expect("write");
     let mut overlay = Overlay::new(Vfs::disk());
     let cache = Arc::new(ParseCache::default());
     let mut kept = check(&paper, &overlay, Some(&cache));
-    let prose = MARKDOWN.replace("Sleep helps", "Sleep surely helps");
+    let prose = text.replace("Sleep helps", "Sleep surely helps");
     overlay.set(&paper, Arc::from(prose.as_str()));
     assert!(recheck(&mut kept, &paper, &paper, &prose, &overlay, &cache));
     assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
-    let key = prose.replace("[@lee2019;", "[@lee2019x;");
+    // A key that linked to nothing and still does is retyped in place …
+    let typed = prose.replace("@missing2001]", "@missing2002]");
+    overlay.set(&paper, Arc::from(typed.as_str()));
+    assert!(recheck(&mut kept, &paper, &paper, &typed, &overlay, &cache));
+    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
+    // … one that linked is checked again.
+    let key = typed.replace("[@lee2019;", "[@lee2019x;");
     overlay.set(&paper, Arc::from(key.as_str()));
     assert!(!recheck(&mut kept, &paper, &paper, &key, &overlay, &cache));
     assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
@@ -258,5 +278,19 @@ proptest! {
     #[test]
     fn latex_edits_check_as_a_fresh_load_does(edits in edits()) {
         run_sequence("paper.tex", LATEX, &edits)?;
+    }
+
+    /// Without suppressions in the paper, retyped citation keys and new lines take
+    /// the kept check's way too.
+    #[test]
+    fn markdown_edits_without_suppressions(edits in edits()) {
+        let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
+        run_sequence("paper.md", &text, &edits)?;
+    }
+
+    #[test]
+    fn latex_edits_without_suppressions(edits in edits()) {
+        let text = LATEX.replace("% citeproof: ignore[CP101]\n", "");
+        run_sequence("paper.tex", &text, &edits)?;
     }
 }

@@ -25,9 +25,7 @@ impl Server {
         };
         let touched: Vec<&PathBuf> = changed
             .iter()
-            .filter(|p| {
-                **p == spec.key || check.files.contains(p) || spec.inputs.contains(p)
-            })
+            .filter(|p| **p == spec.key || check.files.contains(p) || spec.inputs.contains(p))
             .collect();
         let [file] = touched.as_slice() else {
             return false;
@@ -72,12 +70,12 @@ impl Server {
         let Some((_, edit)) = moved else {
             return false;
         };
+        // The edited file's list takes the findings of retyped citations.
+        check.found.entry(file.clone()).or_default();
         let sources = &check.project.sources;
         for (path, found) in check.found.iter_mut() {
-            let mut touches = *path == file;
-            for d in found.iter_mut() {
-                touches |= edit.move_diagnostic(d);
-            }
+            let own = *path == file;
+            let touches = edit.move_findings(found, own) || own;
             if touches {
                 let converted = found.iter().map(|d| to_lsp(d, sources, encoding)).collect();
                 check.diagnostics.insert(path.clone(), Arc::new(converted));

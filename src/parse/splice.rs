@@ -493,8 +493,12 @@ fn splice(previous: Outlined, fresh: Outlined, cut: Cut) -> (Outlined, Parsed, P
         splice_list(old.claims, window.claims, cut, &mut replaced.claims);
     debug_assert_eq!(claims_before, old_claims_before);
     let after_base = claims_before + claims_kept;
-    let (mut citations, cited_before, cited_kept) =
-        splice_list(old.citations, window.citations, cut, &mut replaced.citations);
+    let (mut citations, cited_before, cited_kept) = splice_list(
+        old.citations,
+        window.citations,
+        cut,
+        &mut replaced.citations,
+    );
     for (i, citation) in citations.iter_mut().enumerate() {
         if i < cited_before {
             continue;

@@ -9,12 +9,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::{ConfigSet, Overrides};
+use crate::diagnostic::Diagnostic;
 use crate::fs::Vfs;
 use crate::load::{self, LoadOptions, ParseCache, Project};
 use crate::model::FileId;
-use crate::source::{FileKind, LineIndex};
 use crate::policy::FailOn;
 use crate::resolve::cascade::Resolver;
+use crate::source::{FileKind, LineIndex};
 use crate::verify::backend::Backend;
 
 use super::{Checked, Engines, Learned, MovedEdit, Stages};
@@ -208,19 +209,56 @@ impl Checker {
             return None;
         }
         let window = cache.update_window(file, &source.path, kind, text, options)?;
-        let edit = MovedEdit::from_window(file, &window)?;
-        // Claims' texts decide verification; suppressions hold by line.
+        let mut edit = MovedEdit::from_window(file, &window)?;
+        // Claims' texts decide verification; suppressions hold by line, and may
+        // silence a retyped citation's finding.
         let suppressed = project
             .documents
             .iter()
             .any(|d| d.suppressions.iter().any(|s| s.file == file));
         if (edit.changes_claims() && self.configs.run().verify_enabled())
             || (suppressed && edit.moves_lines(&source.text, text))
+            || (suppressed && !edit.retyped().is_empty())
         {
             return None;
         }
+        if !edit.retyped().is_empty() {
+            let added = self.retyped_findings(project, file, &edit)?;
+            edit.set_added(added);
+        }
         edit.move_project(project, text.to_string(), index.clone());
         Some(edit)
+    }
+
+    /// The findings of the citations an edit retyped, as a check of the edited
+    /// text reports them; `None` when one of them linked, or would link, to a
+    /// reference (its document's links and findings change: check again).
+    fn retyped_findings(
+        &self,
+        project: &Project,
+        file: FileId,
+        edit: &MovedEdit,
+    ) -> Option<Vec<Diagnostic>> {
+        let mut found = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for doc in project.documents.iter().filter(|d| d.files.contains(&file)) {
+            let has_bibliography = crate::rules::links::has_bibliography(doc);
+            for (old, new) in edit.retyped() {
+                let was_linked = doc
+                    .citations
+                    .iter()
+                    .any(|c| c.span == old.span && c.file == old.file && c.reference.is_some());
+                if was_linked || !crate::link::links_nowhere(&doc.references, new) {
+                    return None;
+                }
+                if let Some(d) = crate::rules::links::unlinked_citation(new, has_bibliography)
+                    && seen.insert((d.rule.code, d.span, d.message.clone()))
+                {
+                    found.push(d);
+                }
+            }
+        }
+        self.configs.apply_rule_levels(&project.sources, found).ok()
     }
 
     /// Whether the configuration asks for resolution (and so for background runs).

@@ -8,6 +8,12 @@
 //! texts decide only verification, so [`super::Checker::recheck_moved`] takes this
 //! way only when verification is off. Suppressions work by line: an edit that adds
 //! or removes a line break in a file with suppressions is checked again.
+//!
+//! A citation key being typed is the other common keystroke: a citation that
+//! linked to nothing and still links to nothing (`[@sm` → `[@smi`) changes only its
+//! own finding (CP101), which is made again; its document's links, the other
+//! findings and the background results stay. The caller proves that both link
+//! nowhere and that no suppression could see the change.
 
 use crate::diagnostic::Diagnostic;
 use crate::load::Project;
@@ -17,6 +23,7 @@ use crate::model::{
 use crate::parse::IncludeRequest;
 use crate::parse::splice::{Change, Window};
 use crate::report::Facts;
+use crate::rules::{ORPHAN_MARKER, UNDEFINED_CITATION};
 use crate::source::LineIndex;
 
 /// A proven move-only edit of one file: where its positions go.
@@ -26,6 +33,10 @@ pub struct MovedEdit {
     change: Change,
     /// The sentences around the edit, with their new text, by new place.
     claims: Vec<(Span, String)>,
+    /// Citations typed in, old (old places) and new: each links to nothing.
+    retyped: Vec<(Citation, Citation)>,
+    /// The findings of the new citations of `retyped`, as a check reports them.
+    added: Vec<Diagnostic>,
 }
 
 /// Results whose places can be moved: `false` when a place of `file` falls inside
@@ -42,10 +53,24 @@ impl MovedEdit {
             file,
             change: window.change,
             claims: Vec::new(),
+            retyped: Vec::new(),
+            added: Vec::new(),
         };
         let (old, new) = (&window.old, &window.new);
-        let same = edit.same_moved(&old.citations, &new.citations)
-            && edit.same_moved(&old.references, &new.references)
+        if old.citations.len() != new.citations.len() {
+            return None;
+        }
+        for (old, new) in old.citations.iter().zip(&new.citations) {
+            let mut moved = old.clone();
+            if moved.move_places(file, &edit) && moved == *new {
+                continue;
+            }
+            if !retypable(old, new) {
+                return None;
+            }
+            edit.retyped.push((old.clone(), new.clone()));
+        }
+        let same = edit.same_moved(&old.references, &new.references)
             && edit.same_moved(&old.suppressions, &new.suppressions)
             && edit.same_moved(&old.bibliographies, &new.bibliographies)
             && edit.same_moved(&old.includes, &new.includes)
@@ -56,8 +81,7 @@ impl MovedEdit {
         }
         for (old, new) in old.claims.iter().zip(&new.claims) {
             let mut moved = old.clone();
-            if !moved.move_places(file, &edit) || moved.span != new.span || moved.file != new.file
-            {
+            if !moved.move_places(file, &edit) || moved.span != new.span || moved.file != new.file {
                 return None;
             }
             if moved.text != new.text {
@@ -78,6 +102,47 @@ impl MovedEdit {
     /// Whether the edit changed what a claim says (verification would differ).
     pub fn changes_claims(&self) -> bool {
         !self.claims.is_empty()
+    }
+
+    /// Citations typed in: old (old places) and new.
+    pub fn retyped(&self) -> &[(Citation, Citation)] {
+        &self.retyped
+    }
+
+    /// Set the findings of the retyped citations (see [`Self::move_findings`]).
+    pub fn set_added(&mut self, added: Vec<Diagnostic>) {
+        self.added = added;
+    }
+
+    /// Bring findings of the check before the edit up to it: the findings of the
+    /// retyped citations go, the others move, and with `own` (the list holds the
+    /// edited file's findings) the new citations' findings come in, in order.
+    /// Whether the list changed.
+    pub fn move_findings(&self, findings: &mut Vec<Diagnostic>, own: bool) -> bool {
+        let before = findings.len();
+        if !self.retyped.is_empty() {
+            findings.retain(|d| !self.is_retyped_finding(d));
+        }
+        let mut touched = findings.len() != before;
+        for d in findings.iter_mut() {
+            touched |= self.move_diagnostic(d);
+        }
+        if own && !self.added.is_empty() {
+            findings.extend(self.added.iter().cloned());
+            findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            touched = true;
+        }
+        touched
+    }
+
+    /// A finding on a citation as it was before it was retyped.
+    fn is_retyped_finding(&self, d: &Diagnostic) -> bool {
+        d.file == self.file
+            && (d.rule.code == UNDEFINED_CITATION.code || d.rule.code == ORPHAN_MARKER.code)
+            && self
+                .retyped
+                .iter()
+                .any(|(old, _)| old.span == d.span && d.key.as_deref() == Some(&old.key))
     }
 
     /// Whether lines after the edit moved (the edit added or removed line breaks).
@@ -145,9 +210,37 @@ impl MovedEdit {
     pub fn move_project(&self, project: &mut Project, text: String, index: LineIndex) {
         let file = self.file;
         for doc in &mut project.documents {
+            let retyped: Vec<(usize, &Citation)> = doc
+                .citations
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| {
+                    let (_, new) = self.retyped.iter().find(|(old, _)| {
+                        old.file == c.file && old.span == c.span && old.group_span == c.group_span
+                    })?;
+                    Some((i, new))
+                })
+                .collect();
+            let retyped: Vec<(usize, Citation)> = retyped
+                .into_iter()
+                .map(|(i, new)| {
+                    let claim = doc.citations[i].claim;
+                    (
+                        i,
+                        Citation {
+                            claim,
+                            reference: None,
+                            ..new.clone()
+                        },
+                    )
+                })
+                .collect();
             doc.citations.iter_mut().for_each(|c| {
                 c.move_places(file, self);
             });
+            for (i, citation) in retyped {
+                doc.citations[i] = citation;
+            }
             doc.references.iter_mut().for_each(|r| {
                 r.move_places(file, self);
             });
@@ -180,6 +273,20 @@ impl MovedEdit {
     pub fn move_facts(&self, facts: &mut Facts) {
         facts.move_places(self.file, |span| self.span(span).unwrap_or(span));
     }
+}
+
+/// Whether `new` may be `old` typed in: a citation of the same kind, in the same
+/// sentence, that is no identifier (those make references) and no `\nocite{*}`.
+fn retypable(old: &Citation, new: &Citation) -> bool {
+    use crate::model::CitationKind;
+    old.kind == new.kind
+        && old.file == new.file
+        && old.claim == new.claim
+        && old.kind != CitationKind::Identifier
+        && old.id.is_none()
+        && new.id.is_none()
+        && old.key != "*"
+        && new.key != "*"
 }
 
 impl Place for Span {
@@ -269,6 +376,8 @@ mod tests {
                 new_end,
             },
             claims: Vec::new(),
+            retyped: Vec::new(),
+            added: Vec::new(),
         }
     }
 
