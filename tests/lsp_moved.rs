@@ -39,7 +39,10 @@ fn fresh(paper: &Path, text: &str) -> (Value, Value) {
     client.open(&uri(paper), "markdown", 1, text);
     let found = published(&mut client, paper);
     let bib = uri(&paper.with_file_name("refs.bib"));
-    (found[&uri(paper)].clone(), found.get(&bib).cloned().unwrap_or(Value::Null))
+    (
+        found[&uri(paper)].clone(),
+        found.get(&bib).cloned().unwrap_or(Value::Null),
+    )
 }
 
 #[test]
@@ -72,6 +75,10 @@ fn typing_in_prose_and_in_an_unknown_key_publishes_what_a_fresh_check_does() {
         if let Some(bib_found) = found.get(&bib) {
             last_bib = Some(bib_found.clone());
         }
-        assert_eq!(last_bib.clone().unwrap_or(Value::Null), bib_fresh, "after `{to}`");
+        assert_eq!(
+            last_bib.clone().unwrap_or(Value::Null),
+            bib_fresh,
+            "after `{to}`"
+        );
     }
 }

@@ -208,7 +208,7 @@ impl Checker {
         if !read_alike {
             return None;
         }
-        let window = cache.update_window(file, &source.path, kind, text, options)?;
+        let window = cache.update_window(file, &source.path, kind, &source.text, text, options)?;
         let mut edit = MovedEdit::from_window(file, &window)?;
         // Claims' texts decide verification; suppressions hold by line, and may
         // silence a retyped citation's finding.

@@ -15,6 +15,9 @@ use crate::read;
 use crate::rules::input;
 use crate::source::{FileKind, SourceFile, SourceMap};
 
+mod parse_cache;
+pub use parse_cache::ParseCache;
+
 /// How to load a project.
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
@@ -30,126 +33,6 @@ pub struct LoadOptions {
     pub parse_cache: Option<Arc<ParseCache>>,
     /// Which accepted-works files are read (none by default; see [`crate::accept`]).
     pub accepted: crate::accept::Lookup,
-}
-
-/// Parses of earlier loads, by file id and path: reused when the text, the kind
-/// and the options are the same (a byte comparison: cheaper than parsing, and
-/// never wrong), brought up to date by re-parsing only the blocks an edit touched
-/// when only the text changed ([`parse::splice`]). File ids follow load order, so
-/// a load of the same root in the same order finds its files again.
-#[derive(Debug, Default)]
-pub struct ParseCache {
-    entries: Mutex<HashMap<(FileId, PathBuf), CachedParse>>,
-}
-
-#[derive(Debug)]
-struct CachedParse {
-    kind: FileKind,
-    options: ParseOptions,
-    text: Arc<str>,
-    outlined: parse::splice::Outlined,
-}
-
-/// Most parses kept; past it the cache starts again (a session with many roots
-/// would otherwise keep every file it ever read).
-const PARSE_CACHE_ENTRIES: usize = 512;
-
-impl ParseCache {
-    /// The parse of a text file: the kept one when the text is the same, the kept
-    /// one brought up to date when an earlier text of the file was parsed, else a
-    /// whole parse; kept for the next load.
-    fn parse(&self, id: FileId, file: &SourceFile, options: &ParseOptions) -> Parsed {
-        let key = (id, file.path.clone());
-        let kept = self.entries.lock().ok().and_then(|mut e| e.remove(&key));
-        let (text, outlined) = match kept {
-            Some(kept) if kept.kind == file.kind && kept.options == *options => {
-                if *kept.text == *file.text {
-                    let parsed = kept.outlined.parsed.clone();
-                    self.keep(key, kept);
-                    return parsed;
-                }
-                let outlined = parse::splice::update(
-                    file.kind,
-                    id,
-                    &kept.text,
-                    kept.outlined,
-                    &file.text,
-                    options,
-                );
-                (Arc::from(file.text.as_str()), outlined)
-            }
-            _ => (
-                Arc::from(file.text.as_str()),
-                parse::splice::parse_whole(file.kind, id, &file.text, options),
-            ),
-        };
-        let parsed = outlined.parsed.clone();
-        self.keep(
-            key,
-            CachedParse {
-                kind: file.kind,
-                options: options.clone(),
-                text,
-                outlined,
-            },
-        );
-        parsed
-    }
-
-    /// Bring the kept parse of a text file up to `text`, as a load would, and
-    /// return the window the edit changed (see [`parse::splice::Window`]); `None`
-    /// when no parse of the file with these options is kept or it had to be parsed
-    /// whole. An unchanged text gives an empty window.
-    pub fn update_window(
-        &self,
-        id: FileId,
-        path: &Path,
-        kind: FileKind,
-        text: &str,
-        options: &ParseOptions,
-    ) -> Option<parse::splice::Window> {
-        let key = (id, path.to_path_buf());
-        let kept = self.entries.lock().ok()?.remove(&key)?;
-        if kept.kind != kind || kept.options != *options {
-            self.keep(key, kept);
-            return None;
-        }
-        if *kept.text == *text {
-            let end = text.len();
-            self.keep(key, kept);
-            return Some(parse::splice::Window {
-                change: parse::splice::Change {
-                    start: end,
-                    old_end: end,
-                    new_end: end,
-                },
-                old: Parsed::default(),
-                new: Parsed::default(),
-            });
-        }
-        let (outlined, window) =
-            parse::splice::update_window(kind, id, &kept.text, kept.outlined, text, options);
-        self.keep(
-            key,
-            CachedParse {
-                kind,
-                options: options.clone(),
-                text: Arc::from(text),
-                outlined,
-            },
-        );
-        window
-    }
-
-    fn keep(&self, key: (FileId, PathBuf), parse: CachedParse) {
-        let Ok(mut entries) = self.entries.lock() else {
-            return;
-        };
-        if entries.len() >= PARSE_CACHE_ENTRIES {
-            entries.clear();
-        }
-        entries.insert(key, parse);
-    }
 }
 
 /// Everything read in one run.
