@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::fs::Vfs;
@@ -13,7 +13,7 @@ use crate::model::{BibliographyRequest, Document, FileId, FileLink, Span};
 use crate::parse::{self, ParseOptions, Parsed};
 use crate::read;
 use crate::rules::input;
-use crate::source::{FileKind, SourceFile, SourceMap};
+use crate::source::{FileKind, SourceMap};
 
 mod parse_cache;
 pub use parse_cache::ParseCache;
