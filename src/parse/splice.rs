@@ -100,20 +100,7 @@ pub fn update(
     new: &str,
     options: &ParseOptions,
 ) -> Outlined {
-    update_reporting(kind, file, old, previous, new, options).0
-}
-
-/// [`update`], and whether the result was spliced (`false`: parsed whole).
-pub fn update_reporting(
-    kind: FileKind,
-    file: FileId,
-    old: &str,
-    previous: Outlined,
-    new: &str,
-    options: &ParseOptions,
-) -> (Outlined, bool) {
-    let (outlined, window) = update_window(kind, file, old, previous, new, options);
-    (outlined, window.is_some())
+    update_window(kind, file, old, previous, new, options).0
 }
 
 /// [`update`], and, when the result was spliced, the window that changed: what
