@@ -5,7 +5,9 @@
 
 use std::collections::HashMap;
 
-use crate::model::{CitationKind, Document, IdScheme, RefFields, Reference, ReferenceOrigin, Span};
+use crate::model::{
+    Citation, CitationKind, Document, IdScheme, RefFields, Reference, ReferenceOrigin, Span,
+};
 use unicode_normalization::UnicodeNormalization;
 
 /// Set `Citation::reference` for every citation that can be linked; add one
@@ -62,6 +64,30 @@ pub fn link(doc: &mut Document) {
             },
         };
         doc.citations[c].reference = target;
+    }
+}
+
+/// Whether [`link`] surely links `citation` to none of `references`: no reference
+/// has its key (or the key in other case) and no author–year match. Identifier
+/// citations (which make references of their own) and `\nocite{*}` are never
+/// said to link nowhere.
+pub fn links_nowhere(references: &[Reference], citation: &Citation) -> bool {
+    match citation.kind {
+        CitationKind::Identifier => false,
+        CitationKind::Key if citation.key == "*" => false,
+        CitationKind::AuthorYear => author_year_target(references, &citation.key).is_none(),
+        _ => {
+            let key = &citation.key;
+            let folded = key.to_lowercase();
+            !references.iter().any(|r| {
+                r.key == *key
+                    || if r.key.is_ascii() && key.is_ascii() {
+                        r.key.eq_ignore_ascii_case(key)
+                    } else {
+                        r.key.to_lowercase() == folded
+                    }
+            })
+        }
     }
 }
 

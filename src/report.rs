@@ -54,6 +54,25 @@ impl Facts {
         self.citations.insert((citation.file, citation.span), facts);
     }
 
+    /// Move what is said about results of `file` to their new places (an edit
+    /// that only moved them, see [`crate::pipeline::MovedEdit`]).
+    pub fn move_places(&mut self, file: FileId, place: impl Fn(Span) -> Span) {
+        fn moved<V>(
+            map: &mut HashMap<(FileId, Span), V>,
+            file: FileId,
+            place: &impl Fn(Span) -> Span,
+        ) {
+            let keys: Vec<(FileId, Span)> = map.keys().filter(|k| k.0 == file).copied().collect();
+            let values: Vec<(Span, V)> = keys
+                .into_iter()
+                .filter_map(|k| map.remove(&k).map(|v| (place(k.1), v)))
+                .collect();
+            map.extend(values.into_iter().map(|(span, v)| ((file, span), v)));
+        }
+        moved(&mut self.references, file, &place);
+        moved(&mut self.citations, file, &place);
+    }
+
     pub fn reference(&self, reference: &Reference) -> Option<&ReferenceFacts> {
         self.references.get(&(reference.file, reference.span))
     }

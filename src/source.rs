@@ -286,6 +286,14 @@ impl SourceMap {
         file.text = text;
     }
 
+    /// [`Self::set_text`] with the text's line index already made (an editor's
+    /// buffer has one).
+    pub fn set_text_indexed(&mut self, id: FileId, text: String, index: LineIndex) {
+        let file = &mut self.files[id.index()];
+        file.index = index;
+        file.text = text;
+    }
+
     /// Give a file the text a converter made of it, with where its bytes came from.
     pub fn set_converted(&mut self, id: FileId, text: String, locations: LocationMap) {
         self.set_text(id, text);

@@ -13,9 +13,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use citeproof::config::Overrides;
+use citeproof::diagnostic::Diagnostic;
 use citeproof::fs::{Overlay, Vfs};
 use citeproof::load::ParseCache;
+use citeproof::load::Project;
 use citeproof::pipeline::{CheckSetup, Checker, Learned};
+use citeproof::source::LineIndex;
 use proptest::prelude::*;
 
 const BIB: &str = "@article{smith2020,\n  author = {Smith, J. and Lee, K.},\n  title = {Sleep \
@@ -67,9 +70,9 @@ const INSERTS: &[&str] = &[
     "<!-- citeproof: disable[CP101] -->\n",
 ];
 
-/// A fresh check of `paper` (and what it reads) over `overlay`: with `cache`,
-/// as the language server checks after an edit; without, from scratch.
-fn check(paper: &Path, overlay: &Overlay, cache: Option<&Arc<ParseCache>>) -> (String, String) {
+/// A checker of `paper` (and what it reads) over `overlay`: with `cache`, as the
+/// language server keeps one; without, from scratch.
+fn checker(paper: &Path, overlay: &Overlay, cache: Option<&Arc<ParseCache>>) -> Checker {
     let checker = Checker::new(CheckSetup {
         inputs: vec![paper.to_path_buf()],
         bibliographies: Vec::new(),
@@ -77,18 +80,66 @@ fn check(paper: &Path, overlay: &Overlay, cache: Option<&Arc<ParseCache>>) -> (S
         fs: Vfs::new(overlay.clone()),
     })
     .expect("configuration");
-    let checker = match cache {
+    match cache {
         Some(cache) => checker.with_parse_cache(Arc::clone(cache)),
         None => checker,
-    };
+    }
+}
+
+/// A check of `paper`: what was read and what was found.
+fn check(
+    paper: &Path,
+    overlay: &Overlay,
+    cache: Option<&Arc<ParseCache>>,
+) -> (Project, Vec<Diagnostic>) {
+    let checker = checker(paper, overlay, cache);
     let mut project = checker.load().expect("load");
     let checked = checker
         .replay(&mut project, &Learned::default())
         .expect("check");
+    (project, checked.diagnostics)
+}
+
+fn shown(check: &(Project, Vec<Diagnostic>)) -> (String, String) {
+    let texts: Vec<&str> = check
+        .0
+        .sources
+        .files()
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect();
     (
-        format!("{:#?}", project.documents),
-        format!("{:#?}", checked.diagnostics),
+        format!("{:#?}\n{texts:?}", check.0.documents),
+        format!("{:#?}", check.1),
     )
+}
+
+/// The language server's way: an edit of `path` that only moves results is
+/// applied to the kept check; any other is checked again through the cache.
+fn recheck(
+    kept: &mut (Project, Vec<Diagnostic>),
+    paper: &Path,
+    path: &Path,
+    text: &str,
+    overlay: &Overlay,
+    cache: &Arc<ParseCache>,
+) -> bool {
+    let checker = checker(paper, overlay, Some(cache));
+    let moved = kept
+        .0
+        .sources
+        .find(path)
+        .and_then(|id| checker.recheck_moved(&mut kept.0, id, text, &LineIndex::new(text)));
+    match moved {
+        Some(edit) => {
+            edit.move_findings(&mut kept.1, true);
+            true
+        }
+        None => {
+            *kept = check(paper, overlay, Some(cache));
+            false
+        }
+    }
 }
 
 fn apply(text: &str, at: f64, remove: usize, insert: &str) -> String {
@@ -119,14 +170,37 @@ fn run_sequence(
     let mut overlay = Overlay::new(Vfs::disk());
     let mut texts = [paper_text.to_string(), BIB.to_string()];
     let cache = Arc::new(ParseCache::default());
+    let moved_cache = Arc::new(ParseCache::default());
     check(&paper, &overlay, Some(&cache));
+    let mut kept = check(&paper, &overlay, Some(&moved_cache));
     for &(in_bib, at, remove, insert) in edits {
         let which = usize::from(in_bib);
         texts[which] = apply(&texts[which], at, remove, INSERTS[insert % INSERTS.len()]);
         let path = if in_bib { &bib } else { &paper };
         overlay.set(path, Arc::from(texts[which].as_str()));
-        let cached = check(&paper, &overlay, Some(&cache));
-        let fresh = check(&paper, &overlay, None);
+        let cached = shown(&check(&paper, &overlay, Some(&cache)));
+        let fresh = shown(&check(&paper, &overlay, None));
+        recheck(
+            &mut kept,
+            &paper,
+            path,
+            &texts[which],
+            &overlay,
+            &moved_cache,
+        );
+        let moved = shown(&kept);
+        prop_assert_eq!(
+            &moved.0,
+            &fresh.0,
+            "documents after editing (kept check):\n{}",
+            texts[which]
+        );
+        prop_assert_eq!(
+            &moved.1,
+            &fresh.1,
+            "findings after editing (kept check):\n{}",
+            texts[which]
+        );
         prop_assert_eq!(
             &cached.0,
             &fresh.0,
@@ -141,6 +215,37 @@ fn run_sequence(
         );
     }
     Ok(())
+}
+
+/// Typing in prose moves the kept check, and so does typing in a citation key
+/// that links to nothing; typing in a key that links checks again; each gives
+/// what a fresh check gives.
+#[test]
+fn prose_edits_move_the_kept_check_and_key_edits_check_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
+    let paper = dir_path.join("paper.md");
+    // A suppression in the paper could silence a retyped key's finding: none here.
+    let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
+    std::fs::write(&paper, &text).expect("write");
+    std::fs::write(dir_path.join("refs.bib"), BIB).expect("write");
+    let mut overlay = Overlay::new(Vfs::disk());
+    let cache = Arc::new(ParseCache::default());
+    let mut kept = check(&paper, &overlay, Some(&cache));
+    let prose = text.replace("Sleep helps", "Sleep surely helps");
+    overlay.set(&paper, Arc::from(prose.as_str()));
+    assert!(recheck(&mut kept, &paper, &paper, &prose, &overlay, &cache));
+    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
+    // A key that linked to nothing and still does is retyped in place …
+    let typed = prose.replace("@missing2001]", "@missing2002]");
+    overlay.set(&paper, Arc::from(typed.as_str()));
+    assert!(recheck(&mut kept, &paper, &paper, &typed, &overlay, &cache));
+    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
+    // … one that linked is checked again.
+    let key = typed.replace("[@lee2019;", "[@lee2019x;");
+    overlay.set(&paper, Arc::from(key.as_str()));
+    assert!(!recheck(&mut kept, &paper, &paper, &key, &overlay, &cache));
+    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
 }
 
 fn cases() -> u32 {
@@ -173,5 +278,19 @@ proptest! {
     #[test]
     fn latex_edits_check_as_a_fresh_load_does(edits in edits()) {
         run_sequence("paper.tex", LATEX, &edits)?;
+    }
+
+    /// Without suppressions in the paper, retyped citation keys and new lines take
+    /// the kept check's way too.
+    #[test]
+    fn markdown_edits_without_suppressions(edits in edits()) {
+        let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
+        run_sequence("paper.md", &text, &edits)?;
+    }
+
+    #[test]
+    fn latex_edits_without_suppressions(edits in edits()) {
+        let text = LATEX.replace("% citeproof: ignore[CP101]\n", "");
+        run_sequence("paper.tex", &text, &edits)?;
     }
 }

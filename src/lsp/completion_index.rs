@@ -280,6 +280,25 @@ pub fn index_of(project: &Arc<Project>) -> Arc<KeyIndex> {
     index
 }
 
+/// Take the index of `project` out of the cache (its weak handle would keep the
+/// project from being changed in place); give it back with [`restore`].
+pub fn take(project: &Arc<Project>) -> Option<Arc<KeyIndex>> {
+    let weak = Arc::downgrade(project);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let at = cache.iter().position(|(p, _)| p.ptr_eq(&weak))?;
+    Some(cache.remove(at).1)
+}
+
+/// Keep `index` as the index of `project` again: its entries are the same (a
+/// change that only moved places in a document, see `super::moved`).
+pub fn restore(project: &Arc<Project>, index: Arc<KeyIndex>) {
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() == KEPT {
+        cache.remove(0);
+    }
+    cache.push((Arc::downgrade(project), index));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,6 +26,7 @@ mod features;
 mod features_tests;
 mod hover;
 mod links;
+mod moved;
 mod navigation;
 mod pull;
 mod refresh;

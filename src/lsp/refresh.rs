@@ -49,12 +49,12 @@ pub struct Roots {
 }
 
 #[derive(Clone)]
-struct KeptChecker {
+pub(super) struct KeptChecker {
     inputs: Vec<PathBuf>,
     /// The configuration files it may have read, as the disk had them.
     config_stamp: ConfigStamp,
-    checker: Arc<Checker>,
-    engines_key: String,
+    pub(super) checker: Arc<Checker>,
+    pub(super) engines_key: String,
     resolves: bool,
 }
 
@@ -221,6 +221,10 @@ impl Server {
                 continue;
             }
             done.insert(spec.key.clone());
+            if !all && self.moved_in_place(spec, changed) {
+                self.roots.failing.remove(&spec.key);
+                continue;
+            }
             match catch(|| self.check_root(spec)) {
                 Ok(Ok(check)) => {
                     self.roots.failing.remove(&spec.key);
@@ -245,6 +249,7 @@ impl Server {
         let mut project = kept.checker.load()?;
         let none = Learned::default();
         let learned = self.resolution.learned(&kept.engines_key).unwrap_or(&none);
+        let learned_version = learned.version();
         let checked = kept.checker.replay(&mut project, learned)?;
         let previous = self.workspace.roots.get(&spec.key);
         let mut check = root_check(
@@ -257,10 +262,12 @@ impl Server {
         );
         check.resolves = kept.resolves;
         check.engines_key = kept.engines_key.clone();
+        check.checker = Some(Arc::clone(&kept.checker));
+        check.learned_version = learned_version;
         Ok(check)
     }
 
-    fn checker_for(&mut self, spec: &RootSpec) -> anyhow::Result<KeptChecker> {
+    pub(super) fn checker_for(&mut self, spec: &RootSpec) -> anyhow::Result<KeptChecker> {
         // A configuration file written by a client that does not watch files
         // (a code action's `citeproof.toml`) is seen on the next check.
         let config_stamp = config_stamp(&spec.inputs, self.settings.config_file.as_deref());

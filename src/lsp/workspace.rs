@@ -48,6 +48,11 @@ pub struct RootCheck {
     pub facts: Arc<Facts>,
     /// The venue policy the diagnostics were classified by (`policy`), if any.
     pub policy: Option<Arc<VenuePolicy>>,
+    /// The checker that made it and the version of what was learned that it
+    /// replayed: an edit that only moves results is applied to this check while
+    /// both are current (see `super::moved`).
+    pub checker: Option<Arc<crate::pipeline::Checker>>,
+    pub learned_version: u64,
 }
 
 /// The checks of every root and what was last published per file.
@@ -245,6 +250,8 @@ pub fn root_check(
         project: Arc::new(project),
         facts: Arc::new(checked.facts),
         policy,
+        checker: None,
+        learned_version: 0,
     }
 }
 

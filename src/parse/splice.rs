@@ -100,31 +100,45 @@ pub fn update(
     new: &str,
     options: &ParseOptions,
 ) -> Outlined {
-    update_reporting(kind, file, old, previous, new, options).0
+    update_window(kind, file, old, previous, new, options).0
 }
 
-/// [`update`], and whether the result was spliced (`false`: parsed whole).
-pub fn update_reporting(
+/// [`update`], and, when the result was spliced, the window that changed: what
+/// the old parse held there and what the new one holds (so a caller can tell an
+/// edit that only moved results from one that changed them).
+pub fn update_window(
     kind: FileKind,
     file: FileId,
     old: &str,
     previous: Outlined,
     new: &str,
     options: &ParseOptions,
-) -> (Outlined, bool) {
+) -> (Outlined, Option<Window>) {
     match try_splice(kind, file, old, previous, new, options) {
-        Ok(spliced) => (spliced, true),
-        Err(()) => (parse_whole(kind, file, new, options), false),
+        Ok((spliced, window)) => (spliced, Some(window)),
+        Err(()) => (parse_whole(kind, file, new, options), None),
     }
 }
 
 /// The changed region: bytes `[start, old_end)` of the old text became
 /// `[start, new_end)` of the new one.
-#[derive(Debug, Clone, Copy)]
-struct Change {
-    start: usize,
-    old_end: usize,
-    new_end: usize,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub start: usize,
+    pub old_end: usize,
+    pub new_end: usize,
+}
+
+/// The part of a parse an update replaced: the results of the old parse there
+/// (`old`, old positions) and those of the new parse that took their place
+/// (`new`, new positions, claim indices as in the whole new parse). Results
+/// before the window are the old ones; results after it are the old ones moved
+/// by the length difference.
+#[derive(Debug, Clone)]
+pub struct Window {
+    pub change: Change,
+    pub old: Parsed,
+    pub new: Parsed,
 }
 
 fn change(old: &str, new: &str) -> Change {
@@ -183,7 +197,7 @@ fn try_splice(
     previous: Outlined,
     new: &str,
     options: &ParseOptions,
-) -> Result<Outlined, ()> {
+) -> Result<(Outlined, Window), ()> {
     if !previous.outline.spliceable {
         return Err(());
     }
@@ -262,7 +276,7 @@ fn try_splice(
     if old_globals != new_globals {
         return Err(());
     }
-    Ok(splice(
+    let (outlined, old, new) = splice(
         previous,
         fresh,
         Cut {
@@ -271,7 +285,8 @@ fn try_splice(
             window_len,
             delta,
         },
-    ))
+    );
+    Ok((outlined, Window { change, old, new }))
 }
 
 /// The declarations of the file-wide definitions outside the window, as text to
@@ -410,13 +425,18 @@ impl Spans for Diagnostic {
 /// the old results after it (moved by `delta`). Returns how many old results came
 /// before the window and how many window results were kept (for re-basing
 /// indices between lists).
-fn splice_list<T: Spans>(old: Vec<T>, window: Vec<T>, cut: Cut) -> (Vec<T>, usize, usize) {
+fn splice_list<T: Spans>(
+    old: Vec<T>,
+    window: Vec<T>,
+    cut: Cut,
+    replaced: &mut Vec<T>,
+) -> (Vec<T>, usize, usize) {
     let mut out = Vec::with_capacity(old.len() + window.len());
     let mut after = Vec::new();
     for item in old {
         match cut.old_part(item.at()) {
             Part::Before => out.push(item),
-            Part::Replaced => {}
+            Part::Replaced => replaced.push(item),
             Part::After => after.push(item),
         }
     }
@@ -434,10 +454,17 @@ fn splice_list<T: Spans>(old: Vec<T>, window: Vec<T>, cut: Cut) -> (Vec<T>, usiz
     (out, before, kept)
 }
 
-/// Splice a window's parse into the previous parse.
-fn splice(previous: Outlined, fresh: Outlined, cut: Cut) -> Outlined {
+/// The window's results in a spliced list (see [`splice_list`]).
+fn fresh_part<T: Clone>(list: &(Vec<T>, usize, usize)) -> Vec<T> {
+    list.0[list.1..list.1 + list.2].to_vec()
+}
+
+/// Splice a window's parse into the previous parse; also returns the old results
+/// the window replaced and (copies of) the new ones that took their place.
+fn splice(previous: Outlined, fresh: Outlined, cut: Cut) -> (Outlined, Parsed, Parsed) {
     let old = previous.parsed;
     let window = fresh.parsed;
+    let mut replaced = Parsed::default();
     // Claims first: citations point into them.
     let old_claims_before = old
         .claims
@@ -449,11 +476,16 @@ fn splice(previous: Outlined, fresh: Outlined, cut: Cut) -> Outlined {
         .iter()
         .take_while(|c| c.span.start < cut.old_resume)
         .count();
-    let (claims, claims_before, claims_kept) = splice_list(old.claims, window.claims, cut);
+    let (claims, claims_before, claims_kept) =
+        splice_list(old.claims, window.claims, cut, &mut replaced.claims);
     debug_assert_eq!(claims_before, old_claims_before);
     let after_base = claims_before + claims_kept;
-    let (mut citations, cited_before, cited_kept) =
-        splice_list(old.citations, window.citations, cut);
+    let (mut citations, cited_before, cited_kept) = splice_list(
+        old.citations,
+        window.citations,
+        cut,
+        &mut replaced.citations,
+    );
     for (i, citation) in citations.iter_mut().enumerate() {
         if i < cited_before {
             continue;
@@ -466,14 +498,44 @@ fn splice(previous: Outlined, fresh: Outlined, cut: Cut) -> Outlined {
             }
         });
     }
+    let references = splice_list(
+        old.references,
+        window.references,
+        cut,
+        &mut replaced.references,
+    );
+    let suppressions = splice_list(
+        old.suppressions,
+        window.suppressions,
+        cut,
+        &mut replaced.suppressions,
+    );
+    let bibliographies = splice_list(
+        old.bibliographies,
+        window.bibliographies,
+        cut,
+        &mut replaced.bibliographies,
+    );
+    let includes = splice_list(old.includes, window.includes, cut, &mut replaced.includes);
+    let problems = splice_list(old.problems, window.problems, cut, &mut replaced.problems);
+    let new = Parsed {
+        citations: citations[cited_before..cited_before + cited_kept].to_vec(),
+        claims: claims[claims_before..after_base].to_vec(),
+        references: fresh_part(&references),
+        suppressions: fresh_part(&suppressions),
+        bibliographies: fresh_part(&bibliographies),
+        includes: fresh_part(&includes),
+        problems: fresh_part(&problems),
+        cite_commands: Vec::new(),
+    };
     let parsed = Parsed {
         citations,
         claims,
-        references: splice_list(old.references, window.references, cut).0,
-        suppressions: splice_list(old.suppressions, window.suppressions, cut).0,
-        bibliographies: splice_list(old.bibliographies, window.bibliographies, cut).0,
-        includes: splice_list(old.includes, window.includes, cut).0,
-        problems: splice_list(old.problems, window.problems, cut).0,
+        references: references.0,
+        suppressions: suppressions.0,
+        bibliographies: bibliographies.0,
+        includes: includes.0,
+        problems: problems.0,
         cite_commands: old.cite_commands,
     };
     let outline = Outline {
@@ -481,7 +543,7 @@ fn splice(previous: Outlined, fresh: Outlined, cut: Cut) -> Outlined {
         spliceable: true,
         globals: splice_globals(previous.outline.globals, fresh.outline.globals, cut),
     };
-    Outlined { parsed, outline }
+    (Outlined { parsed, outline }, replaced, new)
 }
 
 fn splice_points(old: &[usize], window: &[usize], cut: Cut) -> Vec<usize> {

@@ -30,9 +30,24 @@ use super::{Checked, citation_facts, record_each, resolved_works};
 pub struct Learned {
     resolutions: HashMap<u64, Resolution>,
     judgements: HashMap<u64, Judgement>,
+    /// Changes with every change of what is known (0: never changed), so a caller
+    /// can tell whether a check replayed what is known now.
+    version: u64,
 }
 
+/// The source of [`Learned::version`]s: unique within the process.
+static VERSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 impl Learned {
+    /// Which state of what is known this is (see the field).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    fn changed(&mut self) {
+        self.version = VERSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.resolutions.is_empty() && self.judgements.is_empty()
     }
@@ -44,6 +59,7 @@ impl Learned {
 
     /// Remember what a run resolved.
     pub fn add_resolutions(&mut self, project: &Project, resolution: &ProjectResolution) {
+        self.changed();
         for entry in &resolution.entries {
             let reference = &project.documents[entry.document].references[entry.reference];
             self.resolutions
@@ -53,6 +69,7 @@ impl Learned {
 
     /// Remember what a run judged, pair by pair.
     pub fn add_judgements(&mut self, pairs: &[ResolvedPair<'_>], judgements: &[Judgement]) {
+        self.changed();
         for (pair, judgement) in pairs.iter().zip(judgements) {
             self.judgements
                 .insert(pair_key(pair.claim, pair.work, pair.url), judgement.clone());
@@ -61,6 +78,7 @@ impl Learned {
 
     /// Everything `other` knows, over what this knows.
     pub fn merge(&mut self, other: Learned) {
+        self.changed();
         self.resolutions.extend(other.resolutions);
         self.judgements.extend(other.judgements);
     }
@@ -84,6 +102,9 @@ impl Learned {
         }
         self.resolutions.retain(|k, _| used_refs.contains(k));
         self.judgements.retain(|k, _| used_pairs.contains(k));
+        if self.len() != before {
+            self.changed();
+        }
         before - self.len()
     }
 

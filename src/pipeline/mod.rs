@@ -11,6 +11,7 @@
 mod configured;
 mod engines;
 mod learned;
+mod moved;
 
 use std::collections::HashMap;
 
@@ -32,6 +33,7 @@ use crate::verify::usage::UsageSummary;
 pub use configured::{CheckSetup, Checker, PlannedStages};
 pub use engines::Engines;
 pub use learned::{Learned, replay};
+pub use moved::MovedEdit;
 
 /// Which network stages run, and with what settings.
 #[derive(Debug, Clone, Default)]

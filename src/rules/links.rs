@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
-use crate::model::{CitationKind, Document, Reference, ReferenceOrigin};
+use crate::model::{Citation, CitationKind, Document, Reference, ReferenceOrigin};
 use crate::parse::ids;
 use crate::rules::{
     DOI_AS_URL, DUPLICATE_KEY, DUPLICATE_WORK, INVALID_ISBN, MISSING_FIELD, ORPHAN_MARKER,
@@ -19,44 +19,13 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let has_text = sources.get(doc.root).kind.is_document();
     let cited = cited_references(doc);
-    let has_bibliography = doc
-        .references
-        .iter()
-        .any(|r| r.origin != ReferenceOrigin::Inline);
-    for citation in doc.citations.iter().filter(|c| c.reference.is_none()) {
-        let message = match citation.kind {
-            CitationKind::Key if citation.key == "*" => continue,
-            CitationKind::Key => format!("undefined citation key `{}`", citation.key),
-            CitationKind::Tag => format!(
-                "`@{}` has no definition (`[@{}]: doi:…`)",
-                citation.key, citation.key
-            ),
-            CitationKind::AuthorYear if has_bibliography => format!(
-                "no reference matches the author–year citation `{}`",
-                citation.key
-            ),
-            CitationKind::Numeric | CitationKind::Footnote => {
-                out.push(
-                    Diagnostic::new(
-                        &ORPHAN_MARKER,
-                        citation.file,
-                        citation.span,
-                        format!(
-                            "citation marker `[{}]` has no reference-list entry",
-                            citation.key
-                        ),
-                    )
-                    .with_key(&citation.key),
-                );
-                continue;
-            }
-            _ => continue,
-        };
-        out.push(
-            Diagnostic::new(&UNDEFINED_CITATION, citation.file, citation.span, message)
-                .with_key(&citation.key),
-        );
-    }
+    let has_bibliography = has_bibliography(doc);
+    out.extend(
+        doc.citations
+            .iter()
+            .filter(|c| c.reference.is_none())
+            .filter_map(|c| unlinked_citation(c, has_bibliography)),
+    );
     for (i, reference) in doc.references.iter().enumerate() {
         if cited[i] || !has_text {
             continue;
@@ -95,6 +64,50 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
         invalid_isbn(reference, &mut out);
     }
     out
+}
+
+/// Whether the document has references of its own (not only those made from
+/// inline identifiers): an author–year citation that matches none is then reported.
+pub fn has_bibliography(doc: &Document) -> bool {
+    doc.references
+        .iter()
+        .any(|r| r.origin != ReferenceOrigin::Inline)
+}
+
+/// The finding on a citation that links to nothing (CP101, or CP106 for a
+/// numbered or footnote marker), if its kind has one.
+pub fn unlinked_citation(citation: &Citation, has_bibliography: bool) -> Option<Diagnostic> {
+    let message = match citation.kind {
+        CitationKind::Key if citation.key == "*" => return None,
+        CitationKind::Key => format!("undefined citation key `{}`", citation.key),
+        CitationKind::Tag => format!(
+            "`@{}` has no definition (`[@{}]: doi:…`)",
+            citation.key, citation.key
+        ),
+        CitationKind::AuthorYear if has_bibliography => format!(
+            "no reference matches the author–year citation `{}`",
+            citation.key
+        ),
+        CitationKind::Numeric | CitationKind::Footnote => {
+            return Some(
+                Diagnostic::new(
+                    &ORPHAN_MARKER,
+                    citation.file,
+                    citation.span,
+                    format!(
+                        "citation marker `[{}]` has no reference-list entry",
+                        citation.key
+                    ),
+                )
+                .with_key(&citation.key),
+            );
+        }
+        _ => return None,
+    };
+    Some(
+        Diagnostic::new(&UNDEFINED_CITATION, citation.file, citation.span, message)
+            .with_key(&citation.key),
+    )
 }
 
 /// Which references some citation points to (`\nocite{*}` cites every entry).

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::fs::Vfs;
@@ -13,7 +13,10 @@ use crate::model::{BibliographyRequest, Document, FileId, FileLink, Span};
 use crate::parse::{self, ParseOptions, Parsed};
 use crate::read;
 use crate::rules::input;
-use crate::source::{FileKind, SourceFile, SourceMap};
+use crate::source::{FileKind, SourceMap};
+
+mod parse_cache;
+pub use parse_cache::ParseCache;
 
 /// How to load a project.
 #[derive(Debug, Clone, Default)]
@@ -33,81 +36,6 @@ pub struct LoadOptions {
     /// Whether the documents' own suppression comments hide findings
     /// (`ignore-inline-suppressions`).
     pub inline_suppressions: crate::suppress::InlineSuppressions,
-}
-
-/// Parses of earlier loads, by file id and path: reused when the text, the kind
-/// and the options are the same (a byte comparison: cheaper than parsing, and
-/// never wrong), brought up to date by re-parsing only the blocks an edit touched
-/// when only the text changed ([`parse::splice`]). File ids follow load order, so
-/// a load of the same root in the same order finds its files again.
-#[derive(Debug, Default)]
-pub struct ParseCache {
-    entries: Mutex<HashMap<(FileId, PathBuf), CachedParse>>,
-}
-
-#[derive(Debug)]
-struct CachedParse {
-    kind: FileKind,
-    options: ParseOptions,
-    text: Arc<str>,
-    outlined: parse::splice::Outlined,
-}
-
-/// Most parses kept; past it the cache starts again (a session with many roots
-/// would otherwise keep every file it ever read).
-const PARSE_CACHE_ENTRIES: usize = 512;
-
-impl ParseCache {
-    /// The parse of a text file: the kept one when the text is the same, the kept
-    /// one brought up to date when an earlier text of the file was parsed, else a
-    /// whole parse; kept for the next load.
-    fn parse(&self, id: FileId, file: &SourceFile, options: &ParseOptions) -> Parsed {
-        let key = (id, file.path.clone());
-        let kept = self.entries.lock().ok().and_then(|mut e| e.remove(&key));
-        let (text, outlined) = match kept {
-            Some(kept) if kept.kind == file.kind && kept.options == *options => {
-                if *kept.text == *file.text {
-                    let parsed = kept.outlined.parsed.clone();
-                    self.keep(key, kept);
-                    return parsed;
-                }
-                let outlined = parse::splice::update(
-                    file.kind,
-                    id,
-                    &kept.text,
-                    kept.outlined,
-                    &file.text,
-                    options,
-                );
-                (Arc::from(file.text.as_str()), outlined)
-            }
-            _ => (
-                Arc::from(file.text.as_str()),
-                parse::splice::parse_whole(file.kind, id, &file.text, options),
-            ),
-        };
-        let parsed = outlined.parsed.clone();
-        self.keep(
-            key,
-            CachedParse {
-                kind: file.kind,
-                options: options.clone(),
-                text,
-                outlined,
-            },
-        );
-        parsed
-    }
-
-    fn keep(&self, key: (FileId, PathBuf), parse: CachedParse) {
-        let Ok(mut entries) = self.entries.lock() else {
-            return;
-        };
-        if entries.len() >= PARSE_CACHE_ENTRIES {
-            entries.clear();
-        }
-        entries.insert(key, parse);
-    }
 }
 
 /// Everything read in one run.
