@@ -73,11 +73,15 @@ impl Server {
         // The edited file's list takes the findings of retyped citations.
         check.found.entry(file.clone()).or_default();
         let sources = &check.project.sources;
+        let policy = check.policy.as_deref();
         for (path, found) in check.found.iter_mut() {
             let own = *path == file;
             let touches = edit.move_findings(found, own) || own;
             if touches {
-                let converted = found.iter().map(|d| to_lsp(d, sources, encoding)).collect();
+                let converted = found
+                    .iter()
+                    .map(|d| to_lsp(d, sources, encoding, policy))
+                    .collect();
                 check.diagnostics.insert(path.clone(), Arc::new(converted));
             }
         }
