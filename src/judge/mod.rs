@@ -303,10 +303,10 @@ impl Judge {
         assessment: Assessment,
         texts: &[P],
     ) -> Option<Judgement> {
-        let terms =
-            specific::specific_terms(sentence, crate::verify::background::Background::embedded());
-        let own = measured(assessment, &terms, &TermSet::of(texts))?;
-        Some(self.decide(&own, None, &[], &terms))
+        // With no rival to measure, nothing can fail.
+        self.judge_assessed_among(sentence, assessment, texts, &[])
+            .ok()
+            .flatten()
     }
 
     /// As [`Judge::judge_assessed`], with `rivals`: the other works the document cites

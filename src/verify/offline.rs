@@ -224,16 +224,19 @@ impl OfflineVerifier {
             if !rivals.is_empty() {
                 notes.push(format!("compared with {} other cited works", rivals.len()));
             }
-            let verdict = match self.config.scorer.assess(request.claim, &evidence) {
-                Ok(a) => self.judged(
-                    a,
-                    (request.claim, &evidence, &rivals),
-                    Stage::Abstract,
-                    "the abstract",
-                    None,
-                ),
-                Err(e) => Err(e),
-            };
+            let verdict = self
+                .config
+                .scorer
+                .assess(request.claim, &evidence)
+                .and_then(|a| {
+                    self.judged(
+                        a,
+                        (request.claim, &evidence, &rivals),
+                        Stage::Abstract,
+                        "the abstract",
+                        None,
+                    )
+                });
             let verdict = match verdict {
                 Ok(v) => v,
                 Err(e) => return (self.failed(Stage::Abstract, &e.to_string(), notes), false),
@@ -335,12 +338,7 @@ impl OfflineVerifier {
         let negation_mismatch = a.negation_mismatch;
         let evidence = a.best.as_ref().map(|b| b.text.clone());
         let judge = Judge::new(self.config.scorer.clone());
-        let judgement = if rivals.is_empty() {
-            judge.judge_assessed(claim, a, texts)
-        } else {
-            judge.judge_assessed_among(claim, a, texts, rivals)?
-        };
-        let Some(j) = judgement else {
+        let Some(j) = judge.judge_assessed_among(claim, a, texts, rivals)? else {
             return Ok(OfflineVerdict {
                 relation: Relation::Uncertain,
                 stage,
