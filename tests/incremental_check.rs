@@ -17,7 +17,7 @@ use citeproof::diagnostic::Diagnostic;
 use citeproof::fs::{Overlay, Vfs};
 use citeproof::load::ParseCache;
 use citeproof::load::Project;
-use citeproof::pipeline::{CheckSetup, Checker, Learned};
+use citeproof::pipeline::{CheckSetup, Checker, Learned, Recheck};
 use citeproof::source::LineIndex;
 use proptest::prelude::*;
 
@@ -114,8 +114,9 @@ fn shown(check: &(Project, Vec<Diagnostic>)) -> (String, String) {
     )
 }
 
-/// The language server's way: an edit of `path` that only moves results is
-/// applied to the kept check; any other is checked again through the cache.
+/// The language server's way: an edit of `path` is brought into the kept check
+/// (moved, or spliced and checked again); any other is checked again through the
+/// cache. Which way it took.
 fn recheck(
     kept: &mut (Project, Vec<Diagnostic>),
     paper: &Path,
@@ -123,23 +124,33 @@ fn recheck(
     text: &str,
     overlay: &Overlay,
     cache: &Arc<ParseCache>,
-) -> bool {
+) -> Way {
     let checker = checker(paper, overlay, Some(cache));
-    let moved = kept
-        .0
-        .sources
-        .find(path)
-        .and_then(|id| checker.recheck_moved(&mut kept.0, id, text, &LineIndex::new(text)));
-    match moved {
-        Some(edit) => {
+    let learned = Learned::default();
+    let recheck = kept.0.sources.find(path).and_then(|id| {
+        checker.recheck_edit(&mut kept.0, id, text, &LineIndex::new(text), &learned)
+    });
+    match recheck {
+        Some(Recheck::Moved(edit)) => {
             edit.move_findings(&mut kept.1, true);
-            true
+            Way::Moved
+        }
+        Some(Recheck::Spliced(checked)) => {
+            kept.1 = checked.diagnostics;
+            Way::Spliced
         }
         None => {
             *kept = check(paper, overlay, Some(cache));
-            false
+            Way::Loaded
         }
     }
+}
+
+#[derive(Debug, PartialEq)]
+enum Way {
+    Moved,
+    Spliced,
+    Loaded,
 }
 
 fn apply(text: &str, at: f64, remove: usize, insert: &str) -> String {
@@ -180,7 +191,7 @@ fn run_sequence(
         overlay.set(path, Arc::from(texts[which].as_str()));
         let cached = shown(&check(&paper, &overlay, Some(&cache)));
         let fresh = shown(&check(&paper, &overlay, None));
-        recheck(
+        let way = recheck(
             &mut kept,
             &paper,
             path,
@@ -192,13 +203,15 @@ fn run_sequence(
         prop_assert_eq!(
             &moved.0,
             &fresh.0,
-            "documents after editing (kept check):\n{}",
+            "documents after editing (kept check, {:?}):\n{}",
+            way,
             texts[which]
         );
         prop_assert_eq!(
             &moved.1,
             &fresh.1,
-            "findings after editing (kept check):\n{}",
+            "findings after editing (kept check, {:?}):\n{}",
+            way,
             texts[which]
         );
         prop_assert_eq!(
@@ -218,34 +231,53 @@ fn run_sequence(
 }
 
 /// Typing in prose moves the kept check, and so does typing in a citation key
-/// that links to nothing; typing in a key that links checks again; each gives
-/// what a fresh check gives.
+/// that links to nothing; typing in a key that links, a new citation or a new
+/// entry is spliced in and checked again; each gives what a fresh check gives.
 #[test]
-fn prose_edits_move_the_kept_check_and_key_edits_check_again() {
+fn prose_edits_move_the_kept_check_and_key_edits_are_spliced() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
     let paper = dir_path.join("paper.md");
+    let bib = dir_path.join("refs.bib");
     // A suppression in the paper could silence a retyped key's finding: none here.
     let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
     std::fs::write(&paper, &text).expect("write");
-    std::fs::write(dir_path.join("refs.bib"), BIB).expect("write");
+    std::fs::write(&bib, BIB).expect("write");
     let mut overlay = Overlay::new(Vfs::disk());
     let cache = Arc::new(ParseCache::default());
     let mut kept = check(&paper, &overlay, Some(&cache));
+    let mut edit = |kept: &mut (Project, Vec<Diagnostic>), path: &Path, text: &str| {
+        overlay.set(path, Arc::from(text));
+        let way = recheck(kept, &paper, path, text, &overlay, &cache);
+        assert_eq!(
+            shown(kept),
+            shown(&check(&paper, &overlay, None)),
+            "{way:?}"
+        );
+        way
+    };
     let prose = text.replace("Sleep helps", "Sleep surely helps");
-    overlay.set(&paper, Arc::from(prose.as_str()));
-    assert!(recheck(&mut kept, &paper, &paper, &prose, &overlay, &cache));
-    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
+    assert_eq!(edit(&mut kept, &paper, &prose), Way::Moved);
     // A key that linked to nothing and still does is retyped in place …
     let typed = prose.replace("@missing2001]", "@missing2002]");
-    overlay.set(&paper, Arc::from(typed.as_str()));
-    assert!(recheck(&mut kept, &paper, &paper, &typed, &overlay, &cache));
-    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
-    // … one that linked is checked again.
+    assert_eq!(edit(&mut kept, &paper, &typed), Way::Moved);
+    // … one that linked is spliced and linked again, as is a new citation and a
+    // sentence split in two.
     let key = typed.replace("[@lee2019;", "[@lee2019x;");
-    overlay.set(&paper, Arc::from(key.as_str()));
-    assert!(!recheck(&mut kept, &paper, &paper, &key, &overlay, &cache));
-    assert_eq!(shown(&kept), shown(&check(&paper, &overlay, None)));
+    assert_eq!(edit(&mut kept, &paper, &key), Way::Spliced);
+    let cited = key.replace("A paragraph with no citation.", "A paragraph [@lee2019].");
+    assert_eq!(edit(&mut kept, &paper, &cited), Way::Spliced);
+    let split = cited.replace("Sleep surely helps memory", "Sleep. Surely it helps memory");
+    assert_eq!(edit(&mut kept, &paper, &split), Way::Spliced);
+    // An entry added to the bibliography is spliced into it.
+    let entries = format!("{BIB}\n@book{{lee2019x,\n  title = {{Later}},\n  year = 2019\n}}\n");
+    assert_eq!(edit(&mut kept, &bib, &entries), Way::Spliced);
+    // A new bibliography request reads another file: loaded again.
+    let requested = split.replace(
+        "bibliography: refs.bib",
+        "bibliography: [refs.bib, more.bib]",
+    );
+    assert_eq!(edit(&mut kept, &paper, &requested), Way::Loaded);
 }
 
 fn cases() -> u32 {

@@ -1,7 +1,9 @@
-//! Keystrokes that only move what the paper holds (prose typed, a citation key
-//! typed that links to nothing) are applied to the root's last check in place:
-//! after each, the diagnostics the server publishes for the paper and its
-//! bibliography are those a server that opens the final text publishes.
+//! Keystrokes are brought into the root's last check in place: those that only
+//! move what the paper holds (prose typed, a citation key typed that links to
+//! nothing) move it, those that change it (a linked key retyped, a citation added,
+//! a sentence split) are spliced in and checked again. After each, the diagnostics
+//! the server publishes for the paper and its bibliography are those a server that
+//! opens the final text publishes.
 
 mod lsp_support;
 
@@ -46,7 +48,7 @@ fn fresh(paper: &Path, text: &str) -> (Value, Value) {
 }
 
 #[test]
-fn typing_in_prose_and_in_an_unknown_key_publishes_what_a_fresh_check_does() {
+fn keystrokes_publish_what_a_fresh_check_does() {
     let dir = tempfile::tempdir().unwrap();
     let dir_path = citeproof::fs::normalize(dir.path());
     std::fs::write(dir_path.join("refs.bib"), BIB).unwrap();
@@ -65,6 +67,10 @@ fn typing_in_prose_and_in_an_unknown_key_publishes_what_a_fresh_check_does() {
         ("[@missing2001]", "[@missing2002]"),
         ("# Introduction", "# Intro"),
         ("[@smit\n", "[@smith2020]\n"),
+        ("memory [@smith2020].", "memory [@smith2x020]."),
+        ("The end [@url2021].", "The end [@url2021; @unused2000]."),
+        ("Rest matters", "Rest. It matters"),
+        ("memory [@smith2x020].", "memory [@smith2020]."),
     ];
     for (version, (from, to)) in edits.iter().enumerate() {
         text = text.replacen(from, to, 1);

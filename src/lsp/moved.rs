@@ -1,8 +1,11 @@
-//! A keystroke that only moved what the edited file holds (typing in prose) is
-//! applied to the root's last check in place — its project, findings, converted
-//! diagnostics and facts move with the text — instead of checking the root again
-//! ([`crate::pipeline::MovedEdit`]). The bibliography's findings, converted once,
-//! stay as they are unless one of them points into the edited file.
+//! A keystroke is brought into the root's last check instead of reading the root
+//! again ([`crate::pipeline::Recheck`]). One that only moved what the edited file
+//! holds (typing in prose) moves the check's project, findings, converted
+//! diagnostics and facts with the text. One that changed it (a key retyped, a
+//! sentence split) is spliced into the project, which is checked again without
+//! reading or parsing a file. Either way the bibliography's findings, converted
+//! once, stay as they are unless one of them changed or points into the edited
+//! file.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -10,16 +13,19 @@ use std::sync::Arc;
 
 use super::completion_index;
 use super::diagnostics::to_lsp;
+use super::encoding::Encoding;
 use super::roots::RootSpec;
 use super::server::Server;
+use super::workspace::{RootCheck, root_check_after_edit};
 use crate::fs::normalize;
 use crate::load::Project;
 use crate::model::FileId;
+use crate::pipeline::{Checked, Learned, MovedEdit, Recheck};
 
 impl Server {
     /// Apply the batch's edit to `spec`'s last check when the edit is the only
-    /// change the root sees and it only moved results; `false`: check the root.
-    pub(super) fn moved_in_place(&mut self, spec: &RootSpec, changed: &HashSet<PathBuf>) -> bool {
+    /// change the root sees and it can be brought in; `false`: check the root.
+    pub(super) fn edited_in_place(&mut self, spec: &RootSpec, changed: &HashSet<PathBuf>) -> bool {
         let Some(check) = self.workspace.roots.get(&spec.key) else {
             return false;
         };
@@ -39,14 +45,14 @@ impl Server {
         let Ok(kept) = self.checker_for(spec) else {
             return false;
         };
-        let learned_version = self
-            .resolution
-            .learned(&kept.engines_key)
-            .map_or(0, |l| l.version());
+        let none = Learned::default();
+        let learned = self.resolution.learned(&kept.engines_key).unwrap_or(&none);
+        let learned_version = learned.version();
         let Some(doc) = self.documents.by_path(&file) else {
             return false;
         };
-        let (text, index) = (doc.text.clone(), doc.index.clone());
+        // Borrowed, not copied: the documents and the checks are apart.
+        let (text, index) = (&doc.text, &doc.index);
         let encoding = self.encoding;
         let Some(check) = self.workspace.roots.get_mut(&spec.key) else {
             return false;
@@ -59,35 +65,83 @@ impl Server {
             return false;
         }
         let index_kept = completion_index::take(&check.project);
-        let moved = Arc::get_mut(&mut check.project).and_then(|project| {
+        let rechecked = Arc::get_mut(&mut check.project).and_then(|project| {
             let id = file_id(project, &file)?;
-            let edit = kept.checker.recheck_moved(project, id, &text, &index)?;
-            Some((id, edit))
+            let recheck = kept
+                .checker
+                .recheck_edit(project, id, text, index, learned)?;
+            // A spliced project is checked anew: it leaves the old check.
+            let taken = matches!(recheck, Recheck::Spliced(_)).then(|| std::mem::take(project));
+            Some((id, recheck, taken))
         });
-        if let Some(index_kept) = index_kept {
-            completion_index::restore(&check.project, index_kept);
-        }
-        let Some((_, edit)) = moved else {
-            return false;
-        };
-        // The edited file's list takes the findings of retyped citations.
-        check.found.entry(file.clone()).or_default();
-        let sources = &check.project.sources;
-        let policy = check.policy.as_deref();
-        for (path, found) in check.found.iter_mut() {
-            let own = *path == file;
-            let touches = edit.move_findings(found, own) || own;
-            if touches {
-                let converted = found
-                    .iter()
-                    .map(|d| to_lsp(d, sources, encoding, policy))
-                    .collect();
-                check.diagnostics.insert(path.clone(), Arc::new(converted));
+        match rechecked {
+            Some((id, Recheck::Spliced(checked), Some(project))) => {
+                // The completion index described the old entries: it is made again.
+                *check = spliced_check(check, project, checked, id, encoding);
+                true
+            }
+            Some((_, Recheck::Moved(edit), _)) => {
+                if let Some(index_kept) = index_kept {
+                    completion_index::restore(&check.project, index_kept);
+                }
+                move_check(check, &edit, &file, encoding);
+                true
+            }
+            _ => {
+                if let Some(index_kept) = index_kept {
+                    completion_index::restore(&check.project, index_kept);
+                }
+                false
             }
         }
-        edit.move_facts(Arc::make_mut(&mut check.facts));
-        true
     }
+}
+
+/// Move a check's findings, converted diagnostics and facts with an edit that
+/// only moved what `file` holds.
+fn move_check(check: &mut RootCheck, edit: &MovedEdit, file: &Path, encoding: Encoding) {
+    // The edited file's list takes the findings of retyped citations.
+    check.found.entry(file.to_path_buf()).or_default();
+    let sources = &check.project.sources;
+    let policy = check.policy.as_deref();
+    for (path, found) in check.found.iter_mut() {
+        let own = path == file;
+        let touches = edit.move_findings(found, own) || own;
+        if touches {
+            let converted = found
+                .iter()
+                .map(|d| to_lsp(d, sources, encoding, policy))
+                .collect();
+            check.diagnostics.insert(path.clone(), Arc::new(converted));
+        }
+    }
+    edit.move_facts(Arc::make_mut(&mut check.facts));
+}
+
+/// The check of a spliced `project` (its findings `checked`), keeping the previous
+/// check's conversions of the lists that did not change and place nothing in the
+/// edited `file`.
+fn spliced_check(
+    previous: &RootCheck,
+    project: Project,
+    checked: Checked,
+    file: FileId,
+    encoding: Encoding,
+) -> RootCheck {
+    let mut check = root_check_after_edit(
+        project,
+        checked,
+        encoding,
+        previous.inputs.clone(),
+        previous.policy.clone(),
+        previous,
+        file,
+    );
+    check.resolves = previous.resolves;
+    check.engines_key = previous.engines_key.clone();
+    check.checker = previous.checker.clone();
+    check.learned_version = previous.learned_version;
+    check
 }
 
 /// The id of the file at `path` (as the workspace keys it) in a project.

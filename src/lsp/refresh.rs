@@ -221,7 +221,7 @@ impl Server {
                 continue;
             }
             done.insert(spec.key.clone());
-            if !all && self.moved_in_place(spec, changed) {
+            if !all && self.edited_in_place(spec, changed) {
                 self.roots.failing.remove(&spec.key);
                 continue;
             }

@@ -206,6 +206,53 @@ pub fn root_check(
     policy: Option<Arc<VenuePolicy>>,
     previous: Option<&RootCheck>,
 ) -> RootCheck {
+    converted_check(
+        project,
+        checked,
+        encoding,
+        inputs,
+        policy,
+        previous,
+        |list, p, project| same_sources(list, &p.project.sources, &project.sources),
+    )
+}
+
+/// [`root_check`] of a project that is `previous`'s with one file edited in place
+/// (`previous.project` no longer holds it): a list that places nothing in `edited`
+/// converts as before.
+pub fn root_check_after_edit(
+    project: Project,
+    checked: Checked,
+    encoding: Encoding,
+    inputs: Vec<PathBuf>,
+    policy: Option<Arc<VenuePolicy>>,
+    previous: &RootCheck,
+    edited: FileId,
+) -> RootCheck {
+    let reusable =
+        |list: &[Diagnostic], _: &RootCheck, _: &Project| !files_of(list).any(|f| f == edited);
+    converted_check(
+        project,
+        checked,
+        encoding,
+        inputs,
+        policy,
+        Some(previous),
+        reusable,
+    )
+}
+
+/// The check, each file's list converted for the client unless `reusable` says
+/// that `previous`'s conversion of an equal list holds.
+fn converted_check(
+    project: Project,
+    checked: Checked,
+    encoding: Encoding,
+    inputs: Vec<PathBuf>,
+    policy: Option<Arc<VenuePolicy>>,
+    previous: Option<&RootCheck>,
+    reusable: impl Fn(&[Diagnostic], &RootCheck, &Project) -> bool,
+) -> RootCheck {
     let mut found: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
     for d in checked.diagnostics {
         let file = project.sources.get(d.file);
@@ -220,9 +267,7 @@ pub fn root_check(
             let kept = previous
                 .filter(|p| p.encoding == encoding && p.policy == policy)
                 .and_then(|p| Some((p.found.get(path)?, p.diagnostics.get(path)?, p)))
-                .filter(|(old, _, p)| {
-                    *old == list && same_sources(list, &p.project.sources, &project.sources)
-                });
+                .filter(|(old, _, p)| *old == list && reusable(list, p, &project));
             let converted = match kept {
                 Some((_, converted, _)) => Arc::clone(converted),
                 None => Arc::new(
@@ -259,14 +304,7 @@ pub fn root_check(
 /// places, fix edits) has the same path and text in both loads, so that their
 /// conversion (URIs, ranges) is the same.
 fn same_sources(diagnostics: &[Diagnostic], old: &SourceMap, new: &SourceMap) -> bool {
-    let mut ids: Vec<FileId> = diagnostics
-        .iter()
-        .flat_map(|d| {
-            let related = d.related.iter().map(|r| r.file);
-            let edits = d.fix.iter().flat_map(|f| f.edits.iter().map(|e| e.file));
-            std::iter::once(d.file).chain(related).chain(edits)
-        })
-        .collect();
+    let mut ids: Vec<FileId> = files_of(diagnostics).collect();
     ids.sort_unstable();
     ids.dedup();
     ids.into_iter().all(
@@ -275,6 +313,15 @@ fn same_sources(diagnostics: &[Diagnostic], old: &SourceMap, new: &SourceMap) ->
             _ => false,
         },
     )
+}
+
+/// Every file the diagnostics place something in (with repeats).
+fn files_of(diagnostics: &[Diagnostic]) -> impl Iterator<Item = FileId> + '_ {
+    diagnostics.iter().flat_map(|d| {
+        let related = d.related.iter().map(|r| r.file);
+        let edits = d.fix.iter().flat_map(|f| f.edits.iter().map(|e| e.file));
+        std::iter::once(d.file).chain(related).chain(edits)
+    })
 }
 
 /// The path a URI names, as the workspace keys it.

@@ -9,16 +9,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::{ConfigSet, Overrides};
-use crate::diagnostic::Diagnostic;
 use crate::fs::Vfs;
 use crate::load::{self, LoadOptions, ParseCache, Project};
-use crate::model::FileId;
 use crate::policy::FailOn;
 use crate::resolve::cascade::Resolver;
-use crate::source::{FileKind, LineIndex};
 use crate::verify::backend::Backend;
 
-use super::{Checked, Engines, Learned, MovedEdit, Stages};
+use super::{Checked, Engines, Learned, Stages};
+
+mod recheck;
+pub use recheck::Recheck;
 
 /// What a check needs from outside the files it reads.
 #[derive(Debug, Clone, Default)]
@@ -177,89 +177,6 @@ impl Checker {
             .configs
             .apply_rule_levels(&project.sources, checked.diagnostics)?;
         Ok(checked)
-    }
-
-    /// Bring `project` — loaded and checked by this checker — up to a new `text` of
-    /// one of its files (`index`: the text's line index) in place, when the edit only
-    /// moved what the file holds ([`MovedEdit`]); the caller then moves its
-    /// findings and facts with the returned edit instead of checking again. `None`
-    /// (nothing changed in `project`) when the edit may change a finding: the
-    /// caller checks again, and the parse made here is the one that load finds.
-    pub fn recheck_moved(
-        &self,
-        project: &mut Project,
-        file: FileId,
-        text: &str,
-        index: &LineIndex,
-    ) -> Option<MovedEdit> {
-        let cache = self.load.parse_cache.as_deref()?;
-        let source = project.sources.files().get(file.index())?;
-        let kind = source.kind;
-        if !matches!(kind, FileKind::Markdown | FileKind::Latex) || source.is_converted() {
-            return None;
-        }
-        // A LaTeX file read with citation commands its document defines is parsed
-        // with other options than these.
-        let options = &self.load.parse;
-        let read_alike = project
-            .documents
-            .iter()
-            .filter(|d| d.files.contains(&file))
-            .all(|d| kind != FileKind::Latex || d.cite_commands == options.cite_commands);
-        if !read_alike {
-            return None;
-        }
-        let window = cache.update_window(file, &source.path, kind, &source.text, text, options)?;
-        let mut edit = MovedEdit::from_window(file, &window)?;
-        // Claims' texts decide verification; suppressions hold by line, and may
-        // silence a retyped citation's finding.
-        let suppressed = project
-            .documents
-            .iter()
-            .any(|d| d.suppressions.iter().any(|s| s.file == file));
-        if (edit.changes_claims() && self.configs.run().verify_enabled())
-            || (suppressed && edit.moves_lines(&source.text, text))
-            || (suppressed && !edit.retyped().is_empty())
-        {
-            return None;
-        }
-        if !edit.retyped().is_empty() {
-            let added = self.retyped_findings(project, file, &edit)?;
-            edit.set_added(added);
-        }
-        edit.move_project(project, text.to_string(), index.clone());
-        Some(edit)
-    }
-
-    /// The findings of the citations an edit retyped, as a check of the edited
-    /// text reports them; `None` when one of them linked, or would link, to a
-    /// reference (its document's links and findings change: check again).
-    fn retyped_findings(
-        &self,
-        project: &Project,
-        file: FileId,
-        edit: &MovedEdit,
-    ) -> Option<Vec<Diagnostic>> {
-        let mut found = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for doc in project.documents.iter().filter(|d| d.files.contains(&file)) {
-            let has_bibliography = crate::rules::links::has_bibliography(doc);
-            for (old, new) in edit.retyped() {
-                let was_linked = doc
-                    .citations
-                    .iter()
-                    .any(|c| c.span == old.span && c.file == old.file && c.reference.is_some());
-                if was_linked || !crate::link::links_nowhere(&doc.references, new) {
-                    return None;
-                }
-                if let Some(d) = crate::rules::links::unlinked_citation(new, has_bibliography)
-                    && seen.insert((d.rule.code, d.span, d.message.clone()))
-                {
-                    found.push(d);
-                }
-            }
-        }
-        self.configs.apply_rule_levels(&project.sources, found).ok()
     }
 
     /// Whether the configuration asks for resolution (and so for background runs).

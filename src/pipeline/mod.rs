@@ -12,6 +12,7 @@ mod configured;
 mod engines;
 mod learned;
 mod moved;
+mod spliced;
 
 use std::collections::HashMap;
 
@@ -30,7 +31,7 @@ use crate::verify::backend::{Backend, BackendError, Judgement, VerifySettings};
 use crate::verify::project::verify_pairs;
 use crate::verify::usage::UsageSummary;
 
-pub use configured::{CheckSetup, Checker, PlannedStages};
+pub use configured::{CheckSetup, Checker, PlannedStages, Recheck};
 pub use engines::Engines;
 pub use learned::{Learned, replay};
 pub use moved::MovedEdit;

@@ -5,7 +5,7 @@
 //! the root again: work proportional to the edited blocks, not to the project.
 //!
 //! What may differ is the text of the sentences the edit falls in (claims): claim
-//! texts decide only verification, so [`super::Checker::recheck_moved`] takes this
+//! texts decide only verification, so [`super::Checker::recheck_edit`] takes this
 //! way only when verification is off. Suppressions work by line: an edit that adds
 //! or removes a line break in a file with suppressions is checked again.
 //!
@@ -41,7 +41,7 @@ pub struct MovedEdit {
 
 /// Results whose places can be moved: `false` when a place of `file` falls inside
 /// the changed bytes (the result is not a moved copy of itself).
-trait Place {
+pub(super) trait Place {
     fn move_places(&mut self, file: FileId, edit: &MovedEdit) -> bool;
 }
 
@@ -91,7 +91,20 @@ impl MovedEdit {
         Some(edit)
     }
 
-    fn same_moved<T: Place + Clone + PartialEq>(&self, old: &[T], new: &[T]) -> bool {
+    /// The edit of `file` that `change` made, moving places only (no claim texts,
+    /// no retyped citations): what [`super::spliced`] moves the rest of a file by.
+    pub(super) fn moving(file: FileId, change: Change) -> MovedEdit {
+        MovedEdit {
+            file,
+            change,
+            claims: Vec::new(),
+            retyped: Vec::new(),
+            added: Vec::new(),
+        }
+    }
+
+    /// Whether each of `new` is the one of `old` at its new place.
+    pub(super) fn same_moved<T: Place + Clone + PartialEq>(&self, old: &[T], new: &[T]) -> bool {
         old.len() == new.len()
             && old.iter().zip(new).all(|(old, new)| {
                 let mut moved = old.clone();
