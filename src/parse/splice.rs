@@ -426,12 +426,42 @@ impl Spans for Diagnostic {
 /// before the window and how many window results were kept (for re-basing
 /// indices between lists).
 fn splice_list<T: Spans>(
-    old: Vec<T>,
+    mut old: Vec<T>,
     window: Vec<T>,
     cut: Cut,
     replaced: &mut Vec<T>,
 ) -> (Vec<T>, usize, usize) {
-    let mut out = Vec::with_capacity(old.len() + window.len());
+    let fresh: Vec<T> = window
+        .into_iter()
+        .filter(|i| i.at() < cut.window_len)
+        .map(|mut item| {
+            item.move_by(cut.start as isize);
+            item
+        })
+        .collect();
+    let kept = fresh.len();
+    // A list in reading order (the usual case) is spliced where it is: the
+    // results before and after the window are not moved in memory.
+    let before = old
+        .iter()
+        .take_while(|i| cut.old_part(i.at()) == Part::Before)
+        .count();
+    let through = before
+        + old[before..]
+            .iter()
+            .take_while(|i| cut.old_part(i.at()) == Part::Replaced)
+            .count();
+    if old[through..]
+        .iter()
+        .all(|i| cut.old_part(i.at()) == Part::After)
+    {
+        old[through..]
+            .iter_mut()
+            .for_each(|item| item.move_by(cut.delta));
+        replaced.extend(old.splice(before..through, fresh));
+        return (old, before, kept);
+    }
+    let mut out = Vec::with_capacity(old.len() + kept);
     let mut after = Vec::new();
     for item in old {
         match cut.old_part(item.at()) {
@@ -441,12 +471,7 @@ fn splice_list<T: Spans>(
         }
     }
     let before = out.len();
-    let mut kept = 0;
-    for mut item in window.into_iter().filter(|i| i.at() < cut.window_len) {
-        item.move_by(cut.start as isize);
-        out.push(item);
-        kept += 1;
-    }
+    out.extend(fresh);
     for mut item in after {
         item.move_by(cut.delta);
         out.push(item);

@@ -249,12 +249,22 @@ fn same_year_and_first_author(a: &Reference, b: &Reference) -> bool {
 
 /// Lowercase alphanumeric words of a title, for duplicate detection.
 fn title_key(title: &str) -> String {
-    title
+    let mut key = String::with_capacity(title.len());
+    for word in title
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
+    {
+        if !key.is_empty() {
+            key.push(' ');
+        }
+        // Built in one string: this runs for every entry on every check.
+        if word.is_ascii() {
+            key.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+        } else {
+            key.push_str(&word.to_lowercase());
+        }
+    }
+    key
 }
 
 /// A bibliography entry without title, author/editor or year (CP107).
