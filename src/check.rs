@@ -51,7 +51,7 @@ pub fn finish(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic
         .filter(|s| seen_suppressions.insert((s.file, s.span)))
         .cloned()
         .collect();
-    let diagnostics = crate::accept::apply(project, diagnostics);
+    let diagnostics = crate::accept::apply(&project.accepted, &project.documents, diagnostics);
     let mut out = suppress::apply(
         &project.sources,
         &suppressions,

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::model::{FileId, Span};
-use crate::read::{Location, LocationMap};
+use crate::read::locations::{Location, LocationMap};
 
 /// What kind of document a file holds; decides which parser reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -187,11 +187,7 @@ impl LineIndex {
 
 /// Largest char boundary at or below `offset` (clamped to the text length).
 pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
+    text.floor_char_boundary(offset)
 }
 
 /// One file's text with its line index.

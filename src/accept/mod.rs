@@ -18,8 +18,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::fs::FileSystem;
-use crate::load::Project;
-use crate::model::{FileId, RefFields, Reference, Span};
+use crate::model::{Document, FileId, RefFields, Reference, Span};
 use crate::rules::{self, REFERENCE_NOT_FOUND, REFERENCE_UNVERIFIED, Rule, WORK_NOT_INDEXED};
 use crate::source::{FileKind, SourceMap};
 
@@ -214,22 +213,20 @@ impl Accepted {
         Accepted { works }
     }
 
-    /// Read the accepted-works files of a loaded project: each file joins the
-    /// source map (its problems are findings in it) and its works the project.
-    pub fn load_into(lookup: &Lookup, fs: &dyn FileSystem, project: &mut Project) {
-        let starts: Vec<PathBuf> = project
-            .documents
-            .iter()
-            .map(|d| project.sources.get(d.root).path.clone())
-            .collect();
-        let files = Accepted::read(lookup, fs, &starts);
+    /// Read the accepted-works files `lookup` names for documents at `starts` into
+    /// a run: each file joins `sources`, and its problems come back as findings in it.
+    pub fn read_into(
+        lookup: &Lookup,
+        fs: &dyn FileSystem,
+        starts: &[PathBuf],
+        sources: &mut SourceMap,
+    ) -> (Accepted, Vec<Diagnostic>) {
         let mut works = Vec::new();
-        for f in files {
-            let id = add_file(&mut project.sources, &f.path, f.text);
+        let mut problems = Vec::new();
+        for f in Accepted::read(lookup, fs, starts) {
+            let id = add_file(sources, &f.path, f.text);
             for (span, why) in &f.read.problems {
-                project
-                    .problems
-                    .push(rules::accepted::invalid_record(id, *span, why));
+                problems.push(rules::accepted::invalid_record(id, *span, why));
             }
             works.extend(f.read.records.into_iter().map(|record| Placed {
                 record,
@@ -237,7 +234,7 @@ impl Accepted {
                 file: Some(id),
             }));
         }
-        project.accepted = Accepted { works };
+        (Accepted { works }, problems)
     }
 
     /// What `reference` is against the accepted works.
@@ -313,10 +310,9 @@ fn differences(record: &file::Record, fields: &RefFields) -> String {
 }
 
 /// The reference a finding is about: the one with its key whose entry holds it.
-fn reference_of<'p>(project: &'p Project, d: &Diagnostic) -> Option<&'p Reference> {
+fn reference_of<'d>(documents: &'d [Document], d: &Diagnostic) -> Option<&'d Reference> {
     let key = d.key.as_deref()?;
-    project
-        .documents
+    documents
         .iter()
         .flat_map(|doc| doc.references.iter())
         .find(|r| {
@@ -330,8 +326,12 @@ fn reference_of<'p>(project: &'p Project, d: &Diagnostic) -> Option<&'p Referenc
 /// Drop the findings of accepted works; add one for each reference that resembles
 /// an accepted work without being it. Called by [`crate::check::finish`] before the
 /// suppression comments apply.
-pub fn apply(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    if project.accepted.is_empty() {
+pub fn apply(
+    accepted: &Accepted,
+    documents: &[Document],
+    diagnostics: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    if accepted.is_empty() {
         return diagnostics;
     }
     let mut out = Vec::with_capacity(diagnostics.len());
@@ -342,11 +342,11 @@ pub fn apply(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic>
             out.push(d);
             continue;
         }
-        let Some(reference) = reference_of(project, &d) else {
+        let Some(reference) = reference_of(documents, &d) else {
             out.push(d);
             continue;
         };
-        match project.accepted.judge(&reference.key, &reference.fields) {
+        match accepted.judge(&reference.key, &reference.fields) {
             Judgement::Accepted(_) => {}
             Judgement::Changed(work, differences) => {
                 if told.insert((reference.file, reference.span)) {

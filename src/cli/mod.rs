@@ -94,7 +94,7 @@ pub struct ReadArgs {
     #[arg(long = "bib", value_name = "FILE")]
     pub bibliographies: Vec<PathBuf>,
     /// Files larger than this are not read (bytes; suffixes K, M, G allowed; default 50M).
-    #[arg(long, value_name = "SIZE", value_parser = citeproof::config::file::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = citeproof::config::values::parse_size)]
     pub max_file_size: Option<u64>,
     /// LaTeX citation commands in addition to the defaults (repeatable; no backslash).
     #[arg(long = "cite-command", value_name = "NAME")]

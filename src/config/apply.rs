@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use super::Resolved;
-use super::file::{RuleKey, RuleLevel};
-use super::layers::{Layer, Origin};
+use super::layers::Layer;
+use super::origin::Origin;
+use super::values::{RuleKey, RuleLevel};
 use crate::diagnostic::Severity;
 use crate::parse::ParseOptions;
 use crate::policy::FailOn;
@@ -112,7 +113,7 @@ impl Resolved {
     /// glob and no exclude glob. Globs without `/` match a name at any depth.
     pub fn accepts(&self, path: &Path) -> bool {
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let matches = |globs: &Option<Vec<super::file::Glob>>, base: &Path| {
+        let matches = |globs: &Option<Vec<super::values::Glob>>, base: &Path| {
             // A file outside the configuration's folder (`--config` elsewhere) is
             // matched on its whole path.
             let relative = absolute.strip_prefix(base).unwrap_or(&absolute);

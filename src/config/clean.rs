@@ -8,8 +8,8 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::Resolved;
-use super::file::Fraction;
-use super::layers::Origin;
+use super::origin::Origin;
+use super::values::Fraction;
 use crate::clean::CleanerSettings;
 use crate::clean::options::{
     Action, CleanOptions, Context, FailOn, Metric, Numbering, Preset, Settled,

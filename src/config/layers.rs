@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use super::file::ConfigFile;
+use super::origin::Origin;
 use crate::fs::FileSystem;
 
 /// Configuration files larger than this are refused rather than read.
@@ -20,29 +21,6 @@ pub const FILE_NAMES: [&str; 2] = ["citeproof.toml", ".citeproof.toml"];
 
 /// How many files an `extend` chain may hold.
 const MAX_EXTEND_DEPTH: usize = 16;
-
-/// Where a value was set.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
-    Default,
-    File(PathBuf),
-    Env(String),
-    Cli(String),
-    /// An editor's setting (`citeproof.verify` in the language server's settings).
-    Editor(String),
-}
-
-impl fmt::Display for Origin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Origin::Default => f.write_str("default"),
-            Origin::File(path) => write!(f, "{}", path.display()),
-            Origin::Env(var) => write!(f, "environment {var}"),
-            Origin::Cli(flag) => write!(f, "command line {flag}"),
-            Origin::Editor(setting) => write!(f, "editor setting {setting}"),
-        }
-    }
-}
 
 /// Dotted key → value and where it came from.
 pub type Flat = BTreeMap<String, (Value, Origin)>;

@@ -11,11 +11,13 @@ mod apply;
 pub mod clean;
 pub mod file;
 pub mod layers;
+mod origin;
 mod print;
 pub mod serve;
 pub mod serve_access;
 mod stages;
 pub mod validate;
+pub mod values;
 pub mod venue_policy;
 
 use std::collections::HashMap;
@@ -29,7 +31,8 @@ use crate::source::SourceMap;
 use crate::walk::PathFilter;
 
 pub use file::ConfigFile;
-pub use layers::{Flat, Layer, Origin};
+pub use layers::{Flat, Layer};
+pub use origin::Origin;
 pub use stages::ResolveSetup;
 
 /// Settings from outside the files: environment variables and command-line flags.

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::Resolved;
-use super::layers::Origin;
+use super::origin::Origin;
 use crate::resolve::sources::SourceName;
 
 /// Render the effective configuration; paths are shown relative to `cwd` when under it.

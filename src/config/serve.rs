@@ -9,8 +9,8 @@ use serde::de::Deserializer;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::Resolved;
-use super::file::{RateLimit, Seconds, Size};
-use super::serve_access::{CorsOrigins, Tokens};
+use super::serve_access::{CorsOrigins, TOKENS_ENV, Tokens};
+use super::values::{RateLimit, Seconds, Size};
 use crate::net::Rate;
 
 /// `[serve]`.
@@ -132,9 +132,6 @@ pub fn default_concurrency() -> usize {
     let cpus = std::thread::available_parallelism().map_or(2, usize::from);
     (4 * cpus).max(4)
 }
-
-/// The environment variable of comma-separated bearer tokens.
-pub const TOKENS_ENV: &str = "CITEPROOF_SERVE_TOKENS";
 
 /// The `[serve]` defaults as TOML, for the defaults layer.
 pub(super) fn defaults_text() -> String {

@@ -8,6 +8,9 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
+/// The environment variable of comma-separated bearer tokens.
+pub const TOKENS_ENV: &str = "CITEPROOF_SERVE_TOKENS";
+
 /// Tokens files larger than this are refused rather than read.
 const MAX_TOKENS_FILE: u64 = 1 << 20;
 
@@ -57,9 +60,8 @@ impl Tokens {
                 if item.is_empty() {
                     continue;
                 }
-                check_token(item).map_err(|e| {
-                    anyhow::anyhow!("{}: token {}: {e}", super::serve::TOKENS_ENV, n + 1)
-                })?;
+                check_token(item)
+                    .map_err(|e| anyhow::anyhow!("{TOKENS_ENV}: token {}: {e}", n + 1))?;
                 tokens.push(item.to_string());
             }
         }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use super::Resolved;
 use super::file::{SourceSection, SourcesSection};
-use super::layers::Origin;
+use super::origin::Origin;
 use crate::cache::{Cache, CacheConfig, system_clock};
 use crate::read::fetch::{DEFAULT_OPENREVIEW_WEB, FetchSettings};
 use crate::resolve::corpus::Corpus;
@@ -387,7 +387,7 @@ impl Resolved {
     pub fn fetch_settings(&self) -> FetchSettings {
         let v = self.verify_section();
         let resolve = self.resolve_section();
-        let base = |url: &Option<super::file::BaseUrl>, default: &str| {
+        let base = |url: &Option<super::values::BaseUrl>, default: &str| {
             url.as_ref()
                 .map_or(default.to_string(), |u| u.value.clone())
         };

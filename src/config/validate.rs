@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::Resolved;
-use super::file::Fraction;
-use super::layers::Origin;
+use super::origin::Origin;
+use super::values::Fraction;
 use crate::clean::Metric;
 use crate::validate::options::{
     CitationScale, JournalTier, Preset, Settled, ValidateOptions, Weights,

@@ -142,7 +142,7 @@ pub fn load(inputs: &[PathBuf], options: &LoadOptions) -> Project {
         }
         loader.load_document(&[path], &[]);
     }
-    crate::accept::Accepted::load_into(&options.accepted, &*options.fs, &mut loader.project);
+    loader.read_accepted();
     loader.project.inline_suppressions = options.inline_suppressions;
     loader.project
 }
@@ -201,6 +201,25 @@ impl Loader<'_> {
     }
 
     /// Merge one file's parse into the document and follow its includes.
+    /// The accepted-works files that apply to the loaded documents: their works join
+    /// the project, and what is wrong in them its problems.
+    fn read_accepted(&mut self) {
+        let project = &mut self.project;
+        let starts: Vec<PathBuf> = project
+            .documents
+            .iter()
+            .map(|d| project.sources.get(d.root).path.clone())
+            .collect();
+        let (accepted, problems) = crate::accept::Accepted::read_into(
+            &self.options.accepted,
+            &*self.options.fs,
+            &starts,
+            &mut project.sources,
+        );
+        project.accepted = accepted;
+        project.problems.extend(problems);
+    }
+
     fn add_file(&mut self, doc: &mut Document, id: FileId, base: &Path, stack: &mut Vec<FileId>) {
         if doc.files.contains(&id) && stack.contains(&id) {
             return;

@@ -21,32 +21,11 @@
 //! `crossref`, citation-command definitions —, a window whose definitions differ,
 //! a search for a closer that ran off the window) is parsed whole.
 
+use super::outline::{Global, Outline};
 use crate::diagnostic::Diagnostic;
 use crate::model::{FileId, Span};
 use crate::parse::{ParseOptions, Parsed};
 use crate::source::FileKind;
-
-/// What a parser says about where its parse may be cut.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Outline {
-    /// Clean points, ascending.
-    pub clean: Vec<usize>,
-    /// Whether this parse may be spliced at all (nothing in it is read from
-    /// elsewhere in the file, no search for a closer ran to the end).
-    pub spliceable: bool,
-    /// Definitions every block sees (Markdown link reference definitions and
-    /// footnote labels): where each is written and the text that re-declares it
-    /// for a window parsed alone.
-    pub globals: Vec<Global>,
-}
-
-/// One file-wide definition.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Global {
-    pub span: Span,
-    /// Text that declares the same thing on its own (appended after a window).
-    pub declaration: String,
-}
 
 /// A parse and its outline.
 #[derive(Debug, Clone, Default)]
@@ -69,15 +48,13 @@ fn parse_window(
     options: &ParseOptions,
     suffix: &str,
 ) -> Outlined {
-    match kind {
+    let (parsed, outline) = match kind {
         FileKind::Markdown => super::markdown::parse_outlined(file, text, suffix, options),
         FileKind::Latex => super::latex::parse_outlined(file, text, options),
         FileKind::Bibtex => super::bibtex::parse_outlined(file, text, options),
-        _ => Outlined {
-            parsed: parse_plain(kind, file, text, options),
-            outline: Outline::default(),
-        },
-    }
+        _ => (parse_plain(kind, file, text, options), Outline::default()),
+    };
+    Outlined { parsed, outline }
 }
 
 fn parse_plain(kind: FileKind, file: FileId, text: &str, options: &ParseOptions) -> Parsed {

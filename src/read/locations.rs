@@ -140,7 +140,7 @@ impl LocationMap {
                 line: *line,
             },
             Origin::Paragraph { part, paragraph } => {
-                let offset = crate::source::floor_char_boundary(text, offset);
+                let offset = text.floor_char_boundary(offset);
                 let start = (*start).min(offset);
                 Location::Paragraph {
                     part: part.clone(),

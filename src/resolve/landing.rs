@@ -109,6 +109,7 @@ impl LandingFetcher {
                 }
                 match page_work(&html).or_else(|| crate::resolve::web_page::page_as_work(&html)) {
                     Some(mut work) => {
+                        work.source = LANDING_SOURCE.into();
                         work.url = Some(url.to_string());
                         Answer::Found(work)
                     }

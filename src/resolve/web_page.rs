@@ -8,7 +8,6 @@ use scraper::{Html, Selector};
 use serde_json::Value;
 
 use crate::model::Work;
-use crate::resolve::landing::LANDING_SOURCE;
 use crate::resolve::sources::text::{collapse_whitespace, finish, year_in};
 
 fn selector(css: &str) -> Selector {
@@ -30,7 +29,8 @@ const PAGE_TYPES: &[&str] = &[
     "PresentationDigitalDocument",
 ];
 
-/// The page as a record: its title, author and date, where it names a title.
+/// The page as a record: its title, author and date, where it names a title (the
+/// caller names the source that read it).
 pub fn page_as_work(html: &str) -> Option<Work> {
     let doc = Html::parse_document(html);
     let meta = |names: &[&str]| {
@@ -55,7 +55,6 @@ pub fn page_as_work(html: &str) -> Option<Work> {
         .or(tag_title)?;
     let mut work = ld.unwrap_or_default();
     work.title = title;
-    work.source = LANDING_SOURCE.into();
     work.work_type = Some("web_page".into());
     if work.year.is_none() {
         work.year = meta(&[

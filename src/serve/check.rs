@@ -5,11 +5,9 @@
 //! posted (the document and any `files` beside it) and the server's configuration
 //! files: a document cannot make the server read anything else from its disk.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-use serde::Deserialize;
 
 use crate::config::Overrides;
 use crate::fs::{FileSystem, Overlay, Vfs, normalize};
@@ -20,77 +18,7 @@ use crate::source::FileKind;
 use crate::verify::backend::Backend;
 
 use super::errors::ApiError;
-use super::upload::{self, CheckInput, Posted};
-
-/// The JSON body of `POST /v1/check` (see [`super::upload`] for the other forms).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CheckRequest {
-    /// The document's text.
-    #[serde(default)]
-    pub text: Option<String>,
-    /// Instead of `text`: the bytes of a file (PDF, Word, OpenDocument, `.zip` or
-    /// `.tar.gz` bundle, any text file), in base64.
-    #[serde(default)]
-    pub file: Option<String>,
-    /// `markdown`, `latex`, `bibtex`, `text` (an LLM answer), `csl_json`, `pdf`,
-    /// `docx` or `odt`; default: from the name's extension (or a file's first
-    /// bytes), else Markdown.
-    #[serde(default)]
-    pub kind: Option<DocumentKind>,
-    /// The file name the document is checked as (default `document.md`, `.tex`, …).
-    #[serde(default)]
-    pub name: Option<String>,
-    /// Files beside the document (bibliographies, `\input` files), by name.
-    #[serde(default)]
-    pub files: BTreeMap<String, String>,
-    /// Output format, as `check --format` (default `json`).
-    #[serde(default)]
-    pub format: Option<String>,
-}
-
-/// What kind of document the text is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DocumentKind {
-    Markdown,
-    Latex,
-    Bibtex,
-    #[serde(alias = "answer")]
-    Text,
-    CslJson,
-    Pdf,
-    Docx,
-    Odt,
-}
-
-impl DocumentKind {
-    fn file_kind(self) -> FileKind {
-        match self {
-            DocumentKind::Markdown => FileKind::Markdown,
-            DocumentKind::Latex => FileKind::Latex,
-            DocumentKind::Bibtex => FileKind::Bibtex,
-            DocumentKind::Text => FileKind::Text,
-            DocumentKind::CslJson => FileKind::CslJson,
-            DocumentKind::Pdf => FileKind::Pdf,
-            DocumentKind::Docx => FileKind::Docx,
-            DocumentKind::Odt => FileKind::Odt,
-        }
-    }
-
-    fn default_name(self) -> &'static str {
-        match self {
-            DocumentKind::Markdown => "document.md",
-            DocumentKind::Latex => "document.tex",
-            DocumentKind::Bibtex => "document.bib",
-            DocumentKind::Text => "answer.txt",
-            DocumentKind::CslJson => "document.json",
-            DocumentKind::Pdf => "document.pdf",
-            DocumentKind::Docx => "document.docx",
-            DocumentKind::Odt => "document.odt",
-        }
-    }
-}
+use super::upload::{self, CheckInput, DocumentKind, Posted};
 
 /// What the check of one document answers.
 #[derive(Debug, Clone)]

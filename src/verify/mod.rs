@@ -21,6 +21,7 @@ pub mod asking;
 pub mod backend;
 pub mod background;
 pub mod background_works;
+mod cached;
 pub mod calibration;
 pub mod embedded;
 pub mod escalate;

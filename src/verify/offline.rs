@@ -21,8 +21,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::Relation;
+use super::cached::{cached, digest_key, store};
 use super::embedded::Assessment;
-use super::escalate::{cached, digest_key, passage_ref, search_full_text, store};
+use super::escalate::{passage_ref, search_full_text};
 use super::evidence::Evidence;
 use super::fulltext::{FullText, FullTextConfig, FullTextFetcher};
 use super::hybrid::Scorer;

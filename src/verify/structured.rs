@@ -234,7 +234,7 @@ impl ModeBook {
     }
 
     fn key(base_url: &str, model: &str) -> String {
-        super::escalate::digest_key(&json!([base_url, model]))
+        super::cached::digest_key(&json!([base_url, model]))
     }
 
     /// The slot of `base_url` and `model`, locked, with what the cache remembers read
@@ -265,7 +265,7 @@ impl ModeBook {
             slot.loaded = true;
             let key = ModeBook::key(base_url, model);
             if let Some(stored) =
-                super::escalate::cached::<Stored>(self.cache.as_ref(), MODE_NAMESPACE, &key).await
+                super::cached::cached::<Stored>(self.cache.as_ref(), MODE_NAMESPACE, &key).await
             {
                 slot.settled = Some(stored.mode);
                 slot.candidate = stored.mode;
@@ -303,7 +303,7 @@ impl ModeBook {
             mode,
             refused: slot.refused.clone(),
         };
-        super::escalate::store(
+        super::cached::store(
             self.cache.as_ref(),
             MODE_NAMESPACE,
             ModeBook::key(base_url, model),

@@ -222,7 +222,7 @@ impl Client {
             Some(Value::Array(parts)) => parts.last().and_then(Value::as_str),
             _ => None,
         };
-        text.map(super::library::split_entries).unwrap_or_default()
+        text.map(split_entries).unwrap_or_default()
     }
 
     /// The items with their citation keys: Better BibTeX's, else the key pinned in
@@ -246,4 +246,21 @@ impl Client {
             })
             .collect())
     }
+}
+
+/// Each entry of a BibTeX text (Better BibTeX's export) by its key.
+pub fn split_entries(text: &str) -> HashMap<String, String> {
+    let parsed = crate::parse::bibtex::parse(
+        crate::model::FileId(0),
+        text,
+        &crate::parse::ParseOptions::default(),
+    );
+    parsed
+        .references
+        .into_iter()
+        .filter_map(|r| {
+            let entry = text.get(r.span.start..r.span.end)?;
+            Some((r.key, entry.to_string()))
+        })
+        .collect()
 }

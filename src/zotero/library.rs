@@ -82,27 +82,11 @@ impl Library {
     }
 }
 
-/// Each entry of a BibTeX text (Better BibTeX's export) by its key.
-pub fn split_entries(text: &str) -> HashMap<String, String> {
-    let parsed = crate::parse::bibtex::parse(
-        crate::model::FileId(0),
-        text,
-        &crate::parse::ParseOptions::default(),
-    );
-    parsed
-        .references
-        .into_iter()
-        .filter_map(|r| {
-            let entry = text.get(r.span.start..r.span.end)?;
-            Some((r.key, entry.to_string()))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::zotero::Item;
+    use crate::zotero::client::split_entries;
     use serde_json::json;
 
     fn keyed(key: &str, item_key: &str, title: &str) -> Keyed {

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::model::{FieldSpan, FileId, Reference, ReferenceOrigin, Span, Suppression};
-use crate::parse::splice::{Outline, Outlined};
+use crate::parse::outline::Outline;
 use crate::parse::{ParseOptions, Parsed};
 use crate::rules::input;
 use crate::suppress;
@@ -62,7 +62,7 @@ pub fn ref_fields_of(entry_type: &str, values: &[(String, String)]) -> crate::mo
 
 /// Parse one .bib file. Never fails: broken entries become problems.
 pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
-    parse_outlined(file, text, options).parsed
+    parse_outlined(file, text, options).0
 }
 
 /// Parse one .bib file with its outline (see [`crate::parse::splice`]): the lines
@@ -70,7 +70,7 @@ pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
 /// macros or `crossref`/`xdata` parents is not spliced (an entry reads values
 /// defined elsewhere), nor one with items in parentheses (their closer is looked
 /// for across entries).
-pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> Outlined {
+pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> (Parsed, Outline) {
     let _ = options;
     let mut parsed = Parsed::default();
     let mut macros: HashMap<String, Cow<'_, str>> = HashMap::new();
@@ -136,14 +136,12 @@ pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> Outli
         .map(|e| reference(file, text, e))
         .collect();
     parsed.suppressions = suppressions(file, text);
-    Outlined {
-        parsed,
-        outline: Outline {
-            clean,
-            spliceable,
-            globals: Vec::new(),
-        },
-    }
+    let outline = Outline {
+        clean,
+        spliceable,
+        globals: Vec::new(),
+    };
+    (parsed, outline)
 }
 
 fn slice(text: &str, span: Span) -> &str {

@@ -7,7 +7,6 @@ use crate::parse::refstring;
 use crate::resolve::latex::decode_latex;
 
 use super::args;
-use super::scan::Scanner;
 
 /// An open `thebibliography` environment.
 #[derive(Debug)]
@@ -33,58 +32,31 @@ impl BibList {
         }
     }
 
+    /// An item begins: `\bibitem` is written at `at`, its key at `key_span` and its
+    /// text starts at `text_start`. The item before it ends at `at`: its reference.
+    pub fn begin_item(
+        &mut self,
+        text: &str,
+        file: FileId,
+        at: usize,
+        key_span: Span,
+        text_start: usize,
+    ) -> Option<Reference> {
+        let item = Item {
+            start: at,
+            key: text[key_span.start..key_span.end].to_string(),
+            key_span,
+            text_start,
+        };
+        let previous = self.current.replace(item)?;
+        Some(reference(text, file, previous, at))
+    }
+
     /// Close the item being read (it ends at `end`).
     pub fn finish(mut self, text: &str, file: FileId, end: usize, out: &mut Vec<Reference>) {
         if let Some(item) = self.current.take() {
             out.push(reference(text, file, item, end));
         }
-    }
-}
-
-impl Scanner<'_> {
-    /// `\bibitem[label]{key}` inside `thebibliography`; the name ends at `p`.
-    pub(super) fn bibitem(&mut self, at: usize, p: usize) -> usize {
-        let bytes = self.bytes;
-        let q = match args::skip_optionals(bytes, p) {
-            Ok(q) => q,
-            Err(open) => {
-                self.unterminated(open, "`[` label of \\bibitem");
-                return open + 1;
-            }
-        };
-        // `\bibitem[label]%` + a line break, then the key (ACM-Reference-Format).
-        let after = args::skip_blanks(bytes, q);
-        let q = if bytes.get(after) == Some(&b'%') {
-            args::line_end(bytes, after) + 1
-        } else {
-            q
-        };
-        let q = q.min(bytes.len());
-        let (open, close) = match args::mandatory(bytes, q, true) {
-            Some(Ok(group)) => group,
-            Some(Err(open)) => {
-                self.unterminated(open, "key of \\bibitem: this `{` is never closed");
-                return open + 1;
-            }
-            None => return p,
-        };
-        let raw = &self.text[open + 1..close - 1];
-        let key = raw.trim();
-        let key_start = open + 1 + (raw.len() - raw.trim_start().len());
-        let item = Item {
-            start: at,
-            key: key.to_string(),
-            key_span: Span::new(key_start, key_start + key.len()),
-            text_start: close,
-        };
-        if let Some(list) = self.bib.as_mut()
-            && let Some(previous) = list.current.replace(item)
-        {
-            self.out
-                .references
-                .push(reference(self.text, self.file, previous, at));
-        }
-        close
     }
 }
 

@@ -18,7 +18,7 @@ mod scan;
 mod skips;
 
 use crate::model::{FileId, Span};
-use crate::parse::splice::{Outline, Outlined};
+use crate::parse::outline::Outline;
 use crate::parse::{ParseOptions, Parsed};
 use crate::rules::UNTERMINATED;
 
@@ -27,7 +27,7 @@ use commands::CiteTable;
 /// Parse one LaTeX file. Never fails: half-typed constructs become
 /// `unterminated-construct` problems and the rest of the file is still read.
 pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
-    parse_outlined(file, text, options).parsed
+    parse_outlined(file, text, options).0
 }
 
 /// Parse one LaTeX file with its outline (see [`crate::parse::splice`]): the
@@ -35,7 +35,7 @@ pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
 /// as one piece, none after a construct that is never closed (its search for a
 /// closer read the whole rest of the file). A file that defines citation commands
 /// is not spliced: the definitions change how everything after them reads.
-pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> Outlined {
+pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> (Parsed, Outline) {
     let cites = CiteTable::new(&options.cite_commands);
     let mut scan = scan::Scanner::new(file, text, cites).run();
     let mut claims = Vec::new();
@@ -66,7 +66,7 @@ pub fn parse_outlined(file: FileId, text: &str, options: &ParseOptions) -> Outli
         problems: scan.problems,
         cite_commands: scan.defined,
     };
-    Outlined { parsed, outline }
+    (parsed, outline)
 }
 
 /// Line starts after a blank line (as [`prose`] reads paragraphs), before `until`,

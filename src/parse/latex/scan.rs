@@ -45,7 +45,7 @@ pub(super) struct Scanner<'a> {
     /// Positions of `{` not yet closed, outermost first.
     open_braces: Vec<usize>,
     /// The open `thebibliography` environment, if any.
-    pub(super) bib: Option<BibList>,
+    bib: Option<BibList>,
 }
 
 impl Scanner<'_> {
@@ -61,6 +61,44 @@ impl Scanner<'_> {
     fn close_bib(&mut self, list: BibList, end: usize) {
         self.out.regions.push(Span::new(list.begin.start, end));
         list.finish(self.text, self.file, end, &mut self.out.references);
+    }
+
+    /// `\bibitem[label]{key}` inside `thebibliography`; the name ends at `p`.
+    fn bibitem(&mut self, at: usize, p: usize) -> usize {
+        let bytes = self.bytes;
+        let q = match args::skip_optionals(bytes, p) {
+            Ok(q) => q,
+            Err(open) => {
+                self.unterminated(open, "`[` label of \\bibitem");
+                return open + 1;
+            }
+        };
+        // `\bibitem[label]%` + a line break, then the key (ACM-Reference-Format).
+        let after = args::skip_blanks(bytes, q);
+        let q = if bytes.get(after) == Some(&b'%') {
+            args::line_end(bytes, after) + 1
+        } else {
+            q
+        };
+        let q = q.min(bytes.len());
+        let (open, close) = match args::mandatory(bytes, q, true) {
+            Some(Ok(group)) => group,
+            Some(Err(open)) => {
+                self.unterminated(open, "key of \\bibitem: this `{` is never closed");
+                return open + 1;
+            }
+            None => return p,
+        };
+        let raw = &self.text[open + 1..close - 1];
+        let key = raw.trim();
+        let key_start = open + 1 + (raw.len() - raw.trim_start().len());
+        let key_span = Span::new(key_start, key_start + key.len());
+        if let Some(list) = self.bib.as_mut()
+            && let Some(previous) = list.begin_item(self.text, self.file, at, key_span, close)
+        {
+            self.out.references.push(previous);
+        }
+        close
     }
 }
 

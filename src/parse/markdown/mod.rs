@@ -15,7 +15,7 @@ use pulldown_cmark::{Options, Parser};
 use std::borrow::Cow;
 
 use crate::model::{FileId, Reference, Span};
-use crate::parse::splice::{Global, Outline, Outlined};
+use crate::parse::outline::{Global, Outline};
 use crate::parse::{ParseOptions, Parsed, reflist};
 
 /// The pulldown-cmark extensions citeproof reads Markdown with.
@@ -29,14 +29,19 @@ pub fn options() -> Options {
 
 /// Parse one Markdown file.
 pub fn parse(file: FileId, text: &str, options: &ParseOptions) -> Parsed {
-    parse_outlined(file, text, "", options).parsed
+    parse_outlined(file, text, "", options).0
 }
 
 /// Parse one Markdown file (or a window of one, followed by `suffix`: the
 /// file-wide definitions written elsewhere) with its outline (see
 /// [`crate::parse::splice`]): the top-level blocks that start with nothing open,
 /// and the link reference and footnote definitions, which every block sees.
-pub fn parse_outlined(file: FileId, text: &str, suffix: &str, _options: &ParseOptions) -> Outlined {
+pub fn parse_outlined(
+    file: FileId,
+    text: &str,
+    suffix: &str,
+    _options: &ParseOptions,
+) -> (Parsed, Outline) {
     let joined: Cow<'_, str> = if suffix.is_empty() {
         Cow::Borrowed(text)
     } else {
@@ -91,14 +96,12 @@ pub fn parse_outlined(file: FileId, text: &str, suffix: &str, _options: &ParseOp
         .collect();
     out.references = merge_by_start([footnotes, listed, defined]);
     let spliceable = !open_metadata_fence(text, &walked.metadata_blocks);
-    Outlined {
-        parsed: out,
-        outline: Outline {
-            clean: walked.clean,
-            spliceable,
-            globals,
-        },
-    }
+    let outline = Outline {
+        clean: walked.clean,
+        spliceable,
+        globals,
+    };
+    (out, outline)
 }
 
 /// Whether a line could open a metadata block (`---` or `+++` alone, the next line

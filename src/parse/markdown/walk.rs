@@ -8,7 +8,7 @@ use super::frontmatter;
 use crate::model::{Citation, CitationKind, Claim, FileId, IdScheme, Span};
 use crate::parse::collect::Collector;
 use crate::parse::inline::{Found, Item, Syntax, web};
-use crate::parse::splice::Global;
+use crate::parse::outline::Global;
 use crate::parse::{Parsed, comments, reflist};
 
 /// A reference section being read: it ends at the next heading of its level or
