@@ -77,7 +77,7 @@ impl Server {
         match rechecked {
             Some((id, Recheck::Spliced(checked), Some(project))) => {
                 // The completion index described the old entries: it is made again.
-                *check = spliced_check(check, project, checked, id, encoding);
+                *check = spliced_check(check, project, *checked, id, encoding);
                 true
             }
             Some((_, Recheck::Moved(edit), _)) => {

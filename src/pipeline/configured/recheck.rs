@@ -18,7 +18,7 @@ pub enum Recheck {
     Moved(MovedEdit),
     /// The edited blocks' results were spliced into the project, which was
     /// checked again with what was learned replayed: these are its findings.
-    Spliced(Checked),
+    Spliced(Box<Checked>),
 }
 
 impl Checker {
@@ -67,7 +67,9 @@ impl Checker {
         if !splice_project(project, file, window, text.to_string(), index.clone()) {
             return None;
         }
-        self.replay(project, learned).ok().map(Recheck::Spliced)
+        self.replay(project, learned)
+            .ok()
+            .map(|checked| Recheck::Spliced(Box::new(checked)))
     }
 
     /// The edit as a move, applied to `project`, when it only moved results and
