@@ -83,6 +83,7 @@ impl Setup {
             vec![root.clone()],
             policy,
             None,
+            workspace::Reuse::SameTexts,
         );
         self.workspace.set_root(root, check);
     }

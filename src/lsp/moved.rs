@@ -16,7 +16,7 @@ use super::diagnostics::to_lsp;
 use super::encoding::Encoding;
 use super::roots::RootSpec;
 use super::server::Server;
-use super::workspace::{RootCheck, root_check_after_edit};
+use super::workspace::{Reuse, RootCheck, root_check};
 use crate::fs::normalize;
 use crate::load::Project;
 use crate::model::FileId;
@@ -128,14 +128,16 @@ fn spliced_check(
     file: FileId,
     encoding: Encoding,
 ) -> RootCheck {
-    let mut check = root_check_after_edit(
+    let (inputs, policy) = (previous.inputs.clone(), previous.policy.clone());
+    let reuse = Reuse::Except(file);
+    let mut check = root_check(
         project,
         checked,
         encoding,
-        previous.inputs.clone(),
-        previous.policy.clone(),
-        previous,
-        file,
+        inputs,
+        policy,
+        Some(previous),
+        reuse,
     );
     check.resolves = previous.resolves;
     check.engines_key = previous.engines_key.clone();

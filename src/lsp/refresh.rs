@@ -21,7 +21,7 @@ use lsp_types::{
 use super::diagnostics::SOURCE;
 use super::roots::{LatexParents, RootSpec, magic_root, manubot_sections};
 use super::server::{Server, catch};
-use super::workspace::{RootCheck, root_check};
+use super::workspace::{Reuse, RootCheck, root_check};
 use crate::config::layers::{ConfigFileError, FILE_NAMES};
 use crate::fs::{FileSystem, Vfs, normalize};
 use crate::load::ParseCache;
@@ -259,6 +259,7 @@ impl Server {
             spec.inputs.clone(),
             kept.checker.fail_on().venue,
             previous,
+            Reuse::SameTexts,
         );
         check.resolves = kept.resolves;
         check.engines_key = kept.engines_key.clone();

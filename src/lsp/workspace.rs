@@ -193,6 +193,16 @@ impl Workspace {
     }
 }
 
+/// When a file's list, equal to the previous check's, keeps its conversion.
+#[derive(Debug, Clone, Copy)]
+pub enum Reuse {
+    /// Every file it places something in has the same path and text as before.
+    SameTexts,
+    /// It places nothing in this file, the only one edited since (the previous
+    /// check's project was edited in place and no longer holds the old text).
+    Except(FileId),
+}
+
 /// A root's check as the client sees it: diagnostics per file, ranges in the
 /// negotiated encoding over the text that was checked. A file whose findings are
 /// those of `previous` (the root's last check), over the same texts, keeps its
@@ -205,53 +215,7 @@ pub fn root_check(
     inputs: Vec<PathBuf>,
     policy: Option<Arc<VenuePolicy>>,
     previous: Option<&RootCheck>,
-) -> RootCheck {
-    converted_check(
-        project,
-        checked,
-        encoding,
-        inputs,
-        policy,
-        previous,
-        |list, p, project| same_sources(list, &p.project.sources, &project.sources),
-    )
-}
-
-/// [`root_check`] of a project that is `previous`'s with one file edited in place
-/// (`previous.project` no longer holds it): a list that places nothing in `edited`
-/// converts as before.
-pub fn root_check_after_edit(
-    project: Project,
-    checked: Checked,
-    encoding: Encoding,
-    inputs: Vec<PathBuf>,
-    policy: Option<Arc<VenuePolicy>>,
-    previous: &RootCheck,
-    edited: FileId,
-) -> RootCheck {
-    let reusable =
-        |list: &[Diagnostic], _: &RootCheck, _: &Project| !files_of(list).any(|f| f == edited);
-    converted_check(
-        project,
-        checked,
-        encoding,
-        inputs,
-        policy,
-        Some(previous),
-        reusable,
-    )
-}
-
-/// The check, each file's list converted for the client unless `reusable` says
-/// that `previous`'s conversion of an equal list holds.
-fn converted_check(
-    project: Project,
-    checked: Checked,
-    encoding: Encoding,
-    inputs: Vec<PathBuf>,
-    policy: Option<Arc<VenuePolicy>>,
-    previous: Option<&RootCheck>,
-    reusable: impl Fn(&[Diagnostic], &RootCheck, &Project) -> bool,
+    reuse: Reuse,
 ) -> RootCheck {
     let mut found: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
     for d in checked.diagnostics {
@@ -267,7 +231,15 @@ fn converted_check(
             let kept = previous
                 .filter(|p| p.encoding == encoding && p.policy == policy)
                 .and_then(|p| Some((p.found.get(path)?, p.diagnostics.get(path)?, p)))
-                .filter(|(old, _, p)| *old == list && reusable(list, p, &project));
+                .filter(|(old, _, p)| {
+                    *old == list
+                        && match reuse {
+                            Reuse::SameTexts => {
+                                same_sources(list, &p.project.sources, &project.sources)
+                            }
+                            Reuse::Except(edited) => !files_of(list).any(|f| f == edited),
+                        }
+                });
             let converted = match kept {
                 Some((_, converted, _)) => Arc::clone(converted),
                 None => Arc::new(
