@@ -131,7 +131,7 @@ impl LineIndex {
 
     /// 1-based line and character column of a byte offset.
     pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
-        let offset = floor_char_boundary(text, offset);
+        let offset = text.floor_char_boundary(offset);
         let line = self.line_of(offset);
         let start = self.line_starts[line];
         let column = text[start..offset].chars().count() + 1;
@@ -143,7 +143,7 @@ impl LineIndex {
 
     /// LSP position (0-based line, UTF-16 column) of a byte offset.
     pub fn utf16_pos(&self, text: &str, offset: usize) -> Utf16Pos {
-        let offset = floor_char_boundary(text, offset);
+        let offset = text.floor_char_boundary(offset);
         let line = self.line_of(offset);
         let start = self.line_starts[line];
         let character: usize = text[start..offset].chars().map(char::len_utf16).sum();
@@ -183,11 +183,6 @@ impl LineIndex {
             .map(|(i, _)| span.start + i)
             .unwrap_or(span.end)
     }
-}
-
-/// Largest char boundary at or below `offset` (clamped to the text length).
-pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
-    text.floor_char_boundary(offset)
 }
 
 /// One file's text with its line index.

@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use crate::model::Span;
-use crate::source::floor_char_boundary;
 use crate::verify::hybrid::Scorer;
 use crate::verify::sentence_model::{SentenceModel, SentenceModelError, similarity};
 
@@ -115,7 +114,7 @@ fn window(text: &str, span: Span, chars: usize) -> &str {
         .char_indices()
         .nth(chars)
         .map_or(text.len(), |(i, _)| span.end + i);
-    &text[floor_char_boundary(text, start)..floor_char_boundary(text, end)]
+    &text[text.floor_char_boundary(start)..text.floor_char_boundary(end)]
 }
 
 #[cfg(test)]

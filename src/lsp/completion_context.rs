@@ -70,7 +70,7 @@ fn in_latex_comment(bytes: &[u8], offset: usize) -> bool {
 /// accepts (name without backslash and star).
 pub fn latex(text: &str, offset: usize, is_cite: impl Fn(&str) -> bool) -> Option<KeyAt> {
     let bytes = text.as_bytes();
-    let offset = crate::source::floor_char_boundary(text, offset.min(text.len()));
+    let offset = text.floor_char_boundary(offset.min(text.len()));
     if in_latex_comment(bytes, offset) {
         return None;
     }
@@ -139,7 +139,7 @@ fn markdown_key_char(c: char) -> bool {
 
 /// The key under the cursor when it follows an `@` that starts a citation.
 pub fn markdown(text: &str, offset: usize) -> Option<KeyAt> {
-    let offset = crate::source::floor_char_boundary(text, offset.min(text.len()));
+    let offset = text.floor_char_boundary(offset.min(text.len()));
     let before = &text[..offset];
     let start = before
         .char_indices()
