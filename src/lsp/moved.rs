@@ -65,29 +65,31 @@ impl Server {
             return false;
         }
         let index_kept = completion_index::take(&check.project);
-        let rechecked = Arc::get_mut(&mut check.project).and_then(|project| {
+        let brought = Arc::get_mut(&mut check.project).and_then(|project| {
             let id = file_id(project, &file)?;
             let recheck = kept
                 .checker
                 .recheck_edit(project, id, text, index, learned)?;
-            // A spliced project is checked anew: it leaves the old check.
-            let taken = matches!(recheck, Recheck::Spliced(_)).then(|| std::mem::take(project));
-            Some((id, recheck, taken))
+            Some(match recheck {
+                Recheck::Moved(edit) => Brought::Moved(edit),
+                // A spliced project is checked anew: it leaves the old check.
+                Recheck::Spliced(checked) => Brought::Spliced(id, std::mem::take(project), checked),
+            })
         });
-        match rechecked {
-            Some((id, Recheck::Spliced(checked), Some(project))) => {
+        match brought {
+            Some(Brought::Spliced(id, project, checked)) => {
                 // The completion index described the old entries: it is made again.
                 *check = spliced_check(check, project, *checked, id, encoding);
                 true
             }
-            Some((_, Recheck::Moved(edit), _)) => {
+            Some(Brought::Moved(edit)) => {
                 if let Some(index_kept) = index_kept {
                     completion_index::restore(&check.project, index_kept);
                 }
                 move_check(check, &edit, &file, encoding);
                 true
             }
-            _ => {
+            None => {
                 if let Some(index_kept) = index_kept {
                     completion_index::restore(&check.project, index_kept);
                 }
@@ -95,6 +97,13 @@ impl Server {
             }
         }
     }
+}
+
+/// An edit brought into a kept check: moved, or spliced (the edited file, the
+/// project taken out of the old check, its findings).
+enum Brought {
+    Moved(MovedEdit),
+    Spliced(FileId, Project, Box<Checked>),
 }
 
 /// Move a check's findings, converted diagnostics and facts with an edit that

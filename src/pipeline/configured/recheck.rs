@@ -28,7 +28,9 @@ impl Checker {
     /// that changed it is spliced and the project checked again with `learned`
     /// replayed ([`Recheck::Spliced`]). `None` (nothing changed in `project`) when
     /// the edit must be read again: the caller loads and checks, and the parse
-    /// made here is the one that load finds.
+    /// made here is the one that load finds. (A spliced project whose check fails
+    /// — a configuration error, which the same checker's last check did not meet —
+    /// is `None` too, with the edit in `project`: the caller's load replaces it.)
     pub fn recheck_edit(
         &self,
         project: &mut Project,
