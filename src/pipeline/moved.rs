@@ -41,7 +41,7 @@ pub struct MovedEdit {
 
 /// Results whose places can be moved: `false` when a place of `file` falls inside
 /// the changed bytes (the result is not a moved copy of itself).
-pub(super) trait Place {
+trait Place {
     fn move_places(&mut self, file: FileId, edit: &MovedEdit) -> bool;
 }
 
@@ -72,9 +72,7 @@ impl MovedEdit {
         }
         let same = edit.same_moved(&old.references, &new.references)
             && edit.same_moved(&old.suppressions, &new.suppressions)
-            && edit.same_moved(&old.bibliographies, &new.bibliographies)
-            && edit.same_moved(&old.includes, &new.includes)
-            && edit.same_moved(&old.problems, &new.problems)
+            && edit.reads_the_same(window)
             && old.claims.len() == new.claims.len();
         if !same {
             return None;
@@ -103,8 +101,18 @@ impl MovedEdit {
         }
     }
 
+    /// Whether the window's bibliography and include requests and reading problems
+    /// are the old ones at their new places: the edit changes nothing else that is
+    /// read.
+    pub(super) fn reads_the_same(&self, window: &Window) -> bool {
+        let (old, new) = (&window.old, &window.new);
+        self.same_moved(&old.bibliographies, &new.bibliographies)
+            && self.same_moved(&old.includes, &new.includes)
+            && self.same_moved(&old.problems, &new.problems)
+    }
+
     /// Whether each of `new` is the one of `old` at its new place.
-    pub(super) fn same_moved<T: Place + Clone + PartialEq>(&self, old: &[T], new: &[T]) -> bool {
+    fn same_moved<T: Place + Clone + PartialEq>(&self, old: &[T], new: &[T]) -> bool {
         old.len() == new.len()
             && old.iter().zip(new).all(|(old, new)| {
                 let mut moved = old.clone();

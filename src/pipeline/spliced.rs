@@ -60,11 +60,7 @@ pub fn splice_project(
     index: LineIndex,
 ) -> bool {
     let edit = MovedEdit::moving(file, window.change);
-    let (old, new) = (&window.old, &window.new);
-    let reads_the_same = edit.same_moved(&old.bibliographies, &new.bibliographies)
-        && edit.same_moved(&old.includes, &new.includes)
-        && edit.same_moved(&old.problems, &new.problems);
-    if !reads_the_same {
+    if !edit.reads_the_same(&window) {
         return false;
     }
     let mut plans = Vec::new();
