@@ -5,20 +5,30 @@
 
 use std::collections::HashMap;
 
+use std::sync::Arc;
+
 use crate::model::{
-    Citation, CitationKind, Document, IdScheme, RefFields, Reference, ReferenceOrigin, Span,
+    Citation, CitationKind, Document, Entries, IdScheme, RefFields, Reference, ReferenceOrigin,
+    Span,
 };
 use unicode_normalization::UnicodeNormalization;
 
 /// Set `Citation::reference` for every citation that can be linked; add one
 /// `Inline` reference per distinct identifier cited inline.
 pub fn link(doc: &mut Document) {
-    let mut by_key: HashMap<String, usize> = HashMap::new();
-    for (i, reference) in doc.references.iter().enumerate() {
-        // The first definition wins, as in BibTeX; duplicates are reported elsewhere.
-        by_key.entry(reference.key.clone()).or_insert(i);
-    }
-    let by_folded_key = folded_keys(&doc.references);
+    // The references as read are indexed once and kept while they do not change;
+    // a document linked before (inline references made) is indexed whole.
+    let relinked = doc
+        .references
+        .last()
+        .is_some_and(|r| r.origin == ReferenceOrigin::Inline);
+    let entries = if relinked {
+        Arc::new(Entries::new(&doc.references))
+    } else {
+        doc.entries.of(&doc.references)
+    };
+    // The first definition wins, as in BibTeX; duplicates are reported elsewhere.
+    let (by_key, by_folded_key) = (&entries.by_key, &entries.by_folded_key);
     let mut inline: HashMap<(IdScheme, String), usize> = HashMap::new();
     for c in 0..doc.citations.len() {
         let citation = &doc.citations[c];
@@ -31,7 +41,7 @@ pub fn link(doc: &mut Document) {
                 .or_else(|| by_folded_key.get(&citation.key.to_lowercase()))
                 .copied()
                 .filter(|&r| accepts(citation.kind, doc.references[r].origin))
-                .map(|r| alias_target(&doc.references, r, &by_folded_key).unwrap_or(r)),
+                .map(|r| alias_target(&doc.references, r, by_folded_key).unwrap_or(r)),
             CitationKind::AuthorYear => author_year_target(&doc.references, &citation.key),
             CitationKind::Identifier => match &citation.id {
                 Some((scheme, value)) => {
@@ -67,11 +77,12 @@ pub fn link(doc: &mut Document) {
     }
 }
 
-/// Whether [`link`] surely links `citation` to none of `references`: no reference
-/// has its key (or the key in other case) and no author–year match. Identifier
-/// citations (which make references of their own) and `\nocite{*}` are never
-/// said to link nowhere.
-pub fn links_nowhere(references: &[Reference], citation: &Citation) -> bool {
+/// Whether [`link`] surely links `citation` to none of the references of `doc`
+/// (linked): no reference has its key (or the key in other case) and no
+/// author–year match. Identifier citations (which make references of their own)
+/// and `\nocite{*}` are never said to link nowhere.
+pub fn links_nowhere(doc: &Document, citation: &Citation) -> bool {
+    let references = &doc.references;
     match citation.kind {
         CitationKind::Identifier => false,
         CitationKind::Key if citation.key == "*" => false,
@@ -79,14 +90,24 @@ pub fn links_nowhere(references: &[Reference], citation: &Citation) -> bool {
         _ => {
             let key = &citation.key;
             let folded = key.to_lowercase();
-            !references.iter().any(|r| {
-                r.key == *key
-                    || if r.key.is_ascii() && key.is_ascii() {
-                        r.key.eq_ignore_ascii_case(key)
-                    } else {
-                        r.key.to_lowercase() == folded
-                    }
-            })
+            // The references as read are looked up in their index; only those
+            // made by linking are gone through.
+            let (indexed, rest) = match doc.entries.kept(references) {
+                Some(entries) => (
+                    entries.by_folded_key.contains_key(&folded),
+                    &references[entries.count()..],
+                ),
+                None => (false, &references[..]),
+            };
+            !indexed
+                && !rest.iter().any(|r| {
+                    r.key == *key
+                        || if r.key.is_ascii() && key.is_ascii() {
+                            r.key.eq_ignore_ascii_case(key)
+                        } else {
+                            r.key.to_lowercase() == folded
+                        }
+                })
         }
     }
 }
@@ -133,15 +154,6 @@ pub fn alias_target(
             ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson
         )
     })
-}
-
-/// Keys lowercased → the first reference with that key.
-pub fn folded_keys(references: &[Reference]) -> HashMap<String, usize> {
-    let mut out = HashMap::new();
-    for (i, reference) in references.iter().enumerate() {
-        out.entry(reference.key.to_lowercase()).or_insert(i);
-    }
-    out
 }
 
 /// The reference whose first author's family name and year match an author–year

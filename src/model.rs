@@ -4,6 +4,9 @@
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
+mod entries;
+pub use entries::{Entries, EntriesMemo, folded_keys};
+
 /// A byte range `[start, end)` into one file's text.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
@@ -428,6 +431,18 @@ impl Reference {
     pub fn field_span(&self, name: &str) -> Option<&FieldSpan> {
         self.field_spans.iter().find(|f| f.name == name)
     }
+
+    /// The reference's content apart from where it is written: its fields, its
+    /// text as written and its origin. A resolution query is built from these
+    /// alone (`RefQuery::from_reference`), so equal keys make equal queries.
+    pub fn content_key(&self) -> u64 {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut hasher = DefaultHasher::new();
+        self.fields.hash(&mut hasher);
+        self.raw.hash(&mut hasher);
+        self.origin.hash(&mut hasher);
+        hasher.finish()
+    }
 }
 
 /// The sentence that carries one or more citations.
@@ -580,6 +595,8 @@ pub struct Document {
     /// The LaTeX citation commands a LaTeX document was read with (configured and
     /// defined by the document itself); empty for other documents.
     pub cite_commands: Vec<String>,
+    /// The index of `references` as read, kept while they do not change.
+    pub entries: EntriesMemo,
 }
 
 /// A place that names another file, and the file that was read for it.
@@ -592,6 +609,17 @@ pub struct FileLink {
 }
 
 impl Document {
+    /// The [`Reference::content_key`] of reference `i`, kept with the index of
+    /// the references as read while they do not change.
+    pub fn reference_key(&self, i: usize) -> u64 {
+        match self.entries.kept(&self.references) {
+            Some(entries) if i < entries.count() => {
+                entries.content_keys(&self.references[..entries.count()])[i]
+            }
+            _ => self.references[i].content_key(),
+        }
+    }
+
     /// Claim–citation pairs: every citation that sits in a sentence, with that sentence.
     pub fn pairs(&self) -> impl Iterator<Item = (&Claim, &Citation)> {
         self.citations

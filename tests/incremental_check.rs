@@ -280,6 +280,61 @@ fn prose_edits_move_the_kept_check_and_key_edits_are_spliced() {
     assert_eq!(edit(&mut kept, &paper, &requested), Way::Loaded);
 }
 
+/// The index of a document's entries (keys, the entries' own findings) is made
+/// once and kept while they do not change: a keystroke in the paper, moved or
+/// spliced, keeps it (moved along with the footnotes the paper defines); an
+/// entry added to the bibliography makes it again. Findings equal a fresh
+/// check's after every edit.
+#[test]
+fn keystrokes_in_the_paper_keep_the_index_of_its_entries() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
+    let paper = dir_path.join("paper.md");
+    let bib = dir_path.join("refs.bib");
+    let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
+    std::fs::write(&paper, &text).expect("write");
+    std::fs::write(&bib, BIB).expect("write");
+    let mut overlay = Overlay::new(Vfs::disk());
+    let cache = Arc::new(ParseCache::default());
+    let mut kept = check(&paper, &overlay, Some(&cache));
+    let index = |kept: &(Project, Vec<Diagnostic>)| {
+        let doc = &kept.0.documents[0];
+        let entries = doc.entries.kept(&doc.references).expect("indexed");
+        Arc::clone(&entries.by_key)
+    };
+    let first = index(&kept);
+    let mut edit = |kept: &mut (Project, Vec<Diagnostic>), path: &Path, text: &str| {
+        overlay.set(path, Arc::from(text));
+        let way = recheck(kept, &paper, path, text, &overlay, &cache);
+        assert_eq!(
+            shown(kept),
+            shown(&check(&paper, &overlay, None)),
+            "{way:?}"
+        );
+        way
+    };
+    let prose = text.replace("Sleep helps", "Sleep surely helps");
+    assert_eq!(edit(&mut kept, &paper, &prose), Way::Moved);
+    assert!(
+        Arc::ptr_eq(&first, &index(&kept)),
+        "a moved edit keeps the index"
+    );
+    let key = prose.replace("[@lee2019;", "[@lee2019x;");
+    assert_eq!(edit(&mut kept, &paper, &key), Way::Spliced);
+    assert!(
+        Arc::ptr_eq(&first, &index(&kept)),
+        "a spliced edit keeps the index"
+    );
+    let entries = format!("{BIB}\n@book{{lee2019x,\n  title = {{Later}},\n  year = 2019\n}}\n");
+    assert_eq!(edit(&mut kept, &bib, &entries), Way::Spliced);
+    let remade = index(&kept);
+    assert!(
+        !Arc::ptr_eq(&first, &remade),
+        "a new entry makes the index again"
+    );
+    assert!(remade.contains_key("lee2019x"));
+}
+
 fn cases() -> u32 {
     std::env::var("CITEPROOF_SPLICE_CASES")
         .ok()

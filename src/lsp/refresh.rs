@@ -12,11 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use lsp_types::notification::PublishDiagnostics;
-use lsp_types::{
-    Diagnostic as LspDiagnostic, DiagnosticSeverity, MessageType, NumberOrString,
-    PublishDiagnosticsParams,
-};
+use lsp_types::notification::{Notification as _, PublishDiagnostics};
+use lsp_types::{Diagnostic as LspDiagnostic, DiagnosticSeverity, MessageType, NumberOrString};
 
 use super::diagnostics::SOURCE;
 use super::roots::{LatexParents, RootSpec, magic_root, manubot_sections};
@@ -187,11 +184,7 @@ impl Server {
             return;
         }
         for publish in changes {
-            self.notify::<PublishDiagnostics>(PublishDiagnosticsParams {
-                uri: publish.uri,
-                diagnostics: publish.diagnostics,
-                version: publish.version,
-            });
+            self.notify_with(PublishDiagnostics::METHOD, publish);
         }
     }
 

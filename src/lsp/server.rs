@@ -247,9 +247,15 @@ impl Server {
     }
 
     pub(super) fn notify<N: lsp_types::notification::Notification>(&self, params: N::Params) {
+        self.notify_with(N::METHOD, params);
+    }
+
+    /// Send a notification whose parameters are another type that serialises as
+    /// the method's (one that borrows what it sends).
+    pub(super) fn notify_with(&self, method: &str, params: impl serde::Serialize) {
         let _ = self
             .sender
-            .send(Notification::new(N::METHOD.to_string(), params).into());
+            .send(Notification::new(method.to_string(), params).into());
     }
 
     /// Send a request to the client; its response is matched by `what`.

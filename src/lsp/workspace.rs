@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lsp_types::{Diagnostic as LspDiagnostic, Uri};
+use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::load::Project;
@@ -64,12 +65,15 @@ pub struct Workspace {
     published: HashMap<PathBuf, Arc<Vec<LspDiagnostic>>>,
 }
 
-/// A file whose published diagnostics changed: send these.
-#[derive(Debug)]
+/// A file whose published diagnostics changed: the parameters of
+/// `textDocument/publishDiagnostics`, over the shared list (a large
+/// bibliography's findings are not copied to be sent).
+#[derive(Debug, Serialize)]
 pub struct Publish {
     pub uri: Uri,
+    pub diagnostics: Arc<Vec<LspDiagnostic>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i32>,
-    pub diagnostics: Vec<LspDiagnostic>,
 }
 
 impl Workspace {
@@ -161,7 +165,7 @@ impl Workspace {
             out.push(Publish {
                 uri,
                 version: open.map(|d| d.version),
-                diagnostics: new.as_ref().clone(),
+                diagnostics: Arc::clone(&new),
             });
             if new.is_empty() && open.is_none() {
                 self.published.remove(&file);

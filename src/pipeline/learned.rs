@@ -15,7 +15,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::check;
 use crate::load::Project;
-use crate::model::{Claim, Reference, Work};
+use crate::model::{Claim, Work};
 use crate::report::Facts;
 use crate::resolve::resolution::Resolution;
 use crate::resolve::run::{ProjectResolution, ResolvedReference, references_to_resolve};
@@ -61,9 +61,8 @@ impl Learned {
     pub fn add_resolutions(&mut self, project: &Project, resolution: &ProjectResolution) {
         self.changed();
         for entry in &resolution.entries {
-            let reference = &project.documents[entry.document].references[entry.reference];
-            self.resolutions
-                .insert(reference_key(reference), entry.resolution.clone());
+            let key = project.documents[entry.document].reference_key(entry.reference);
+            self.resolutions.insert(key, entry.resolution.clone());
         }
     }
 
@@ -92,8 +91,7 @@ impl Learned {
         for project in projects {
             let resolution = self.known_resolution(project);
             for entry in &resolution.entries {
-                let reference = &project.documents[entry.document].references[entry.reference];
-                used_refs.insert(reference_key(reference));
+                used_refs.insert(project.documents[entry.document].reference_key(entry.reference));
             }
             let works = resolved_works(project, &resolution);
             for pair in pairs(project, &works) {
@@ -115,8 +113,8 @@ impl Learned {
         references_to_resolve(project)
             .into_iter()
             .filter_map(|(document, reference)| {
-                let r = &project.documents[document].references[reference];
-                let resolution = self.resolutions.get(&reference_key(r))?;
+                let key = project.documents[document].reference_key(reference);
+                let resolution = self.resolutions.get(&key)?;
                 Some((document, reference, resolution))
             })
             .collect()
@@ -127,8 +125,8 @@ impl Learned {
         let entries = references_to_resolve(project)
             .into_iter()
             .filter_map(|(document, reference)| {
-                let r = &project.documents[document].references[reference];
-                let resolution = self.resolutions.get(&reference_key(r))?.clone();
+                let key = project.documents[document].reference_key(reference);
+                let resolution = self.resolutions.get(&key)?.clone();
                 Some(ResolvedReference {
                     document,
                     reference,
@@ -196,17 +194,6 @@ pub(super) fn pairs<'a>(
         let reference = project.documents.get(d)?.references.get(r)?;
         works.get(&(reference.file, reference.span)).copied()
     })
-}
-
-/// A reference's identity for resolution: what the query it makes is built from
-/// (`RefQuery::from_reference`: the fields, the text as written, the origin), so
-/// equal keys make equal queries — which is what the cascade decides on.
-fn reference_key(reference: &Reference) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    reference.fields.hash(&mut hasher);
-    reference.raw.hash(&mut hasher);
-    reference.origin.hash(&mut hasher);
-    hasher.finish()
 }
 
 /// A pair's identity for verification: the claim's text, the work and the URL the

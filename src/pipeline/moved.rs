@@ -262,6 +262,7 @@ impl MovedEdit {
             for (i, citation) in retyped {
                 doc.citations[i] = citation;
             }
+            doc.entries.move_places(file, |d| d.move_places(file, self));
             doc.references.iter_mut().for_each(|r| {
                 r.move_places(file, self);
             });

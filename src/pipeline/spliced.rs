@@ -255,10 +255,13 @@ fn replace(doc: &mut Document, plan: &DocPlan, window: &Window) {
         plan.claims.start..plan.claims.end(),
         new.claims.iter().cloned(),
     );
-    doc.references.splice(
-        plan.references.start..plan.references.end(),
-        new.references.iter().cloned(),
-    );
+    if plan.references.len > 0 || !new.references.is_empty() {
+        doc.entries.forget();
+        doc.references.splice(
+            plan.references.start..plan.references.end(),
+            new.references.iter().cloned(),
+        );
+    }
     doc.suppressions.splice(
         plan.suppressions.start..plan.suppressions.end(),
         new.suppressions.iter().cloned(),

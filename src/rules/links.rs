@@ -57,8 +57,39 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
             _ => {}
         }
     }
-    duplicates(doc, &mut out);
-    for reference in &doc.references {
+    // The entries' own findings are kept with the index of the references as read,
+    // which lasts while they do not change; only the inline references (made by
+    // linking) are checked again.
+    match doc.entries.kept(&doc.references) {
+        Some(entries) => {
+            let (read, inline) = doc.references.split_at(entries.count());
+            let findings = entries
+                .findings
+                .get_or_init(|| entry_findings(sources, read, &entries.by_folded_key));
+            out.extend(findings.iter().cloned());
+            for reference in inline {
+                invalid_isbn(reference, &mut out);
+            }
+        }
+        None => {
+            let folded = crate::model::folded_keys(&doc.references);
+            out.extend(entry_findings(sources, &doc.references, &folded));
+        }
+    }
+    out
+}
+
+/// The findings of `references` on their own: duplicates among them, and each
+/// one's missing fields, DOI given as a URL and invalid ISBN. `folded`: their
+/// keys in lower case ([`crate::model::folded_keys`]).
+fn entry_findings(
+    sources: &SourceMap,
+    references: &[Reference],
+    folded: &HashMap<String, usize>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    duplicates(references, folded, &mut out);
+    for reference in references {
         missing_fields(reference, &mut out);
         doi_as_url(sources, reference, &mut out);
         invalid_isbn(reference, &mut out);
@@ -149,16 +180,18 @@ fn cited_references(doc: &Document) -> Vec<bool> {
 }
 
 /// Same key twice (CP103); same work under two keys: same DOI or same title (CP104).
-fn duplicates(doc: &Document, out: &mut Vec<Diagnostic>) {
+fn duplicates(
+    references: &[Reference],
+    folded: &HashMap<String, usize>,
+    out: &mut Vec<Diagnostic>,
+) {
     let mut keys: HashMap<(bool, &str), &Reference> = HashMap::new();
     let mut dois: HashMap<&str, &Reference> = HashMap::new();
     let mut titles: HashMap<String, &Reference> = HashMap::new();
-    let folded = crate::link::folded_keys(&doc.references);
     // A tag definition that stands for a bibliography entry is that entry, not a
     // second copy of it.
-    let is_alias = |i: usize| crate::link::alias_target(&doc.references, i, &folded).is_some();
-    for (_, reference) in doc
-        .references
+    let is_alias = |i: usize| crate::link::alias_target(references, i, folded).is_some();
+    for (_, reference) in references
         .iter()
         .enumerate()
         .filter(|&(i, r)| r.origin != ReferenceOrigin::Inline && !is_alias(i))

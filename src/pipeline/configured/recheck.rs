@@ -123,7 +123,7 @@ impl Checker {
                     .citations
                     .iter()
                     .any(|c| c.span == old.span && c.file == old.file && c.reference.is_some());
-                if was_linked || !crate::link::links_nowhere(&doc.references, new) {
+                if was_linked || !crate::link::links_nowhere(doc, new) {
                     return None;
                 }
                 if let Some(d) = crate::rules::links::unlinked_citation(new, has_bibliography)
