@@ -4,7 +4,6 @@
 //! to references made from the citation itself.
 
 use std::collections::HashMap;
-
 use std::sync::Arc;
 
 use crate::model::{

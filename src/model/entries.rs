@@ -1,9 +1,10 @@
 //! What is derived from a document's references as read (before linking appends
 //! the inline ones): their keys for linking, the findings of the entries on their
-//! own (duplicates, missing fields …) and their content keys. Made once and kept with the document
-//! while those references do not change, so a keystroke in a paper does not index
-//! its 10,000-entry bibliography again. Whoever moves or changes the references of
-//! a file moves it along ([`EntriesMemo::move_places`]) or forgets it.
+//! own (duplicates, missing fields …) and their content keys. Made once and kept
+//! with the document while those references do not change, so a keystroke in a
+//! paper does not index its 10,000-entry bibliography again. Whoever moves or
+//! changes the references of a file moves it along ([`EntriesMemo::move_places`])
+//! or forgets it.
 
 use std::collections::HashMap;
 use std::fmt;
