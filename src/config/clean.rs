@@ -2,14 +2,12 @@
 //! bindings over the same library call) judges and edits LLM answers, and from the
 //! merged configuration to a [`CleanerSettings`].
 
-use std::fmt;
-
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::Resolved;
 use super::origin::Origin;
-use super::values::Fraction;
+use super::values::{Fraction, string_or_list};
 use crate::clean::CleanerSettings;
 use crate::clean::options::{
     Action, CleanOptions, Context, FailOn, Metric, Numbering, Preset, Settled,
@@ -68,24 +66,7 @@ impl Serialize for CleanFailOnValue {
 
 impl<'de> Deserialize<'de> for CleanFailOnValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Items;
-        impl<'de> de::Visitor<'de> for Items {
-            type Value = Vec<String>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("outcomes as a string or a list of strings")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<String>, E> {
-                Ok(vec![v.to_string()])
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
-                let mut out = Vec::new();
-                while let Some(item) = seq.next_element::<String>()? {
-                    out.push(item);
-                }
-                Ok(out)
-            }
-        }
-        let items = d.deserialize_any(Items)?;
+        let items = string_or_list(d, "outcomes as a string or a list of strings")?;
         let value =
             FailOn::parse_items(items.iter().map(String::as_str)).map_err(de::Error::custom)?;
         Ok(CleanFailOnValue {

@@ -57,6 +57,32 @@ macro_rules! written_value {
     };
 }
 
+/// Deserialize a string or a list of strings (a `fail-on` value); `expecting`
+/// says what the value is in the error on anything else.
+pub(crate) fn string_or_list<'de, D: Deserializer<'de>>(
+    d: D,
+    expecting: &'static str,
+) -> Result<Vec<String>, D::Error> {
+    struct Items(&'static str);
+    impl<'de> de::Visitor<'de> for Items {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(self.0)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<String>, E> {
+            Ok(vec![v.to_string()])
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(item) = seq.next_element::<String>()? {
+                out.push(item);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(Items(expecting))
+}
+
 /// `fail-on`: a severity and/or rule codes or names, as a comma-separated string or a
 /// list of strings.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,24 +99,10 @@ impl Serialize for FailOnValue {
 
 impl<'de> Deserialize<'de> for FailOnValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Items;
-        impl<'de> de::Visitor<'de> for Items {
-            type Value = Vec<String>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a severity or rule list as a string or a list of strings")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<String>, E> {
-                Ok(vec![v.to_string()])
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
-                let mut out = Vec::new();
-                while let Some(item) = seq.next_element::<String>()? {
-                    out.push(item);
-                }
-                Ok(out)
-            }
-        }
-        let items = d.deserialize_any(Items)?;
+        let items = string_or_list(
+            d,
+            "a severity or rule list as a string or a list of strings",
+        )?;
         let value =
             FailOn::parse_items(items.iter().map(String::as_str)).map_err(de::Error::custom)?;
         Ok(FailOnValue {
