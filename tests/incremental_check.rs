@@ -230,54 +230,99 @@ fn run_sequence(
     Ok(())
 }
 
+/// A kept check of the Markdown paper and its bibliography, edited as the
+/// language server edits it. The paper has no suppression comment: one could
+/// silence a retyped key's finding.
+struct Editing {
+    _dir: tempfile::TempDir,
+    paper: PathBuf,
+    bib: PathBuf,
+    text: String,
+    overlay: Overlay,
+    cache: Arc<ParseCache>,
+    kept: (Project, Vec<Diagnostic>),
+}
+
+impl Editing {
+    fn new() -> Editing {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
+        let paper = dir_path.join("paper.md");
+        let bib = dir_path.join("refs.bib");
+        let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
+        std::fs::write(&paper, &text).expect("write");
+        std::fs::write(&bib, BIB).expect("write");
+        let overlay = Overlay::new(Vfs::disk());
+        let cache = Arc::new(ParseCache::default());
+        let kept = check(&paper, &overlay, Some(&cache));
+        Editing {
+            _dir: dir,
+            paper,
+            bib,
+            text,
+            overlay,
+            cache,
+            kept,
+        }
+    }
+
+    /// Bring an edit of `path` (its new `text`) into the kept check, assert that
+    /// it then equals a fresh check, and say which way the edit took.
+    fn edit(&mut self, path: &Path, text: &str) -> Way {
+        self.overlay.set(path, Arc::from(text));
+        let way = recheck(
+            &mut self.kept,
+            &self.paper,
+            path,
+            text,
+            &self.overlay,
+            &self.cache,
+        );
+        assert_eq!(
+            shown(&self.kept),
+            shown(&check(&self.paper, &self.overlay, None)),
+            "{way:?}"
+        );
+        way
+    }
+
+    /// The shared map of the kept index of the paper's entries.
+    fn index(&self) -> Arc<std::collections::HashMap<String, usize>> {
+        let doc = &self.kept.0.documents[0];
+        let entries = doc.entries.kept(&doc.references).expect("indexed");
+        Arc::clone(&entries.by_key)
+    }
+}
+
 /// Typing in prose moves the kept check, and so does typing in a citation key
 /// that links to nothing; typing in a key that links, a new citation or a new
 /// entry is spliced in and checked again; each gives what a fresh check gives.
 #[test]
 fn prose_edits_move_the_kept_check_and_key_edits_are_spliced() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
-    let paper = dir_path.join("paper.md");
-    let bib = dir_path.join("refs.bib");
-    // A suppression in the paper could silence a retyped key's finding: none here.
-    let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
-    std::fs::write(&paper, &text).expect("write");
-    std::fs::write(&bib, BIB).expect("write");
-    let mut overlay = Overlay::new(Vfs::disk());
-    let cache = Arc::new(ParseCache::default());
-    let mut kept = check(&paper, &overlay, Some(&cache));
-    let mut edit = |kept: &mut (Project, Vec<Diagnostic>), path: &Path, text: &str| {
-        overlay.set(path, Arc::from(text));
-        let way = recheck(kept, &paper, path, text, &overlay, &cache);
-        assert_eq!(
-            shown(kept),
-            shown(&check(&paper, &overlay, None)),
-            "{way:?}"
-        );
-        way
-    };
-    let prose = text.replace("Sleep helps", "Sleep surely helps");
-    assert_eq!(edit(&mut kept, &paper, &prose), Way::Moved);
+    let mut e = Editing::new();
+    let (paper, bib) = (e.paper.clone(), e.bib.clone());
+    let prose = e.text.replace("Sleep helps", "Sleep surely helps");
+    assert_eq!(e.edit(&paper, &prose), Way::Moved);
     // A key that linked to nothing and still does is retyped in place …
     let typed = prose.replace("@missing2001]", "@missing2002]");
-    assert_eq!(edit(&mut kept, &paper, &typed), Way::Moved);
+    assert_eq!(e.edit(&paper, &typed), Way::Moved);
     // … one that linked is spliced and linked again, as is a new citation and a
     // sentence split in two.
     let key = typed.replace("[@lee2019;", "[@lee2019x;");
-    assert_eq!(edit(&mut kept, &paper, &key), Way::Spliced);
+    assert_eq!(e.edit(&paper, &key), Way::Spliced);
     let cited = key.replace("A paragraph with no citation.", "A paragraph [@lee2019].");
-    assert_eq!(edit(&mut kept, &paper, &cited), Way::Spliced);
+    assert_eq!(e.edit(&paper, &cited), Way::Spliced);
     let split = cited.replace("Sleep surely helps memory", "Sleep. Surely it helps memory");
-    assert_eq!(edit(&mut kept, &paper, &split), Way::Spliced);
+    assert_eq!(e.edit(&paper, &split), Way::Spliced);
     // An entry added to the bibliography is spliced into it.
     let entries = format!("{BIB}\n@book{{lee2019x,\n  title = {{Later}},\n  year = 2019\n}}\n");
-    assert_eq!(edit(&mut kept, &bib, &entries), Way::Spliced);
+    assert_eq!(e.edit(&bib, &entries), Way::Spliced);
     // A new bibliography request reads another file: loaded again.
     let requested = split.replace(
         "bibliography: refs.bib",
         "bibliography: [refs.bib, more.bib]",
     );
-    assert_eq!(edit(&mut kept, &paper, &requested), Way::Loaded);
+    assert_eq!(e.edit(&paper, &requested), Way::Loaded);
 }
 
 /// The index of a document's entries (keys, the entries' own findings) is made
@@ -287,47 +332,24 @@ fn prose_edits_move_the_kept_check_and_key_edits_are_spliced() {
 /// check's after every edit.
 #[test]
 fn keystrokes_in_the_paper_keep_the_index_of_its_entries() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dir_path: PathBuf = citeproof::fs::normalize(dir.path());
-    let paper = dir_path.join("paper.md");
-    let bib = dir_path.join("refs.bib");
-    let text = MARKDOWN.replace("<!-- citeproof: ignore[CP101] -->\n", "");
-    std::fs::write(&paper, &text).expect("write");
-    std::fs::write(&bib, BIB).expect("write");
-    let mut overlay = Overlay::new(Vfs::disk());
-    let cache = Arc::new(ParseCache::default());
-    let mut kept = check(&paper, &overlay, Some(&cache));
-    let index = |kept: &(Project, Vec<Diagnostic>)| {
-        let doc = &kept.0.documents[0];
-        let entries = doc.entries.kept(&doc.references).expect("indexed");
-        Arc::clone(&entries.by_key)
-    };
-    let first = index(&kept);
-    let mut edit = |kept: &mut (Project, Vec<Diagnostic>), path: &Path, text: &str| {
-        overlay.set(path, Arc::from(text));
-        let way = recheck(kept, &paper, path, text, &overlay, &cache);
-        assert_eq!(
-            shown(kept),
-            shown(&check(&paper, &overlay, None)),
-            "{way:?}"
-        );
-        way
-    };
-    let prose = text.replace("Sleep helps", "Sleep surely helps");
-    assert_eq!(edit(&mut kept, &paper, &prose), Way::Moved);
+    let mut e = Editing::new();
+    let (paper, bib) = (e.paper.clone(), e.bib.clone());
+    let first = e.index();
+    let prose = e.text.replace("Sleep helps", "Sleep surely helps");
+    assert_eq!(e.edit(&paper, &prose), Way::Moved);
     assert!(
-        Arc::ptr_eq(&first, &index(&kept)),
+        Arc::ptr_eq(&first, &e.index()),
         "a moved edit keeps the index"
     );
     let key = prose.replace("[@lee2019;", "[@lee2019x;");
-    assert_eq!(edit(&mut kept, &paper, &key), Way::Spliced);
+    assert_eq!(e.edit(&paper, &key), Way::Spliced);
     assert!(
-        Arc::ptr_eq(&first, &index(&kept)),
+        Arc::ptr_eq(&first, &e.index()),
         "a spliced edit keeps the index"
     );
     let entries = format!("{BIB}\n@book{{lee2019x,\n  title = {{Later}},\n  year = 2019\n}}\n");
-    assert_eq!(edit(&mut kept, &bib, &entries), Way::Spliced);
-    let remade = index(&kept);
+    assert_eq!(e.edit(&bib, &entries), Way::Spliced);
+    let remade = e.index();
     assert!(
         !Arc::ptr_eq(&first, &remade),
         "a new entry makes the index again"
