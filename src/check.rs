@@ -37,10 +37,18 @@ pub fn local_findings(project: &Project) -> Vec<Diagnostic> {
 
 /// Apply suppressions, de-duplicate and sort any set of diagnostics of the project.
 pub fn finish(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut seen = HashSet::new();
+    // The first of each finding, told apart without copying its message.
+    let first: Vec<bool> = {
+        let mut seen = HashSet::new();
+        diagnostics
+            .iter()
+            .map(|d| seen.insert((d.rule.code, d.file, d.span, d.message.as_str())))
+            .collect()
+    };
     let diagnostics: Vec<Diagnostic> = diagnostics
         .into_iter()
-        .filter(|d| seen.insert((d.rule.code, d.file, d.span, d.message.clone())))
+        .zip(first)
+        .filter_map(|(d, first)| first.then_some(d))
         .map(|d| without_fixes_to_converted(project, d))
         .collect();
     let mut seen_suppressions = HashSet::new();

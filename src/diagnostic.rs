@@ -1,5 +1,7 @@
 //! Diagnostics: what every rule produces and every emitter renders.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::model::{FileId, Span, Work};
@@ -77,7 +79,7 @@ pub struct Diagnostic {
     /// The citation key or marker, or the reference key, the finding is about.
     pub key: Option<String>,
     /// The resolved record the finding compares against.
-    pub record: Option<Box<Work>>,
+    pub record: Option<Arc<Work>>,
     /// For a wrong field, what kind of error it is (venue policies tell badly wrong
     /// authors from a misspelt name by it).
     pub mismatch: Option<crate::model::MismatchKind>,
@@ -120,9 +122,17 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_record(mut self, work: Work) -> Self {
-        self.record = Some(Box::new(work));
+    pub fn with_record(mut self, work: impl Into<Arc<Work>>) -> Self {
+        self.record = Some(work.into());
         self
+    }
+
+    /// Every file it places something in: its own, related places', fix edits'
+    /// (with repeats).
+    pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
+        let related = self.related.iter().map(|r| r.file);
+        let edits = self.fix.iter().flat_map(|f| f.edits.iter().map(|e| e.file));
+        std::iter::once(self.file).chain(related).chain(edits)
     }
 
     /// Sort key: file, position, then rule code.

@@ -534,7 +534,12 @@ impl Work {
     /// Whether two records are the same work as far as judging a sentence goes (the
     /// same title, DOI and year): one work cited under two keys is never its own rival.
     pub fn same_record(&self, other: &Work) -> bool {
-        self.title == other.title && self.doi == other.doi && self.year == other.year
+        self.record_identity() == other.record_identity()
+    }
+
+    /// What [`Self::same_record`] compares, to look records up by.
+    pub fn record_identity(&self) -> (&str, Option<&str>, Option<i32>) {
+        (&self.title, self.doi.as_deref(), self.year)
     }
 }
 

@@ -6,6 +6,7 @@
 //! stays the same when one bibliography is shared by several documents.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -19,7 +20,7 @@ use crate::verify::verdict::Verdict;
 pub struct ReferenceFacts {
     pub status: Status,
     /// The record the reference was matched to, if any.
-    pub record: Option<Work>,
+    pub record: Option<Arc<Work>>,
     /// Short explanation (which fields are wrong, which sources failed …).
     pub note: Option<String>,
 }

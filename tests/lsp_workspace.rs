@@ -8,7 +8,7 @@ mod lsp_support;
 use std::path::{Path, PathBuf};
 
 use citeproof::lsp::Ending;
-use lsp_support::{Client, codes, local, uri};
+use lsp_support::{Client, codes, hover, local, uri};
 use serde_json::{Value, json};
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -340,5 +340,44 @@ fn pulled_diagnostics_carry_the_bibliography_and_are_never_also_pushed() {
             .take_notifications("textDocument/publishDiagnostics")
             .is_empty()
     );
+    assert_eq!(client.shutdown(), Ending::Clean);
+}
+
+#[test]
+fn a_closed_bibliography_is_published_at_a_pause_in_typing_and_before_an_answer() {
+    const ONE: &str = "---\nbibliography: refs.bib\n---\nAs shown [@a].\n";
+    const BOTH: &str = "---\nbibliography: refs.bib\n---\nAs shown [@a; @b].\n";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let paper = write(&root, "paper.md", ONE);
+    let bib = write(
+        &root,
+        "refs.bib",
+        "@article{a, title={Alpha}, author={Doe, Jane}, journal={J}, year={2020}}\n\
+         @article{b, title={Beta}, author={Roe, Rick}, journal={J}, year={2021}}\n",
+    );
+    let unused = |params: &Value| lines_with(params, "CP102");
+    let mut client = Client::start_in(&root, json!({}), local());
+    client.open(&uri(&paper), "markdown", 1, ONE);
+    assert_eq!(unused(&client.diagnostics(&uri(&bib))), [1]);
+
+    // Typing cites `b`: the bibliography's new list is sent by the time a
+    // request that follows the keystroke is answered.
+    client.replace(&uri(&paper), 2, BOTH);
+    hover(
+        &mut client,
+        &uri(&paper),
+        json!({"line": 3, "character": 0}),
+    );
+    let published = client.take_notifications("textDocument/publishDiagnostics");
+    let latest = published.iter().rev().find(|p| p["uri"] == uri(&bib));
+    assert!(
+        latest.is_some_and(|p| unused(p).is_empty()),
+        "{published:?}"
+    );
+
+    // Typing stops: with no request, the list is sent after the pause.
+    client.replace(&uri(&paper), 3, ONE);
+    assert_eq!(unused(&client.diagnostics(&uri(&bib))), [1]);
     assert_eq!(client.shutdown(), Ending::Clean);
 }

@@ -136,7 +136,7 @@ fn apply(text: &str, d: &Diagnostic) -> String {
 #[test]
 fn a_wrong_year_is_reported_at_the_field_with_an_unsafe_fix_and_a_doi_hint() {
     let mut r = resolution(Status::Miscited);
-    r.work = Some(record());
+    r.work = Some(record().into());
     r.fields_wrong = vec![Field::Year];
     r.mismatches = vec![Mismatch {
         field: Field::Year,
@@ -177,7 +177,7 @@ fn a_wrong_year_is_reported_at_the_field_with_an_unsafe_fix_and_a_doi_hint() {
 #[test]
 fn a_verified_entry_without_a_doi_gets_a_safe_fix() {
     let mut r = resolution(Status::Verified);
-    r.work = Some(record());
+    r.work = Some(record().into());
     let (_, found) = run(r);
     assert_eq!(codes(&found), ["CP212"]);
     assert_eq!(
@@ -211,7 +211,7 @@ fn not_found_names_the_dead_identifier_and_the_work_it_names() {
 #[test]
 fn a_conflation_names_both_works_and_fixes_the_identifier() {
     let mut r = resolution(Status::Miscited);
-    r.work = Some(record());
+    r.work = Some(record().into());
     r.identifier_work = Some(Work {
         title: "Another paper entirely".into(),
         authors: vec![Person::new(Some("Ann"), "Other")],
@@ -244,11 +244,14 @@ fn a_conflation_names_both_works_and_fixes_the_identifier() {
 #[test]
 fn retraction_concern_and_unverified() {
     let mut r = resolution(Status::Retracted);
-    r.work = Some(Work {
-        is_retracted: true,
-        doi: None,
-        ..record()
-    });
+    r.work = Some(
+        Work {
+            is_retracted: true,
+            doi: None,
+            ..record()
+        }
+        .into(),
+    );
     r.expression_of_concern = true;
     let (_, found) = run(r);
     assert_eq!(codes(&found), ["CP202", "CP203"]);

@@ -188,7 +188,7 @@ pub async fn open(reading: &Reading, resolver: Option<&Resolver>) -> Vec<Finding
                 .collect();
             let resolutions = resolver.resolve(&queries).await;
             for (&r, resolution) in wanted.iter().zip(resolutions) {
-                let finding = match (resolution.status, resolution.work.clone()) {
+                let finding = match (resolution.status, resolution.work.as_deref().cloned()) {
                     (Resolved::Verified | Resolved::Miscited | Resolved::Retracted, Some(work)) => {
                         let mut how = format!("resolved by {}", work.source);
                         let wrong = explain(&resolution);

@@ -146,7 +146,7 @@ fn stored(view: &View, uri: &Uri) -> Vec<LspDiagnostic> {
             .flat_map(|l| l.iter())
         {
             if !out.contains(d) {
-                out.push(d.clone());
+                out.push(LspDiagnostic::clone(d));
             }
         }
     }

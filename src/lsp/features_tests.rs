@@ -108,7 +108,11 @@ impl Setup {
             .flat_map(|c| {
                 c.diagnostics
                     .get(&path)
-                    .map(|l| l.to_vec())
+                    .map(|l| {
+                        l.iter()
+                            .map(|d| LspDiagnostic::clone(d))
+                            .collect::<Vec<_>>()
+                    })
                     .unwrap_or_default()
             })
             .collect()

@@ -119,7 +119,7 @@ fn move_check(check: &mut RootCheck, edit: &MovedEdit, file: &Path, encoding: En
         if touches {
             let converted = found
                 .iter()
-                .map(|d| to_lsp(d, sources, encoding, policy))
+                .map(|d| Arc::new(to_lsp(d, sources, encoding, policy)))
                 .collect();
             check.diagnostics.insert(path.clone(), Arc::new(converted));
         }

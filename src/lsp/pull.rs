@@ -129,7 +129,7 @@ impl Server {
         }
         // What was known is still what will be pulled.
         let none = std::collections::HashSet::new();
-        self.workspace.changes(&self.documents, &none);
+        self.workspace.changes(&self.documents, &none, false);
     }
 
     /// Ask the client to pull again.

@@ -18,7 +18,7 @@ use lsp_types::{Diagnostic as LspDiagnostic, DiagnosticSeverity, MessageType, Nu
 use super::diagnostics::SOURCE;
 use super::roots::{LatexParents, RootSpec, magic_root, manubot_sections};
 use super::server::{Server, catch};
-use super::workspace::{Reuse, RootCheck, root_check};
+use super::workspace::{Changes, Reuse, RootCheck, root_check};
 use crate::config::layers::{ConfigFileError, FILE_NAMES};
 use crate::fs::{FileSystem, Vfs, normalize};
 use crate::load::ParseCache;
@@ -169,21 +169,40 @@ impl Server {
     }
 
     /// Publish the files whose diagnostics changed (or, when the client pulls,
-    /// ask it to pull again when something it did not edit changed).
+    /// ask it to pull again when something it did not edit changed). While the
+    /// client types, a file that is not open waits for a pause (see
+    /// [`Self::publish_held`]): a keystroke that cites another key of a large
+    /// bibliography does not wait for that bibliography's list to be sent.
     fn publish(&mut self) {
-        let changes = self.workspace.changes(&self.documents, &self.edited);
+        let hold = !self.edited.is_empty() && !self.pull.active;
+        let changes = self.workspace.changes(&self.documents, &self.edited, hold);
+        self.send_changes(changes);
+    }
+
+    /// Publish what was held back while the client typed.
+    pub(super) fn publish_held(&mut self) {
+        if self.held {
+            let changes = self
+                .workspace
+                .changes(&self.documents, &HashSet::new(), false);
+            self.send_changes(changes);
+        }
+    }
+
+    fn send_changes(&mut self, changes: Changes) {
+        self.held = changes.held;
         if self.pull.active {
             let edited: Vec<_> = self
                 .edited
                 .iter()
                 .filter_map(|p| self.documents.by_path(p).map(|d| d.uri.clone()))
                 .collect();
-            if changes.iter().any(|c| !edited.contains(&c.uri)) {
+            if changes.publish.iter().any(|c| !edited.contains(&c.uri)) {
                 self.request_pull_refresh();
             }
             return;
         }
-        for publish in changes {
+        for publish in changes.publish {
             self.notify_with(PublishDiagnostics::METHOD, publish);
         }
     }

@@ -46,6 +46,10 @@ pub const DEBUG_PANIC_ENV: &str = "CITEPROOF_LSP_DEBUG_PANIC";
 /// How long a batch of edits waits for the request that may follow them.
 const FOLLOW_UP: std::time::Duration = std::time::Duration::from_millis(1);
 
+/// How long the client must pause typing before the lists of files that are not
+/// open, held back while it typed, are published.
+const PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Everything the main loop owns.
 pub struct Server {
     pub(super) sender: Sender<Message>,
@@ -72,11 +76,21 @@ pub struct Server {
     pub(super) deferred: Vec<Request>,
     /// Documents the client edited in this batch.
     pub(super) edited: HashSet<PathBuf>,
+    /// Changed lists of files that are not open, held back while the client
+    /// types (published at a pause or before the answer to a request).
+    pub(super) held: bool,
     /// Errors already shown to the user (each is shown once until it goes away).
     pub(super) shown: HashSet<String>,
     pub(super) debug_panic: bool,
     /// The user's Zotero library, read in the background.
     pub(super) zotero: super::zotero::Zotero,
+}
+
+/// The requests that a keystroke triggers: their answers do not wait for the
+/// lists held back while the client types.
+fn keeps_typing_pace(method: &str) -> bool {
+    use lsp_types::request::{Completion, Request as _, ResolveCompletionItem};
+    method == Completion::METHOD || method == ResolveCompletionItem::METHOD
 }
 
 /// Run a session on a connection: the initialize handshake, then the main loop.
@@ -118,6 +132,7 @@ pub fn serve(connection: Connection) -> anyhow::Result<Ending> {
         pull: super::pull::PullState::default(),
         deferred: Vec::new(),
         edited: HashSet::new(),
+        held: false,
         shown: HashSet::new(),
         debug_panic: std::env::var_os(DEBUG_PANIC_ENV).is_some_and(|v| v == "1"),
         zotero: super::zotero::Zotero::default(),
@@ -163,6 +178,10 @@ impl Server {
 
     fn main_loop(&mut self) -> Ending {
         loop {
+            let pause = match self.held {
+                true => crossbeam_channel::after(PAUSE),
+                false => crossbeam_channel::never(),
+            };
             select! {
                 recv(self.receiver) -> message => {
                     let Ok(first) = message else {
@@ -186,6 +205,10 @@ impl Server {
                     // The worker is gone (it only ends with the session).
                     Err(_) => self.events = crossbeam_channel::never(),
                 },
+                recv(pause) -> _ => {
+                    self.publish_held();
+                    continue;
+                }
             }
             self.after_batch();
         }
@@ -347,6 +370,11 @@ impl Server {
         let id = request.id.clone();
         let method = request.method.clone();
         let outcome = catch(|| super::dispatch::request(self, request));
+        // Whatever came before a request has been published by its answer, except
+        // for the requests that keep pace with typing.
+        if !keeps_typing_pace(&method) {
+            self.publish_held();
+        }
         let response = match outcome {
             Ok(response) => response,
             Err(why) => {

@@ -36,7 +36,7 @@ pub struct RootCheck {
     pub files: Vec<PathBuf>,
     /// Diagnostics per file, converted for the client (shared with what was
     /// published and with the next check while a file's findings stay the same).
-    pub diagnostics: HashMap<PathBuf, Arc<Vec<LspDiagnostic>>>,
+    pub diagnostics: HashMap<PathBuf, List>,
     /// The library's diagnostics per file, as converted into [`Self::diagnostics`]
     /// (the next check compares with them to reuse the conversion).
     pub found: HashMap<PathBuf, Vec<Diagnostic>>,
@@ -56,13 +56,17 @@ pub struct RootCheck {
     pub learned_version: u64,
 }
 
+/// A file's diagnostics as converted for the client. Each one is shared: the next
+/// check keeps the conversion of every finding it has in common with this one.
+pub type List = Arc<Vec<Arc<LspDiagnostic>>>;
+
 /// The checks of every root and what was last published per file.
 #[derive(Debug, Default)]
 pub struct Workspace {
     pub roots: BTreeMap<PathBuf, RootCheck>,
     /// Diagnostics that come from no root's check: an invalid `citeproof.toml`.
     pub extra: HashMap<PathBuf, Vec<LspDiagnostic>>,
-    published: HashMap<PathBuf, Arc<Vec<LspDiagnostic>>>,
+    published: HashMap<PathBuf, List>,
 }
 
 /// A file whose published diagnostics changed: the parameters of
@@ -71,9 +75,19 @@ pub struct Workspace {
 #[derive(Debug, Serialize)]
 pub struct Publish {
     pub uri: Uri,
-    pub diagnostics: Arc<Vec<LspDiagnostic>>,
+    pub diagnostics: List,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i32>,
+}
+
+/// What [`Workspace::changes`] found to publish.
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// Sorted by URI.
+    pub publish: Vec<Publish>,
+    /// A file that is not open changed and was held back: it is still changed
+    /// the next time.
+    pub held: bool,
 }
 
 impl Workspace {
@@ -87,13 +101,14 @@ impl Workspace {
 
     /// What every root (and [`Self::extra`]) reports for one file.
     pub fn union_for(&self, file: &Path) -> Vec<LspDiagnostic> {
-        Arc::unwrap_or_clone(self.shared_union_for(file))
+        let union = self.shared_union_for(file);
+        union.iter().map(|d| LspDiagnostic::clone(d)).collect()
     }
 
     /// [`Self::union_for`], shared with the root's list when one root alone
     /// reports on the file (the common case: no copy of a large bibliography's).
-    fn shared_union_for(&self, file: &Path) -> Arc<Vec<LspDiagnostic>> {
-        let from_roots: Vec<&Arc<Vec<LspDiagnostic>>> = self
+    fn shared_union_for(&self, file: &Path) -> List {
+        let from_roots: Vec<&List> = self
             .roots
             .values()
             .filter_map(|check| check.diagnostics.get(file))
@@ -103,11 +118,16 @@ impl Workspace {
         if let ([only], None) = (from_roots.as_slice(), extra) {
             return Arc::clone(only);
         }
+        let extra: Vec<Arc<LspDiagnostic>> = extra
+            .into_iter()
+            .flatten()
+            .map(|d| Arc::new(d.clone()))
+            .collect();
         let lists = from_roots
             .iter()
             .map(|l| l.as_slice())
-            .chain(extra.map(Vec::as_slice));
-        let mut out: Vec<LspDiagnostic> = Vec::new();
+            .chain(Some(extra.as_slice()));
+        let mut out: Vec<Arc<LspDiagnostic>> = Vec::new();
         for list in lists {
             if out.is_empty() {
                 out.extend(list.iter().cloned());
@@ -115,7 +135,7 @@ impl Workspace {
             }
             for d in list {
                 if !out.contains(d) {
-                    out.push(d.clone());
+                    out.push(Arc::clone(d));
                 }
             }
         }
@@ -138,15 +158,28 @@ impl Workspace {
     /// The union per file over every root, compared with what was published:
     /// the files whose diagnostics changed, and the open documents in `always`
     /// (a document the client just edited is told its diagnostics for the new
-    /// version even when they are the same).
-    pub fn changes(&mut self, documents: &Documents, always: &HashSet<PathBuf>) -> Vec<Publish> {
-        let mut out = Vec::new();
+    /// version even when they are the same). With `hold_closed`, a changed file
+    /// that is not open is left out and stays changed (see [`Changes::held`]).
+    pub fn changes(
+        &mut self,
+        documents: &Documents,
+        always: &HashSet<PathBuf>,
+        hold_closed: bool,
+    ) -> Changes {
+        let mut out = Changes::default();
         let mut files = self.files();
         files.extend(documents.iter().map(|d| d.path.clone()));
         for file in files {
             let new = self.shared_union_for(&file);
             let old = self.published.get(&file);
             let open = documents.by_path(&file);
+            if hold_closed && open.is_none() {
+                // Not compared while the client types (a large bibliography's list,
+                // once changed, would be compared again at every keystroke).
+                let unchanged = old.map_or(new.is_empty(), |old| Arc::ptr_eq(old, &new));
+                out.held |= !unchanged;
+                continue;
+            }
             let forced = open.is_some() && always.contains(&file);
             // An open document is told once that it is clean; a file never published
             // needs no empty list.
@@ -162,7 +195,7 @@ impl Workspace {
                     None => continue,
                 },
             };
-            out.push(Publish {
+            out.publish.push(Publish {
                 uri,
                 version: open.map(|d| d.version),
                 diagnostics: Arc::clone(&new),
@@ -173,7 +206,7 @@ impl Workspace {
                 self.published.insert(file, new);
             }
         }
-        out.sort_by(|a, b| a.uri.cmp(&b.uri));
+        out.publish.sort_by(|a, b| a.uri.cmp(&b.uri));
         out
     }
 
@@ -197,21 +230,24 @@ impl Workspace {
     }
 }
 
-/// When a file's list, equal to the previous check's, keeps its conversion.
+/// Which findings of the previous check keep their conversion when equal to one
+/// of the new check's.
 #[derive(Debug, Clone, Copy)]
 pub enum Reuse {
-    /// Every file it places something in has the same path and text as before.
+    /// Those whose files (the file, related places, fix edits) have the same path
+    /// and text as before.
     SameTexts,
-    /// It places nothing in this file, the only one edited since (the previous
-    /// check's project was edited in place and no longer holds the old text).
+    /// Those that place nothing in this file, the only one edited since (the
+    /// previous check's project was edited in place and no longer holds the old
+    /// text).
     Except(FileId),
 }
 
 /// A root's check as the client sees it: diagnostics per file, ranges in the
-/// negotiated encoding over the text that was checked. A file whose findings are
-/// those of `previous` (the root's last check), over the same texts, keeps its
-/// converted list: a keystroke in a paper does not convert again the findings of
-/// the large bibliography it reads.
+/// negotiated encoding over the text that was checked. A finding that `previous`
+/// (the root's last check) has too, over the same texts, keeps its conversion: a
+/// keystroke that cites one more entry of a large bibliography converts the one
+/// finding that went, not the thousands that stayed.
 pub fn root_check(
     project: Project,
     checked: Checked,
@@ -229,28 +265,20 @@ pub fn root_check(
             .or_default()
             .push(d);
     }
-    let diagnostics = found
+    let previous = previous.filter(|p| p.encoding == encoding && p.policy == policy);
+    let unchanged = previous.map(|p| unchanged_files(reuse, &p.project.sources, &project.sources));
+    let convert = |d: &Diagnostic| to_lsp(d, &project.sources, encoding, policy.as_deref());
+    let diagnostics: HashMap<PathBuf, List> = found
         .iter()
         .map(|(path, list)| {
-            let kept = previous
-                .filter(|p| p.encoding == encoding && p.policy == policy)
-                .and_then(|p| Some((p.found.get(path)?, p.diagnostics.get(path)?, p)))
-                .filter(|(old, _, p)| {
-                    *old == list
-                        && match reuse {
-                            Reuse::SameTexts => {
-                                same_sources(list, &p.project.sources, &project.sources)
-                            }
-                            Reuse::Except(edited) => !files_of(list).any(|f| f == edited),
-                        }
-                });
-            let converted = match kept {
-                Some((_, converted, _)) => Arc::clone(converted),
-                None => Arc::new(
-                    list.iter()
-                        .map(|d| to_lsp(d, &project.sources, encoding, policy.as_deref()))
-                        .collect(),
-                ),
+            let old = previous.and_then(|p| Some((p.found.get(path)?, p.diagnostics.get(path)?)));
+            let converted = match (old, &unchanged) {
+                (Some((old, converted)), Some(unchanged)) => {
+                    let same = |f: FileId| unchanged.get(f.index()).copied().unwrap_or(false);
+                    let kept = |d: &Diagnostic| d.files().all(same);
+                    reconverted(list, old, converted, kept, convert)
+                }
+                _ => Arc::new(list.iter().map(|d| Arc::new(convert(d))).collect()),
             };
             (path.clone(), converted)
         })
@@ -276,31 +304,112 @@ pub fn root_check(
     }
 }
 
-/// Whether every file the diagnostics place something in (the file, related
-/// places, fix edits) has the same path and text in both loads, so that their
-/// conversion (URIs, ranges) is the same.
-fn same_sources(diagnostics: &[Diagnostic], old: &SourceMap, new: &SourceMap) -> bool {
-    let mut ids: Vec<FileId> = files_of(diagnostics).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids.into_iter().all(
-        |id| match (old.files().get(id.index()), new.files().get(id.index())) {
-            (Some(a), Some(b)) => a.path == b.path && a.kind == b.kind && a.text == b.text,
-            _ => false,
-        },
-    )
+/// `list` converted, taking the conversion of each finding equal to one of `old`
+/// (converted as `converted`) that `kept` allows; the old list itself when every
+/// finding is kept. Both lists are in the order of [`Diagnostic::sort_key`].
+fn reconverted(
+    list: &[Diagnostic],
+    old: &[Diagnostic],
+    converted: &List,
+    kept: impl Fn(&Diagnostic) -> bool,
+    convert: impl Fn(&Diagnostic) -> LspDiagnostic,
+) -> List {
+    let mut out = Vec::with_capacity(list.len());
+    let mut all_kept = list.len() == old.len();
+    let mut i = 0;
+    for d in list {
+        while old.get(i).is_some_and(|o| o.sort_key() < d.sort_key()) {
+            i += 1;
+        }
+        let same = old.get(i).is_some_and(|o| o == d) && kept(d);
+        match converted.get(i).filter(|_| same) {
+            Some(item) => {
+                out.push(Arc::clone(item));
+                i += 1;
+            }
+            None => {
+                all_kept = false;
+                out.push(Arc::new(convert(d)));
+            }
+        }
+    }
+    match all_kept {
+        true => Arc::clone(converted),
+        false => Arc::new(out),
+    }
 }
 
-/// Every file the diagnostics place something in (with repeats).
-fn files_of(diagnostics: &[Diagnostic]) -> impl Iterator<Item = FileId> + '_ {
-    diagnostics.iter().flat_map(|d| {
-        let related = d.related.iter().map(|r| r.file);
-        let edits = d.fix.iter().flat_map(|f| f.edits.iter().map(|e| e.file));
-        std::iter::once(d.file).chain(related).chain(edits)
-    })
+/// Whether each file of the new load (by id) converts as it did in the old (see
+/// [`Reuse`]).
+fn unchanged_files(reuse: Reuse, old: &SourceMap, new: &SourceMap) -> Vec<bool> {
+    match reuse {
+        Reuse::SameTexts => new
+            .files()
+            .iter()
+            .map(|b| {
+                old.files()
+                    .get(b.id.index())
+                    .is_some_and(|a| a.path == b.path && a.kind == b.kind && a.text == b.text)
+            })
+            .collect(),
+        Reuse::Except(edited) => new.files().iter().map(|f| f.id != edited).collect(),
+    }
 }
 
 /// The path a URI names, as the workspace keys it.
 pub fn key(uri: &Uri) -> PathBuf {
     uri_to_path(uri)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(message: &str) -> List {
+        Arc::new(vec![Arc::new(LspDiagnostic {
+            message: message.into(),
+            ..LspDiagnostic::default()
+        })])
+    }
+
+    fn with_lists(lists: &[(&str, &str)]) -> Workspace {
+        let mut check = RootCheck::default();
+        for (path, message) in lists {
+            check
+                .diagnostics
+                .insert(PathBuf::from(path), listing(message));
+        }
+        let mut workspace = Workspace::default();
+        workspace.set_root(PathBuf::from("/w/paper.md"), check);
+        workspace
+    }
+
+    fn uris(changes: &Changes) -> Vec<&str> {
+        changes.publish.iter().map(|p| p.uri.as_str()).collect()
+    }
+
+    #[test]
+    fn a_closed_file_is_held_while_typing_and_published_after() {
+        let mut documents = Documents::default();
+        let paper: Uri = "file:///w/paper.md".parse().unwrap();
+        documents.open(paper, "markdown", 1, String::new());
+        let edited = HashSet::from([PathBuf::from("/w/paper.md")]);
+        let mut workspace = with_lists(&[("/w/paper.md", "p1"), ("/w/refs.bib", "b1")]);
+
+        let typing = workspace.changes(&documents, &edited, true);
+        assert_eq!(uris(&typing), ["file:///w/paper.md"]);
+        assert!(typing.held);
+        // Still changed, so still held, however often the client types.
+        let again = workspace.changes(&documents, &edited, true);
+        assert_eq!(uris(&again), ["file:///w/paper.md"]);
+        assert!(again.held);
+
+        let pause = workspace.changes(&documents, &HashSet::new(), false);
+        assert_eq!(uris(&pause), ["file:///w/refs.bib"]);
+        assert!(!pause.held);
+        // Published: nothing is held any more.
+        let after = workspace.changes(&documents, &edited, true);
+        assert_eq!(uris(&after), ["file:///w/paper.md"]);
+        assert!(!after.held);
+    }
 }

@@ -38,6 +38,9 @@ pub struct Entries {
     pub by_folded_key: Arc<HashMap<String, usize>>,
     /// The findings of these references on their own, made by the rules on first use.
     pub findings: OnceLock<Vec<Diagnostic>>,
+    /// The finding each of them gets when nothing cites it, made on first use
+    /// (shared: moving the index copies only those in the edited file).
+    pub uncited: OnceLock<Vec<Option<Arc<Diagnostic>>>>,
     /// Their [`Reference::content_key`]s, made on first use.
     content_keys: OnceLock<Arc<Vec<u64>>>,
 }
@@ -59,6 +62,7 @@ impl Entries {
             by_key: Arc::new(by_key),
             by_folded_key: Arc::new(folded_keys(references)),
             findings: OnceLock::new(),
+            uncited: OnceLock::new(),
             content_keys: OnceLock::new(),
         }
     }
@@ -82,6 +86,23 @@ pub fn folded_keys(references: &[Reference]) -> HashMap<String, usize> {
         out.entry(reference.key.to_lowercase()).or_insert(i);
     }
     out
+}
+
+/// A copy of a list made on first use, moved by `move_all` (`None` when a place
+/// could not move).
+fn moved<T: Clone>(
+    list: &OnceLock<Vec<T>>,
+    move_all: impl FnOnce(&mut Vec<T>) -> bool,
+) -> Option<OnceLock<Vec<T>>> {
+    let out = OnceLock::new();
+    if let Some(old) = list.get() {
+        let mut copy = old.clone();
+        if !move_all(&mut copy) {
+            return None;
+        }
+        let _ = out.set(copy);
+    }
+    Some(out)
 }
 
 impl EntriesMemo {
@@ -118,21 +139,25 @@ impl EntriesMemo {
         let Some(kept) = self.0.as_deref().filter(|e| e.files.contains(&file)) else {
             return;
         };
-        let findings = OnceLock::new();
-        if let Some(old) = kept.findings.get() {
-            let mut moved = old.clone();
-            if !moved.iter_mut().all(&mut move_finding) {
-                self.0 = None;
-                return;
-            }
-            let _ = findings.set(moved);
-        }
+        let findings = moved(&kept.findings, |list| {
+            list.iter_mut().all(&mut move_finding)
+        });
+        let uncited = moved(&kept.uncited, |list| {
+            list.iter_mut()
+                .flatten()
+                .all(|d| !d.files().any(|f| f == file) || move_finding(Arc::make_mut(d)))
+        });
+        let (Some(findings), Some(uncited)) = (findings, uncited) else {
+            self.0 = None;
+            return;
+        };
         self.0 = Some(Arc::new(Entries {
             count: kept.count,
             files: kept.files.clone(),
             by_key: Arc::clone(&kept.by_key),
             by_folded_key: Arc::clone(&kept.by_folded_key),
             findings,
+            uncited,
             // Where a reference is written is not part of its content.
             content_keys: kept.content_keys.clone(),
         }));

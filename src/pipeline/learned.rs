@@ -21,7 +21,7 @@ use crate::resolve::resolution::Resolution;
 use crate::resolve::run::{ProjectResolution, ResolvedReference, references_to_resolve};
 use crate::rules::resolution::diagnostics_of as resolution_diagnostics_of;
 use crate::verify::backend::Judgement;
-use crate::verify::project::{ResolvedPair, resolved_pairs};
+use crate::verify::project::{ResolvedPair, resolved_pairs, resolved_pairs_without_rivals};
 
 use super::{Checked, citation_facts, record_each, resolved_works};
 
@@ -89,12 +89,16 @@ impl Learned {
         let mut used_refs = std::collections::HashSet::new();
         let mut used_pairs = std::collections::HashSet::new();
         for project in projects {
-            let resolution = self.known_resolution(project);
-            for entry in &resolution.entries {
-                used_refs.insert(project.documents[entry.document].reference_key(entry.reference));
+            for (document, reference, _) in self.known(project) {
+                used_refs.insert(project.documents[document].reference_key(reference));
             }
+            // Keying a pair serialises its work: not done when nothing was judged.
+            if self.judgements.is_empty() {
+                continue;
+            }
+            let resolution = self.known_resolution(project);
             let works = resolved_works(project, &resolution);
-            for pair in pairs(project, &works) {
+            for pair in pairs_to_look_up(project, &works) {
                 used_pairs.insert(pair_key(pair.claim, pair.work, pair.url));
             }
         }
@@ -168,7 +172,7 @@ pub fn replay(project: &mut Project, learned: &Learned, verify: bool) -> Checked
     let resolution = verify.then(|| learned.known_resolution(project));
     if let Some(resolution) = &resolution {
         let works = resolved_works(project, resolution);
-        for pair in pairs(project, &works) {
+        for pair in pairs_to_look_up(project, &works) {
             let key = pair_key(pair.claim, pair.work, pair.url);
             if let Some(judgement) = learned.judgements.get(&key) {
                 facts.set_citation(pair.citation, citation_facts(judgement));
@@ -190,10 +194,27 @@ pub(super) fn pairs<'a>(
     project: &'a Project,
     works: &HashMap<(crate::model::FileId, crate::model::Span), &'a Work>,
 ) -> Vec<ResolvedPair<'a>> {
-    resolved_pairs(project, |d, r| {
+    resolved_pairs(project, work_at(project, works))
+}
+
+/// [`pairs`] without their rivals, to look up what was judged.
+fn pairs_to_look_up<'a>(
+    project: &'a Project,
+    works: &HashMap<(crate::model::FileId, crate::model::Span), &'a Work>,
+) -> Vec<ResolvedPair<'a>> {
+    resolved_pairs_without_rivals(project, work_at(project, works))
+}
+
+/// The work of `(document, reference)` in `works` (keyed by where a reference is
+/// written).
+fn work_at<'a>(
+    project: &'a Project,
+    works: &HashMap<(crate::model::FileId, crate::model::Span), &'a Work>,
+) -> impl Fn(usize, usize) -> Option<&'a Work> {
+    move |d, r| {
         let reference = project.documents.get(d)?.references.get(r)?;
         works.get(&(reference.file, reference.span)).copied()
-    })
+    }
 }
 
 /// A pair's identity for verification: the claim's text, the work and the URL the

@@ -215,12 +215,7 @@ impl MovedEdit {
     /// Move a finding's places in the edited file (its own, related places, fix
     /// edits); whether any of them is in that file.
     pub fn move_diagnostic(&self, d: &mut Diagnostic) -> bool {
-        let touches = d.file == self.file
-            || d.related.iter().any(|r| r.file == self.file)
-            || d.fix
-                .iter()
-                .flat_map(|f| &f.edits)
-                .any(|e| e.file == self.file);
+        let touches = d.files().any(|f| f == self.file);
         d.move_places(self.file, self);
         touches
     }

@@ -4,6 +4,7 @@
 //! sources were asked with what answer.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -46,8 +47,9 @@ pub struct Resolution {
     pub mismatches: Vec<Mismatch>,
     /// Benign differences and remarks (preprint year, a check that could not be made).
     pub notes: Vec<String>,
-    /// The record accepted as the cited work.
-    pub work: Option<Work>,
+    /// The record accepted as the cited work (shared: a language server's facts
+    /// and findings point at it on every keystroke).
+    pub work: Option<Arc<Work>>,
     pub gate: Option<GateDecision>,
     /// The work a cited identifier names when that is not the cited work.
     pub identifier_work: Option<Work>,
@@ -68,7 +70,7 @@ impl Resolution {
             self.status,
             Status::Verified | Status::Miscited | Status::Retracted
         );
-        self.work.as_ref().filter(|_| identified)
+        self.work.as_deref().filter(|_| identified)
     }
 
     /// A reference that was not looked up (nothing to look up with).
@@ -151,11 +153,11 @@ mod tests {
             detail: String::new(),
         });
         r.fields_wrong = vec![Field::Year];
-        r.work = Some(Work {
+        r.work = Some(Arc::new(Work {
             source: "crossref".into(),
             title: "T".into(),
             ..Work::default()
-        });
+        }));
         r.sources_tried.push(SourceTry {
             source: "crossref".into(),
             outcome: TryOutcome::Found,

@@ -208,7 +208,7 @@ pub fn decide(
         fields_wrong,
         mismatches,
         notes,
-        work: Some(chosen.work.clone()),
+        work: Some(std::sync::Arc::new(chosen.work.clone())),
         gate: Some(chosen.decision),
         identifier_work,
         unresolved,

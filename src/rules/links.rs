@@ -1,6 +1,7 @@
 //! Local rules: citations against the document's own bibliography. No network.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 use crate::model::{Citation, CitationKind, Document, Reference, ReferenceOrigin};
@@ -26,36 +27,26 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
             .filter(|c| c.reference.is_none())
             .filter_map(|c| unlinked_citation(c, has_bibliography)),
     );
+    // What each entry as read gets when it is never cited is kept with their index:
+    // a keystroke that cites one more of 10,000 entries does not write 10,000
+    // findings again.
+    let kept = doc.entries.kept(&doc.references).filter(|_| has_text);
+    let uncited_kept = kept.map(|entries| {
+        entries.uncited.get_or_init(|| {
+            doc.references[..entries.count()]
+                .iter()
+                .map(|r| never_cited(sources, r).map(Arc::new))
+                .collect()
+        })
+    });
     for (i, reference) in doc.references.iter().enumerate() {
         if cited[i] || !has_text {
             continue;
         }
-        let at = reference.key_span.unwrap_or(reference.span);
-        match reference.origin {
-            ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson => {
-                let d = Diagnostic::new(
-                    &UNUSED_ENTRY,
-                    reference.file,
-                    at,
-                    format!("bibliography entry `{}` is never cited", reference.key),
-                )
-                .with_key(&reference.key);
-                out.push(match entry_removal(sources, reference) {
-                    Some(fix) => d.with_fix(fix),
-                    None => d,
-                });
-            }
-            ReferenceOrigin::ReferenceList | ReferenceOrigin::BibItem => out.push(
-                Diagnostic::new(
-                    &UNCITED_REFERENCE,
-                    reference.file,
-                    at,
-                    format!("reference `{}` is never cited in the text", reference.key),
-                )
-                .with_key(&reference.key),
-            ),
-            _ => {}
-        }
+        out.extend(match uncited_kept.and_then(|kept| kept.get(i)) {
+            Some(kept) => kept.as_deref().cloned(),
+            None => never_cited(sources, reference),
+        });
     }
     // The entries' own findings are kept with the index of the references as read,
     // which lasts while they do not change; only the inline references (made by
@@ -141,6 +132,36 @@ pub fn unlinked_citation(citation: &Citation, has_bibliography: bool) -> Option<
     )
 }
 
+/// The finding on a reference that nothing cites, if its kind has one.
+fn never_cited(sources: &SourceMap, reference: &Reference) -> Option<Diagnostic> {
+    let at = reference.key_span.unwrap_or(reference.span);
+    match reference.origin {
+        ReferenceOrigin::BibEntry | ReferenceOrigin::CslJson => {
+            let d = Diagnostic::new(
+                &UNUSED_ENTRY,
+                reference.file,
+                at,
+                format!("bibliography entry `{}` is never cited", reference.key),
+            )
+            .with_key(&reference.key);
+            Some(match entry_removal(sources, reference) {
+                Some(fix) => d.with_fix(fix),
+                None => d,
+            })
+        }
+        ReferenceOrigin::ReferenceList | ReferenceOrigin::BibItem => Some(
+            Diagnostic::new(
+                &UNCITED_REFERENCE,
+                reference.file,
+                at,
+                format!("reference `{}` is never cited in the text", reference.key),
+            )
+            .with_key(&reference.key),
+        ),
+        _ => None,
+    }
+}
+
 /// Which references some citation points to (`\nocite{*}` cites every entry).
 fn cited_references(doc: &Document) -> Vec<bool> {
     let mut cited = vec![false; doc.references.len()];
@@ -154,7 +175,7 @@ fn cited_references(doc: &Document) -> Vec<bool> {
         }
     }
     // A second entry under a cited key is reported as a duplicate key, not as unused.
-    let cited_keys: std::collections::HashSet<&str> = doc
+    let cited_keys: rustc_hash::FxHashSet<&str> = doc
         .references
         .iter()
         .zip(&cited)

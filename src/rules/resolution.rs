@@ -191,7 +191,7 @@ fn reference_diagnostics(
         sources,
         reference,
         related,
-        record: res.work.as_ref(),
+        record: res.work.as_deref(),
     };
     let key = &reference.key;
     let mut out = Vec::new();
@@ -200,7 +200,7 @@ fn reference_diagnostics(
             out.push(place.at(&REFERENCE_NOT_FOUND, None, not_found_message(key, res)))
         }
         Status::Retracted => {
-            let work = res.work.as_ref().map(describe).unwrap_or_default();
+            let work = res.work.as_deref().map(describe).unwrap_or_default();
             out.push(place.at(
                 &RETRACTED_WORK,
                 None,

@@ -115,7 +115,7 @@ pub fn judge(identifier: Identifier, r: &Resolution) -> IdentifierCheck {
     } else {
         match r.status {
             Status::Verified | Status::Miscited => {
-                let work = r.work.as_ref();
+                let work = r.work.as_deref();
                 let source = work.map_or("", |w| w.source.as_str());
                 let mut why = format!("resolved by {source}");
                 let wrong = explain(r);
@@ -136,7 +136,7 @@ pub fn judge(identifier: Identifier, r: &Resolution) -> IdentifierCheck {
                 let source = r.work.as_ref().map_or("the record", |w| w.source.as_str());
                 (
                     Access::Retracted,
-                    record(r.work.as_ref()),
+                    record(r.work.as_deref()),
                     format!("retracted according to {source}"),
                 )
             }
@@ -233,11 +233,11 @@ mod tests {
         assert_eq!(judge(doi(), &r).status, Access::OtherWork);
 
         r.identifier_work = None;
-        r.work = Some(Work {
+        r.work = Some(std::sync::Arc::new(Work {
             source: "crossref".into(),
             title: "T".into(),
             ..Work::default()
-        });
+        }));
         let check = judge(doi(), &r);
         assert_eq!(check.status, Access::Resolved);
         assert_eq!(check.record.unwrap().title, "T");

@@ -6,6 +6,8 @@
 //! rivals of each other, and a claim one of whose citations did not resolve gets none:
 //! what it cites is known only in part, and a lookup failure must never make a finding.
 
+use std::collections::HashSet;
+
 use super::backend::{Backend, Judgement};
 use super::escalate::{Rival, VerifyRequest};
 use crate::diagnostic::Diagnostic;
@@ -32,9 +34,30 @@ pub fn resolved_pairs<'a>(
     project: &'a Project,
     work_of: impl Fn(usize, usize) -> Option<&'a Work>,
 ) -> Vec<ResolvedPair<'a>> {
+    pairs_of(project, &work_of, true)
+}
+
+/// [`resolved_pairs`] without their rivals: which pairs there are (to look up
+/// what was judged), not what a judge is shown. Each pair's rivals are a list as
+/// long as the document's cited works, too much to make at every keystroke.
+pub fn resolved_pairs_without_rivals<'a>(
+    project: &'a Project,
+    work_of: impl Fn(usize, usize) -> Option<&'a Work>,
+) -> Vec<ResolvedPair<'a>> {
+    pairs_of(project, &work_of, false)
+}
+
+fn pairs_of<'a>(
+    project: &'a Project,
+    work_of: &impl Fn(usize, usize) -> Option<&'a Work>,
+    with_rivals: bool,
+) -> Vec<ResolvedPair<'a>> {
     let mut out = Vec::new();
     for (d, doc) in project.documents.iter().enumerate() {
-        let cited: Vec<Rival<'a>> = cited_works(&doc.references, |r| work_of(d, r));
+        let cited: Vec<Rival<'a>> = match with_rivals {
+            true => cited_works(&doc.references, |r| work_of(d, r)),
+            false => Vec::new(),
+        };
         for (claim, citation) in doc.pairs() {
             let Some(r) = citation.reference else {
                 continue;
@@ -42,20 +65,9 @@ pub fn resolved_pairs<'a>(
             let Some(work) = work_of(d, r) else {
                 continue;
             };
-            let beside: Vec<Option<&Work>> = doc
-                .citations
-                .iter()
-                .filter(|c| c.claim == citation.claim)
-                .map(|c| c.reference.and_then(|r| work_of(d, r)))
-                .collect();
-            let rivals = if beside.iter().all(Option::is_some) {
-                cited
-                    .iter()
-                    .filter(|rival| !beside.iter().flatten().any(|w| w.same_record(rival.work)))
-                    .copied()
-                    .collect()
-            } else {
-                Vec::new()
+            let rivals = match with_rivals {
+                true => rivals(&doc.citations, citation, &cited, |r| work_of(d, r)),
+                false => Vec::new(),
             };
             let url = doc.references.get(r).and_then(|r| r.fields.url.as_deref());
             out.push(ResolvedPair {
@@ -70,16 +82,40 @@ pub fn resolved_pairs<'a>(
     out
 }
 
+/// The rivals of `citation`: the document's `cited` works but those its claim
+/// cites, or none when one of those did not resolve.
+fn rivals<'a>(
+    citations: &[Citation],
+    citation: &Citation,
+    cited: &[Rival<'a>],
+    work_of: impl Fn(usize) -> Option<&'a Work>,
+) -> Vec<Rival<'a>> {
+    let beside: Vec<Option<&Work>> = citations
+        .iter()
+        .filter(|c| c.claim == citation.claim)
+        .map(|c| c.reference.and_then(&work_of))
+        .collect();
+    if !beside.iter().all(Option::is_some) {
+        return Vec::new();
+    }
+    cited
+        .iter()
+        .filter(|rival| !beside.iter().flatten().any(|w| w.same_record(rival.work)))
+        .copied()
+        .collect()
+}
+
 /// The distinct works a document's references resolved to, each named by the first
 /// reference that cites it.
 fn cited_works<'a>(
     references: &'a [Reference],
     work_of: impl Fn(usize) -> Option<&'a Work>,
 ) -> Vec<Rival<'a>> {
+    let mut seen = HashSet::new();
     let mut out: Vec<Rival<'a>> = Vec::new();
     for (r, reference) in references.iter().enumerate() {
         if let Some(work) = work_of(r)
-            && !out.iter().any(|o| o.work.same_record(work))
+            && seen.insert(work.record_identity())
         {
             out.push(Rival {
                 name: &reference.key,

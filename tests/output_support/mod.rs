@@ -161,7 +161,7 @@ fn resolution(status: Status, work: Option<Work>) -> Resolution {
     let mut r = Resolution::unresolvable();
     r.notes.clear();
     r.status = status;
-    r.work = work;
+    r.work = work.map(std::sync::Arc::new);
     let outcome = match status {
         Status::NotFound => TryOutcome::NotFound,
         Status::Unverified => TryOutcome::Failed,

@@ -297,7 +297,7 @@ pub fn card(report: &Report, doc: &Document, citation: &Citation, out: &mut Stri
     }
     out.push_str("</dd>\n<dt>Resolved record</dt><dd>");
     let work = ref_facts
-        .and_then(|f| f.record.as_ref())
+        .and_then(|f| f.record.as_deref())
         .or_else(|| findings.iter().find_map(|d| d.record.as_deref()));
     match (work, ref_facts) {
         (Some(w), _) => out.push_str(&record(w)),
