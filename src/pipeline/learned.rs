@@ -89,7 +89,9 @@ impl Learned {
         let mut used_refs = std::collections::HashSet::new();
         let mut used_pairs = std::collections::HashSet::new();
         for project in projects {
-            for (document, reference, _) in self.known(project) {
+            // The key of every reference a run would resolve, each made once (a
+            // key nothing was learned under retains nothing).
+            for (document, reference) in references_to_resolve(project) {
                 used_refs.insert(project.documents[document].reference_key(reference));
             }
             // Keying a pair serialises its work: not done when nothing was judged.

@@ -30,8 +30,8 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
     // What each entry as read gets when it is never cited is kept with their index:
     // a keystroke that cites one more of 10,000 entries does not write 10,000
     // findings again.
-    let kept = doc.entries.kept(&doc.references).filter(|_| has_text);
-    let uncited_kept = kept.map(|entries| {
+    let index = doc.entries.kept(&doc.references).filter(|_| has_text);
+    let uncited = index.map(|entries| {
         entries.uncited.get_or_init(|| {
             doc.references[..entries.count()]
                 .iter()
@@ -43,8 +43,8 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
         if cited[i] || !has_text {
             continue;
         }
-        out.extend(match uncited_kept.and_then(|kept| kept.get(i)) {
-            Some(kept) => kept.as_deref().cloned(),
+        out.extend(match uncited.and_then(|list| list.get(i)) {
+            Some(finding) => finding.as_deref().cloned(),
             None => never_cited(sources, reference),
         });
     }
