@@ -178,7 +178,7 @@ mod tests {
 
     fn map(text: &str) -> (SourceMap, FileId) {
         let mut sources = SourceMap::new();
-        let id = sources.add("paper.md".into(), FileKind::Markdown, text.into());
+        let id = sources.add("paper.md".into(), FileKind::Markdown, text);
         (sources, id)
     }
 

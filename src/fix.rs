@@ -149,7 +149,7 @@ mod tests {
 
     fn sources(text: &str) -> (SourceMap, FileId) {
         let mut map = SourceMap::new();
-        let id = map.add("refs.bib".into(), FileKind::Bibtex, text.into());
+        let id = map.add("refs.bib".into(), FileKind::Bibtex, text);
         (map, id)
     }
 

@@ -21,6 +21,11 @@ pub trait FileSystem: Send + Sync {
     /// The text of a file, refusing what is not text (see [`crate::walk::read_text`]
     /// for the errors: they say what is wrong and where).
     fn read_text(&self, path: &Path, max_size: u64) -> Result<String, String>;
+    /// [`Self::read_text`] as a shared text: a view that holds the text already
+    /// (an editor's buffer) hands it over without copying it.
+    fn read_shared(&self, path: &Path, max_size: u64) -> Result<Arc<str>, String> {
+        self.read_text(path, max_size).map(Arc::from)
+    }
     /// The bytes of a file (a PDF, a Word file, an archive), refusing files over
     /// `max_size` bytes; the error says what is wrong.
     fn read_bytes(&self, path: &Path, max_size: u64) -> Result<Vec<u8>, String>;
@@ -215,6 +220,14 @@ impl FileSystem for Overlay {
             Some(Content::Bytes(bytes)) => crate::walk::decode_text(bytes.to_vec()),
             Some(Content::Unreadable(why)) => Err(why.to_string()),
             None => self.base().read_text(path, max_size),
+        }
+    }
+
+    fn read_shared(&self, path: &Path, max_size: u64) -> Result<Arc<str>, String> {
+        match self.content(path) {
+            Some(Content::Text(text)) if text.len() as u64 <= max_size => Ok(text.clone()),
+            Some(_) => self.read_text(path, max_size).map(Arc::from),
+            None => self.base().read_shared(path, max_size),
         }
     }
 

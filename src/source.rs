@@ -98,6 +98,22 @@ impl LineIndex {
         LineIndex { line_starts }
     }
 
+    /// The index of the text made by replacing `span` of this one's text with
+    /// `inserted`: the starts before the span kept, those after it moved, only the
+    /// inserted text scanned (an editor's keystroke in a long document).
+    pub fn replaced(&self, span: Span, inserted: &str) -> LineIndex {
+        let kept = self.line_starts.partition_point(|&s| s <= span.start);
+        let after = self.line_starts.partition_point(|&s| s <= span.end);
+        let removed = span.end - span.start;
+        let moved = |s: usize| s - removed + inserted.len();
+        let mut line_starts = Vec::with_capacity(self.line_starts.len() + 1);
+        line_starts.extend_from_slice(&self.line_starts[..kept]);
+        line_starts
+            .extend(memchr::memchr_iter(b'\n', inserted.as_bytes()).map(|i| span.start + i + 1));
+        line_starts.extend(self.line_starts[after..].iter().map(|&s| moved(s)));
+        LineIndex { line_starts }
+    }
+
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
@@ -192,7 +208,9 @@ pub struct SourceFile {
     /// The path as the user gave it or as it was found (relative paths stay relative).
     pub path: PathBuf,
     pub kind: FileKind,
-    pub text: String,
+    /// Shared, never copied on the way through: an editor's buffer, the parse
+    /// cache and the loaded project hold the same text.
+    pub text: Arc<str>,
     pub index: LineIndex,
     /// For a file converted from a binary format (a PDF): where each byte of
     /// `text` came from in the original. Reports show those places.
@@ -200,7 +218,8 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
-    pub fn new(id: FileId, path: PathBuf, kind: FileKind, text: String) -> SourceFile {
+    pub fn new(id: FileId, path: PathBuf, kind: FileKind, text: impl Into<Arc<str>>) -> SourceFile {
+        let text = text.into();
         let index = LineIndex::new(&text);
         SourceFile {
             id,
@@ -259,7 +278,7 @@ impl SourceMap {
     }
 
     /// Add a file; a path already present returns the existing id.
-    pub fn add(&mut self, path: PathBuf, kind: FileKind, text: String) -> FileId {
+    pub fn add(&mut self, path: PathBuf, kind: FileKind, text: impl Into<Arc<str>>) -> FileId {
         let key = normalize_path(&path);
         if let Some(&id) = self.by_path.get(&key) {
             return id;
@@ -271,7 +290,8 @@ impl SourceMap {
     }
 
     /// Replace the text of an existing file (editor buffers, applied fixes).
-    pub fn set_text(&mut self, id: FileId, text: String) {
+    pub fn set_text(&mut self, id: FileId, text: impl Into<Arc<str>>) {
+        let text = text.into();
         let file = &mut self.files[id.index()];
         file.index = LineIndex::new(&text);
         file.text = text;
@@ -279,7 +299,7 @@ impl SourceMap {
 
     /// [`Self::set_text`] with the text's line index already made (an editor's
     /// buffer has one).
-    pub fn set_text_indexed(&mut self, id: FileId, text: String, index: LineIndex) {
+    pub fn set_text_indexed(&mut self, id: FileId, text: Arc<str>, index: LineIndex) {
         let file = &mut self.files[id.index()];
         file.index = index;
         file.text = text;
@@ -334,6 +354,29 @@ pub fn normalize_path(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replaced_index_is_the_index_of_the_replaced_text() {
+        let texts = ["", "a", "\n", "ab\ncd\r\n\nef\n", "\n\nx\ny\n\n"];
+        let inserts = ["", "z", "\n", "q\nr", "\r\n\n"];
+        for text in texts {
+            for start in 0..=text.len() {
+                for end in start..=text.len() {
+                    for inserted in inserts {
+                        let mut next = text.to_string();
+                        next.replace_range(start..end, inserted);
+                        let replaced =
+                            LineIndex::new(text).replaced(Span::new(start, end), inserted);
+                        assert_eq!(
+                            replaced.line_starts,
+                            LineIndex::new(&next).line_starts,
+                            "{text:?} [{start}, {end}) <- {inserted:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn line_col_counts_characters_and_utf16_units() {

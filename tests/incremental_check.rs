@@ -101,13 +101,7 @@ fn check(
 }
 
 fn shown(check: &(Project, Vec<Diagnostic>)) -> (String, String) {
-    let texts: Vec<&str> = check
-        .0
-        .sources
-        .files()
-        .iter()
-        .map(|f| f.text.as_str())
-        .collect();
+    let texts: Vec<&str> = check.0.sources.files().iter().map(|f| &*f.text).collect();
     (
         format!("{:#?}\n{texts:?}", check.0.documents),
         format!("{:#?}", check.1),
@@ -127,9 +121,13 @@ fn recheck(
 ) -> Way {
     let checker = checker(paper, overlay, Some(cache));
     let learned = Learned::default();
-    let recheck = kept.0.sources.find(path).and_then(|id| {
-        checker.recheck_edit(&mut kept.0, id, text, &LineIndex::new(text), &learned)
-    });
+    let index = LineIndex::new(text);
+    let text: Arc<str> = Arc::from(text);
+    let recheck = kept
+        .0
+        .sources
+        .find(path)
+        .and_then(|id| checker.recheck_edit(&mut kept.0, id, &text, &index, &learned));
     match recheck {
         Some(Recheck::Moved(edit)) => {
             edit.move_findings(&mut kept.1, true);

@@ -38,11 +38,11 @@ fn project() -> Project {
     let md = project.sources.add(
         "paper.md".into(),
         FileKind::Markdown,
-        "As shown [@smith2020].\n".into(),
+        "As shown [@smith2020].\n",
     );
     let bib = project
         .sources
-        .add("refs.bib".into(), FileKind::Bibtex, BIB.into());
+        .add("refs.bib".into(), FileKind::Bibtex, BIB);
     let reference = Reference {
         key: "smith2020".into(),
         origin: ReferenceOrigin::BibEntry,

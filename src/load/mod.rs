@@ -405,7 +405,7 @@ impl Loader<'_> {
                 .read_bytes(path, max_size)
                 .map(|b| Content::Binary(kind, b)),
             Some(kind) => fs
-                .read_text(path, max_size)
+                .read_shared(path, max_size)
                 .map(|text| Content::Text(kind, text))
                 .or_else(|why| {
                     let bytes = fs.read_bytes(path, max_size).map_err(|_| why.clone())?;
@@ -417,9 +417,8 @@ impl Loader<'_> {
                 let bytes = fs.read_bytes(path, max_size)?;
                 match read::sniff_kind(&bytes) {
                     Some(kind) => Ok(Content::Binary(kind, bytes)),
-                    None => {
-                        crate::walk::decode_text(bytes).map(|t| Content::Text(FileKind::Text, t))
-                    }
+                    None => crate::walk::decode_text(bytes)
+                        .map(|t| Content::Text(FileKind::Text, t.into())),
                 }
             }
         }
@@ -484,7 +483,8 @@ impl Loader<'_> {
 
 /// What a file holds, by the kind it is read as.
 enum Content {
-    Text(FileKind, String),
+    /// Shared with the view that held it (an editor's buffer).
+    Text(FileKind, Arc<str>),
     /// Bytes for a converter ([`read::convert`]).
     Binary(FileKind, Vec<u8>),
 }

@@ -39,7 +39,7 @@ impl ParseCache {
         let kept = self.entries.lock().ok().and_then(|mut e| e.remove(&key));
         let (text, outlined) = match kept {
             Some(kept) if kept.kind == file.kind && kept.options == *options => {
-                if *kept.text == *file.text {
+                if same_text(&kept.text, &file.text) {
                     let parsed = kept.outlined.parsed.clone();
                     self.keep(key, kept);
                     return parsed;
@@ -52,10 +52,10 @@ impl ParseCache {
                     &file.text,
                     options,
                 );
-                (Arc::from(file.text.as_str()), outlined)
+                (file.text.clone(), outlined)
             }
             _ => (
-                Arc::from(file.text.as_str()),
+                file.text.clone(),
                 parse::splice::parse_whole(file.kind, id, &file.text, options),
             ),
         };
@@ -82,11 +82,11 @@ impl ParseCache {
         id: FileId,
         path: &Path,
         kind: FileKind,
-        old: &str,
-        text: &str,
+        old: &Arc<str>,
+        text: &Arc<str>,
         options: &ParseOptions,
     ) -> Option<parse::splice::Window> {
-        if old == text {
+        if same_text(old, text) {
             let end = text.len();
             return Some(parse::splice::Window {
                 change: parse::splice::Change {
@@ -100,7 +100,7 @@ impl ParseCache {
         }
         let key = (id, path.to_path_buf());
         let kept = self.entries.lock().ok()?.remove(&key)?;
-        if kept.kind != kind || kept.options != *options || *kept.text != *old {
+        if kept.kind != kind || kept.options != *options || !same_text(&kept.text, old) {
             self.keep(key, kept);
             return None;
         }
@@ -111,7 +111,7 @@ impl ParseCache {
             CachedParse {
                 kind,
                 options: options.clone(),
-                text: Arc::from(text),
+                text: text.clone(),
                 outlined,
             },
         );
@@ -127,6 +127,12 @@ impl ParseCache {
         }
         entries.insert(key, parse);
     }
+}
+
+/// Whether two texts are the same: the same shared text (an edit's text kept by
+/// the project and by this cache), or equal bytes.
+fn same_text(a: &Arc<str>, b: &Arc<str>) -> bool {
+    Arc::ptr_eq(a, b) || **a == **b
 }
 
 #[cfg(test)]
@@ -158,8 +164,8 @@ mod tests {
                 FileId(0),
                 Path::new("/p.md"),
                 FileKind::Markdown,
-                old,
-                new,
+                &Arc::from(old),
+                &Arc::from(new),
                 &options,
             )
         };

@@ -49,6 +49,10 @@ impl FileSystem for LiveBuffers {
         self.read().read_text(path, max_size)
     }
 
+    fn read_shared(&self, path: &Path, max_size: u64) -> Result<Arc<str>, String> {
+        self.read().read_shared(path, max_size)
+    }
+
     fn read_bytes(&self, path: &Path, max_size: u64) -> Result<Vec<u8>, String> {
         self.read().read_bytes(path, max_size)
     }

@@ -65,7 +65,7 @@ pub fn complete(
     let checked = read.source();
     let (text, index) = match view.documents.by_path(&checked.path) {
         Some(doc) => (&*doc.text, &doc.index),
-        None => (checked.text.as_str(), &checked.index),
+        None => (&*checked.text, &checked.index),
     };
     let offset = view.encoding.offset(text, index, at.position);
     let key_at = match checked.kind {

@@ -27,29 +27,34 @@ pub struct OpenDocument {
 
 impl OpenDocument {
     /// Apply the client's changes in order. A change without a range replaces the
-    /// whole text; ranges are clamped into the text as it is at that change.
+    /// whole text; ranges are clamped into the text as it is at that change. Each
+    /// ranged change copies the text once and moves the line index with it.
     pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, encoding: Encoding) {
-        let mut text = self.text.to_string();
-        let mut index = self.index.clone();
-        let mut index_current = true;
+        let mut edited: Option<(String, LineIndex)> = None;
         for change in changes {
-            match change.range {
-                None => text = change.text,
-                Some(range) => {
-                    if !index_current {
-                        index = LineIndex::new(&text);
-                    }
-                    let span = encoding.span(&text, &index, range);
-                    text.replace_range(span.start..span.end, &change.text);
+            let (text, index) = edited
+                .as_ref()
+                .map_or((&*self.text, &self.index), |(t, i)| (t.as_str(), i));
+            edited = Some(match change.range {
+                None => {
+                    let index = LineIndex::new(&change.text);
+                    (change.text, index)
                 }
-            }
-            index_current = false;
+                Some(range) => {
+                    let span = encoding.span(text, index, range);
+                    let mut next =
+                        String::with_capacity(text.len() - span.len() + change.text.len());
+                    next.push_str(&text[..span.start]);
+                    next.push_str(&change.text);
+                    next.push_str(&text[span.end..]);
+                    (next, index.replaced(span, &change.text))
+                }
+            });
         }
-        if !index_current {
-            index = LineIndex::new(&text);
+        if let Some((text, index)) = edited {
+            self.text = Arc::from(text);
+            self.index = index;
         }
-        self.text = Arc::from(text);
-        self.index = index;
     }
 }
 

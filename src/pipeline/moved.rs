@@ -15,6 +15,8 @@
 //! findings and the background results stay. The caller proves that both link
 //! nowhere and that no suppression could see the change.
 
+use std::sync::Arc;
+
 use crate::diagnostic::Diagnostic;
 use crate::load::Project;
 use crate::model::{
@@ -223,7 +225,7 @@ impl MovedEdit {
     /// Bring a project read before the edit to the edited text (`index` is its line
     /// index): every place in the file moves, the claims around the edit take their
     /// new text.
-    pub fn move_project(&self, project: &mut Project, text: String, index: LineIndex) {
+    pub fn move_project(&self, project: &mut Project, text: Arc<str>, index: LineIndex) {
         let file = self.file;
         for doc in &mut project.documents {
             let retyped: Vec<(usize, &Citation)> = doc

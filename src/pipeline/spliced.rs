@@ -56,7 +56,7 @@ pub fn splice_project(
     project: &mut Project,
     file: FileId,
     window: Window,
-    text: String,
+    text: std::sync::Arc<str>,
     index: LineIndex,
 ) -> bool {
     let edit = MovedEdit::moving(file, window.change);

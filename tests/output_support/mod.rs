@@ -303,10 +303,10 @@ pub struct Fixture {
 /// Build the fixture; `prefix` is put before the paper (to test line shifts).
 pub fn fixture() -> Fixture {
     let mut sources = SourceMap::new();
-    let paper = sources.add("paper.md".into(), FileKind::Markdown, PAPER.into());
-    let bib = sources.add("refs.bib".into(), FileKind::Bibtex, BIB.into());
-    let chapter = sources.add("chapter.tex".into(), FileKind::Latex, CHAPTER.into());
-    let answer = sources.add("answer.txt".into(), FileKind::Text, ANSWER.into());
+    let paper = sources.add("paper.md".into(), FileKind::Markdown, PAPER);
+    let bib = sources.add("refs.bib".into(), FileKind::Bibtex, BIB);
+    let chapter = sources.add("chapter.tex".into(), FileKind::Latex, CHAPTER);
+    let answer = sources.add("answer.txt".into(), FileKind::Text, ANSWER);
 
     let mut doc = Document {
         root: paper,

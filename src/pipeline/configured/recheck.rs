@@ -1,6 +1,8 @@
 //! An edit of one file brought into a check that this checker made, without
 //! reading the project again: the language server's way for a keystroke.
 
+use std::sync::Arc;
+
 use crate::diagnostic::Diagnostic;
 use crate::load::Project;
 use crate::model::FileId;
@@ -23,7 +25,8 @@ pub enum Recheck {
 
 impl Checker {
     /// Bring `project` (loaded and checked by this checker) up to a new `text` of
-    /// one of its files (`index`: the text's line index) in place. An edit that
+    /// one of its files (`index`: the text's line index) in place; the project and
+    /// the parse cache keep `text` itself (shared, not copied). An edit that
     /// only moved what the file holds ([`MovedEdit`]) is [`Recheck::Moved`]; one
     /// that changed it is spliced and the project checked again with `learned`
     /// replayed ([`Recheck::Spliced`]). `None` (nothing changed in `project`) when
@@ -35,7 +38,7 @@ impl Checker {
         &self,
         project: &mut Project,
         file: FileId,
-        text: &str,
+        text: &Arc<str>,
         index: &LineIndex,
         learned: &Learned,
     ) -> Option<Recheck> {
@@ -66,7 +69,7 @@ impl Checker {
         {
             return Some(Recheck::Moved(edit));
         }
-        if !splice_project(project, file, window, text.to_string(), index.clone()) {
+        if !splice_project(project, file, window, text.clone(), index.clone()) {
             return None;
         }
         self.replay(project, learned)
@@ -81,7 +84,7 @@ impl Checker {
         &self,
         project: &mut Project,
         file: FileId,
-        text: &str,
+        text: &Arc<str>,
         index: &LineIndex,
         window: &crate::parse::splice::Window,
     ) -> Option<MovedEdit> {
@@ -101,7 +104,7 @@ impl Checker {
             let added = self.retyped_findings(project, file, &edit)?;
             edit.set_added(added);
         }
-        edit.move_project(project, text.to_string(), index.clone());
+        edit.move_project(project, text.clone(), index.clone());
         Some(edit)
     }
 
