@@ -36,8 +36,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use citeproof::document::Document;
 use citeproof::link;
-use citeproof::model::{Document, FileId};
+use citeproof::model::FileId;
 use citeproof::parse::{ParseOptions, Parsed, bibtex, refstring};
 use citeproof::read::docx;
 use citeproof::read::pdf::{self, PdfLayout};

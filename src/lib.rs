@@ -12,6 +12,7 @@ pub mod check;
 pub mod clean;
 pub mod config;
 pub mod diagnostic;
+pub mod document;
 pub mod fix;
 pub mod fs;
 pub mod index;

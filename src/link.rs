@@ -6,10 +6,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::model::{
-    Citation, CitationKind, Document, Entries, IdScheme, RefFields, Reference, ReferenceOrigin,
-    Span,
-};
+use crate::document::{Document, Entries};
+use crate::model::{Citation, CitationKind, IdScheme, RefFields, Reference, ReferenceOrigin, Span};
 use unicode_normalization::UnicodeNormalization;
 
 /// Set `Citation::reference` for every citation that can be linked; add one

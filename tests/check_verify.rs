@@ -8,8 +8,9 @@ mod bin_support;
 mod support;
 mod support_llm;
 
+use citeproof::document::Document;
 use citeproof::load::Project;
-use citeproof::model::{Citation, CitationKind, Claim, Document, FileId, Span};
+use citeproof::model::{Citation, CitationKind, Claim, FileId, Span};
 use citeproof::resolve::sources::{Sources, SourcesSettings};
 use citeproof::verify::backend::{Backend, VerifySettings};
 use citeproof::verify::escalate::VerifyConfig;

@@ -10,8 +10,9 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use citeproof::check;
+use citeproof::document::Document;
 use citeproof::load::{self, LoadOptions};
-use citeproof::model::{CitationKind, Document, FileId, ReferenceOrigin};
+use citeproof::model::{CitationKind, FileId, ReferenceOrigin};
 use parse_support::*;
 use regex::Regex;
 use serde_json::Value;

@@ -2,10 +2,10 @@
 //! outcome, where, with what message, record and fix.
 
 use citeproof::diagnostic::{Applicability, Diagnostic};
+use citeproof::document::Document;
 use citeproof::load::Project;
 use citeproof::model::{
-    Citation, CitationKind, Document, FieldSpan, Person, RefFields, Reference, ReferenceOrigin,
-    Span, Work,
+    Citation, CitationKind, FieldSpan, Person, RefFields, Reference, ReferenceOrigin, Span, Work,
 };
 use citeproof::resolve::compare::{Field, Mismatch, MismatchKind};
 use citeproof::resolve::outcome::Status;

@@ -17,8 +17,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
+use crate::document::Document;
 use crate::fs::FileSystem;
-use crate::model::{Document, FileId, RefFields, Reference, Span};
+use crate::model::{FileId, RefFields, Reference, Span};
 use crate::rules::{self, REFERENCE_NOT_FOUND, REFERENCE_UNVERIFIED, Rule, WORK_NOT_INDEXED};
 use crate::source::{FileKind, SourceMap};
 

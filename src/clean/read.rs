@@ -5,8 +5,9 @@
 //! glued to code (`array[2]`, `x.items[3] = 1`) or glued to a word with no reference
 //! of that number.
 
+use crate::document::Document;
 use crate::link;
-use crate::model::{Citation, CitationKind, Claim, Document, FileId, Reference, ReferenceOrigin};
+use crate::model::{Citation, CitationKind, Claim, FileId, Reference, ReferenceOrigin};
 use crate::parse::{ParseOptions, answer, reflist};
 
 use super::options::Numbering;

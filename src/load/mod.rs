@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
+use crate::document::{Document, FileLink};
 use crate::fs::Vfs;
-use crate::model::{BibliographyRequest, Document, FileId, FileLink, Span};
+use crate::model::{BibliographyRequest, FileId, Span};
 use crate::parse::{self, ParseOptions, Parsed};
 use crate::read;
 use crate::rules::input;

@@ -302,7 +302,8 @@ pub fn restore(project: &Arc<Project>, index: Arc<KeyIndex>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Document, FileId, Person, RefFields, Span};
+    use crate::document::Document;
+    use crate::model::{FileId, Person, RefFields, Span};
 
     fn entry(key: &str, family: &str, title: &str) -> Reference {
         Reference {

@@ -8,8 +8,9 @@ use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
 use super::render;
 use super::view::{EntryId, Found, View, citations_of, cited_entry, found_at};
 use super::workspace::RootCheck;
+use crate::document::Document;
 use crate::load::Project;
-use crate::model::{Citation, Document, ReferenceOrigin};
+use crate::model::{Citation, ReferenceOrigin};
 use crate::report::ReferenceFacts;
 use crate::source::FileKind;
 

@@ -15,8 +15,9 @@ use super::encoding::Encoding;
 use super::server::Server;
 use super::settings::Settings;
 use super::workspace::{RootCheck, Workspace};
+use crate::document::{Document, FileLink};
 use crate::load::Project;
-use crate::model::{Citation, Document, FileId, FileLink, Reference, ReferenceOrigin, Span};
+use crate::model::{Citation, FileId, Reference, ReferenceOrigin, Span};
 use crate::source::SourceFile;
 
 /// A read-only view of the server's state.

@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
+use crate::document::Document;
 use crate::load::Project;
 use crate::model::{
-    Citation, CitationKind, Claim, Document, FileId, IdScheme, RefFields, Reference,
-    ReferenceOrigin, Span,
+    Citation, CitationKind, Claim, FileId, IdScheme, RefFields, Reference, ReferenceOrigin, Span,
 };
 use crate::source::SourceMap;
 

@@ -18,10 +18,9 @@
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
+use crate::document::FileLink;
 use crate::load::Project;
-use crate::model::{
-    BibliographyRequest, Citation, Claim, FileId, FileLink, Reference, Span, Suppression,
-};
+use crate::model::{BibliographyRequest, Citation, Claim, FileId, Reference, Span, Suppression};
 use crate::parse::IncludeRequest;
 use crate::parse::splice::{Change, Window};
 use crate::report::Facts;

@@ -13,8 +13,9 @@
 use std::collections::HashMap;
 
 use super::moved::MovedEdit;
+use crate::document::Document;
 use crate::load::Project;
-use crate::model::{Citation, Document, FileId, ReferenceOrigin};
+use crate::model::{Citation, FileId, ReferenceOrigin};
 use crate::parse::splice::Window;
 use crate::source::LineIndex;
 

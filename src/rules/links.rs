@@ -4,7 +4,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
-use crate::model::{Citation, CitationKind, Document, Reference, ReferenceOrigin};
+use crate::document::Document;
+use crate::model::{Citation, CitationKind, Reference, ReferenceOrigin};
 use crate::parse::ids;
 use crate::rules::{
     DOI_AS_URL, DUPLICATE_KEY, DUPLICATE_WORK, INVALID_ISBN, MISSING_FIELD, ORPHAN_MARKER,
@@ -63,7 +64,7 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
             }
         }
         None => {
-            let folded = crate::model::folded_keys(&doc.references);
+            let folded = crate::document::folded_keys(&doc.references);
             out.extend(entry_findings(sources, &doc.references, &folded));
         }
     }
@@ -72,7 +73,7 @@ pub fn check(sources: &SourceMap, doc: &Document) -> Vec<Diagnostic> {
 
 /// The findings of `references` on their own: duplicates among them, and each
 /// one's missing fields, DOI given as a URL and invalid ISBN. `folded`: their
-/// keys in lower case ([`crate::model::folded_keys`]).
+/// keys in lower case ([`crate::document::folded_keys`]).
 fn entry_findings(
     sources: &SourceMap,
     references: &[Reference],

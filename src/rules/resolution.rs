@@ -3,8 +3,9 @@
 //! attached, the citing places as related information, and fixes for BibTeX entries.
 
 use crate::diagnostic::{Applicability, Diagnostic};
+use crate::document::Document;
 use crate::load::Project;
-use crate::model::{Document, FileId, Reference, ReferenceOrigin, Span, Work};
+use crate::model::{FileId, Reference, ReferenceOrigin, Span, Work};
 use crate::resolve::compare::{Field, Mismatch, MismatchKind};
 use crate::resolve::outcome::Status;
 use crate::resolve::resolution::{Resolution, TryOutcome};

@@ -17,8 +17,9 @@ use serde::Serialize;
 use super::Relation;
 use super::background::Background;
 use super::calibration;
-use super::hybrid::SemanticFeatures;
+use super::semantic::SemanticFeatures;
 use super::text::{Token, TokenKind, tokenize};
+use super::weights::Calibration;
 use crate::parse::sentence::sentences;
 
 /// Number of features the logistic model reads.
@@ -67,48 +68,10 @@ impl Features {
     }
 }
 
-/// A logistic model over `N` features and the two thresholds on its output. The
-/// lexical scorer reads the [`FEATURES`] of [`Features`]; the scorers with a sentence
-/// model read more (see [`super::hybrid`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Calibration<const N: usize = FEATURES> {
-    pub weights: [f64; N],
-    pub bias: f64,
-    /// Scores below this are `unrelated`.
-    pub unrelated_below: f64,
-    /// Scores at or above this are `related` (unless negation disagrees).
-    pub related_from: f64,
-}
-
-impl Calibration {
+impl Calibration<FEATURES> {
     /// The calibration compiled into the crate (see `examples/verify_tables.rs`).
-    pub fn embedded() -> Calibration {
+    pub fn embedded() -> Calibration<FEATURES> {
         calibration::EMBEDDED
-    }
-}
-
-impl<const N: usize> Calibration<N> {
-    /// Logistic score of a feature vector.
-    pub fn score(&self, features: &[f64; N]) -> f64 {
-        let z: f64 = self.bias
-            + self
-                .weights
-                .iter()
-                .zip(features)
-                .map(|(w, x)| w * x)
-                .sum::<f64>();
-        1.0 / (1.0 + (-z).exp())
-    }
-
-    /// The relation a score stands for.
-    pub fn relation(&self, score: f64, negation_mismatch: bool) -> Relation {
-        if score < self.unrelated_below {
-            Relation::Unrelated
-        } else if score >= self.related_from && !negation_mismatch {
-            Relation::Related
-        } else {
-            Relation::Uncertain
-        }
     }
 }
 
@@ -145,7 +108,7 @@ pub struct Assessment {
 #[derive(Debug, Clone, Copy)]
 pub struct EmbeddedScorer<'a> {
     background: &'a Background,
-    calibration: Calibration,
+    calibration: Calibration<FEATURES>,
 }
 
 impl Default for EmbeddedScorer<'static> {
@@ -206,14 +169,14 @@ pub fn match_factor(term: &str, terms: &HashSet<String>) -> f64 {
 }
 
 impl<'a> EmbeddedScorer<'a> {
-    pub fn new(background: &'a Background, calibration: Calibration) -> Self {
+    pub fn new(background: &'a Background, calibration: Calibration<FEATURES>) -> Self {
         EmbeddedScorer {
             background,
             calibration,
         }
     }
 
-    pub fn calibration(&self) -> &Calibration {
+    pub fn calibration(&self) -> &Calibration<FEATURES> {
         &self.calibration
     }
 

@@ -34,18 +34,16 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::Relation;
-use super::background_works::{BACKGROUND_FEATURES, BackgroundSimilarity, BackgroundWorks};
+use super::background_works::{BACKGROUND_FEATURES, BackgroundWorks};
 use super::calibration;
-use super::embedded::{Assessment, Calibration, EmbeddedScorer, FEATURES};
+use super::embedded::{Assessment, EmbeddedScorer, FEATURES};
+use super::semantic::{SEMANTIC_FEATURES, SemanticFeatures, concat};
 use super::sentence_model::{SentenceModel, SentenceModelError, similarity};
+use super::weights::Calibration;
 use crate::parse::sentence::sentences;
 
-/// Number of similarity signals between the claim and the evidence.
-pub const SEMANTIC_FEATURES: usize = 2;
 /// Lexical and similarity signals together.
 pub const HYBRID_FEATURES: usize = FEATURES + SEMANTIC_FEATURES;
-/// Similarity signals with the background ones.
-pub const SEMANTIC_BACKGROUND_FEATURES: usize = SEMANTIC_FEATURES + BACKGROUND_FEATURES;
 /// Lexical, similarity and background signals.
 pub const HYBRID_BACKGROUND_FEATURES: usize = HYBRID_FEATURES + BACKGROUND_FEATURES;
 /// Evidence sentences embedded at most per assessment (the first ones): bounds the
@@ -86,43 +84,6 @@ impl ScoringMode {
 /// The mode used when a sentence model is configured: the one with the better swap
 /// test on the dev splits (see the issue note and `examples/verify_eval.rs`).
 pub const DEFAULT_MODE_WITH_MODEL: ScoringMode = ScoringMode::Hybrid;
-
-/// How close the claim is to the evidence in embedding space.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
-pub struct SemanticFeatures {
-    /// Cosine similarity of the claim and its closest evidence sentence.
-    pub best_similarity: f64,
-    /// Cosine similarity of the claim and the mean of the evidence sentences.
-    pub evidence_similarity: f64,
-    /// How close the claim comes to the background works, when the model is the one
-    /// they were embedded with.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub background: Option<BackgroundSimilarity>,
-}
-
-impl SemanticFeatures {
-    /// The claim–evidence signals.
-    pub fn to_array(&self) -> [f64; SEMANTIC_FEATURES] {
-        [self.best_similarity, self.evidence_similarity]
-    }
-
-    /// The claim–evidence signals, then the background ones (zero when absent).
-    pub fn with_background(&self) -> [f64; SEMANTIC_BACKGROUND_FEATURES] {
-        concat(
-            &self.to_array(),
-            &self.background.unwrap_or_default().to_array(),
-        )
-    }
-}
-
-/// `a` then `b` (`N` must be `A + B`).
-fn concat<const A: usize, const B: usize, const N: usize>(a: &[f64; A], b: &[f64; B]) -> [f64; N] {
-    assert_eq!(A + B, N, "feature vector lengths");
-    let mut out = [0.0; N];
-    out[..A].copy_from_slice(a);
-    out[A..].copy_from_slice(b);
-    out
-}
 
 /// The sentences of the evidence passages, in order, at most [`MAX_SENTENCES`].
 fn evidence_sentences<P: AsRef<str>>(evidence: &[P]) -> Vec<&str> {
@@ -348,6 +309,7 @@ pub fn hybrid_features<const S: usize, const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verify::background_works::BackgroundSimilarity;
 
     #[test]
     fn modes_parse_and_print() {

@@ -38,12 +38,14 @@ pub mod prompt;
 pub mod rank_weights;
 pub mod rerank;
 pub mod select;
+pub mod semantic;
 pub mod sentence_model;
 pub mod structured;
 pub mod text;
 pub mod urlpolicy;
 pub mod usage;
 pub mod verdict;
+pub mod weights;
 
 use serde::{Deserialize, Serialize};
 

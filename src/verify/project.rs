@@ -159,7 +159,8 @@ pub async fn verify_project<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CitationKind, Document, FileId, ReferenceOrigin, Span};
+    use crate::document::Document;
+    use crate::model::{CitationKind, FileId, ReferenceOrigin, Span};
 
     fn reference(key: &str) -> Reference {
         Reference {

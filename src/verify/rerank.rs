@@ -25,19 +25,6 @@ pub const SEMANTIC: usize = 6;
 /// Lexical then sentence-model features.
 pub const COMBINED: usize = LEXICAL + SEMANTIC;
 
-/// Weights of a linear passage score.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RankWeights<const N: usize> {
-    pub weights: [f64; N],
-}
-
-impl<const N: usize> RankWeights<N> {
-    /// The score of one passage's features (higher ranks first).
-    pub fn score(&self, features: &[f64; N]) -> f64 {
-        self.weights.iter().zip(features).map(|(w, x)| w * x).sum()
-    }
-}
-
 /// Words that mark a finding (results, conclusions) rather than a method or background.
 static RESULT_CUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(

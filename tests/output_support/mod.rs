@@ -7,9 +7,10 @@
 
 use citeproof::check;
 use citeproof::diagnostic::Diagnostic;
+use citeproof::document::Document;
 use citeproof::load::Project;
 use citeproof::model::{
-    Citation, CitationKind, Claim, Document, FieldSpan, FileId, Person, RefFields, Reference,
+    Citation, CitationKind, Claim, FieldSpan, FileId, Person, RefFields, Reference,
     ReferenceOrigin, Span, Suppression, SuppressionKind, Work,
 };
 use citeproof::pipeline;

@@ -5,7 +5,8 @@ use quick_xml::escape::escape;
 
 use super::{findings_list, severity_class};
 use crate::diagnostic::Diagnostic;
-use crate::model::{Citation, Document, Person, RefFields, Reference, Work};
+use crate::document::Document;
+use crate::model::{Citation, Person, RefFields, Reference, Work};
 use crate::output::{Report, place_label};
 use crate::resolve::outcome::Status;
 use crate::verify::Relation;

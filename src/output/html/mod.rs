@@ -12,7 +12,8 @@ use quick_xml::escape::escape;
 use super::Report;
 use super::text::summary;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::{Document, FileId};
+use crate::document::Document;
+use crate::model::FileId;
 
 const STYLE: &str = include_str!("style.css");
 

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::{FileId, Reference, ReferenceOrigin};
 use crate::diagnostic::Diagnostic;
+use crate::model::{FileId, Reference, ReferenceOrigin};
 
 /// The kept [`Entries`] of a document, if any.
 #[derive(Clone, Default)]
