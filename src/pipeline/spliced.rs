@@ -11,6 +11,7 @@
 //! reading problem, changes what else is read and is loaded again.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::moved::MovedEdit;
 use crate::document::Document;
@@ -57,7 +58,7 @@ pub fn splice_project(
     project: &mut Project,
     file: FileId,
     window: Window,
-    text: std::sync::Arc<str>,
+    text: Arc<str>,
     index: LineIndex,
 ) -> bool {
     let edit = MovedEdit::moving(file, window.change);
