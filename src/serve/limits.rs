@@ -2,7 +2,7 @@
 //! `max-queue` more wait for a slot; a request beyond those is answered at once with
 //! 503 and `Retry-After`, so a client backs off instead of piling up work. The slot a
 //! request holds travels with its work ([`Slot`]): work that outlives its request (a
-//! timed-out check still finishing on the blocking pool) keeps the slot until it ends.
+//! timed-out check still finishing on its worker thread) keeps the slot until it ends.
 
 use std::sync::Arc;
 use std::time::Duration;

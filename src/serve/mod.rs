@@ -23,6 +23,7 @@ pub mod limits;
 pub mod metrics;
 pub mod routes;
 pub mod upload;
+pub mod workers;
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -48,6 +49,7 @@ use auth::Gate;
 use check::CheckService;
 use limits::Limiter;
 use metrics::{Metrics, Upstream};
+use workers::Workers;
 
 /// The OpenAPI 3.1 description of the routes.
 pub const OPENAPI: &str = include_str!("openapi.json");
@@ -88,6 +90,8 @@ pub struct Service {
     pub validator: Validator,
     pub check: CheckService,
     pub metrics: Arc<Metrics>,
+    /// The threads the requests' work runs on, one per `max-concurrency` slot.
+    pub workers: Workers,
 }
 
 impl Service {
@@ -95,6 +99,10 @@ impl Service {
         let config_files: HashSet<PathBuf> =
             check::config_files(setup.overrides.config_file.as_deref())?;
         let validator = Validator::new(setup.validate, setup.cleaner.aligner().clone());
+        let runtime = tokio::runtime::Handle::try_current()
+            .map_err(|e| anyhow::anyhow!("the service starts inside its runtime: {e}"))?;
+        let workers = Workers::start(setup.settings.max_concurrency, runtime)
+            .map_err(|e| anyhow::anyhow!("cannot start the service's worker threads: {e}"))?;
         Ok(Arc::new_cyclic(|weak: &std::sync::Weak<Service>| {
             let upstream: Arc<dyn Upstream> = Arc::new(WeakCounters(weak.clone()));
             Service {
@@ -107,6 +115,7 @@ impl Service {
                     verify: setup.verify,
                 },
                 metrics: Arc::new(Metrics::new(Some(upstream))),
+                workers,
             }
         }))
     }

@@ -1,6 +1,6 @@
-//! The handlers. Each runs its library call on the blocking pool (parsing, rules and
-//! scoring are CPU work) with the shared runtime's handle for the network parts, and
-//! keeps the request's [`Slot`] until that work ends.
+//! The handlers. Each runs its library call on the service's worker threads (parsing,
+//! rules and scoring are CPU work; see [`super::workers`]) with the shared runtime's
+//! handle for the network parts, and keeps the request's [`Slot`] until that work ends.
 
 use std::sync::Arc;
 
@@ -20,18 +20,22 @@ use super::Service;
 use super::errors::{ApiError, JsonBody};
 use super::limits::Slot;
 
-/// Run `work` on the blocking pool, holding `slot` until it ends.
-async fn blocking<T: Send + 'static>(
+/// Run `work` on the service's workers, holding `slot` until it ends.
+async fn on_workers<T: Send + 'static>(
+    service: Arc<Service>,
     slot: Slot,
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    work: impl FnOnce(&Service) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(move || {
-        let result = work();
-        drop(slot);
-        result
-    })
-    .await
-    .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
+    let workers = service.clone();
+    workers
+        .workers
+        .run(move || {
+            let result = work(&service);
+            drop(slot);
+            result
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
 }
 
 /// `POST /v1/check`: a JSON body (`text`, or `file` in base64) or a multipart
@@ -43,7 +47,7 @@ pub async fn check(
 ) -> Result<Response, ApiError> {
     let request = super::upload::read(request).await?;
     let handle = tokio::runtime::Handle::current();
-    let answer = blocking(slot, move || {
+    let answer = on_workers(service, slot, move |service| {
         service
             .check
             .check(request, service.cleaner.resolver(), &handle)
@@ -180,7 +184,7 @@ pub async fn resolve(
         ));
     }
     let handle = tokio::runtime::Handle::current();
-    let lines = blocking(slot, move || {
+    let lines = on_workers(service, slot, move |service| {
         let resolver = service.cleaner.resolver().expect("checked above");
         let only: Vec<RefQuery> = queries.iter().map(|(_, q)| q.clone()).collect();
         let resolutions = handle.block_on(resolver.resolve(&only));
@@ -232,7 +236,7 @@ pub async fn validate(
         options: raw.options,
     };
     let handle = tokio::runtime::Handle::current();
-    let validated = blocking(slot, move || {
+    let validated = on_workers(service, slot, move |service| {
         let resolver = service.cleaner.resolver();
         handle
             .block_on(validate::validate(&service.validator, &request, resolver))
@@ -258,7 +262,7 @@ pub async fn clean_answer(
     JsonBody(request): JsonBody<CleanRequest>,
 ) -> Result<Response, ApiError> {
     let handle = tokio::runtime::Handle::current();
-    let cleaned = blocking(slot, move || {
+    let cleaned = on_workers(service, slot, move |service| {
         handle
             .block_on(clean(&service.cleaner, &request))
             .map_err(|e| request_or_internal(e.is_bad_request(), e))
