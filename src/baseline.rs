@@ -159,8 +159,8 @@ impl Baseline {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::rule::UNDEFINED_CITATION;
     use crate::model::{FileId, Span};
-    use crate::rules::UNDEFINED_CITATION;
     use crate::source::FileKind;
 
     fn undefined(sources: &SourceMap, file: FileId, needle: &str, nth: usize) -> Diagnostic {

@@ -1,11 +1,15 @@
 //! Diagnostics: what every rule produces and every emitter renders.
 
+pub mod input;
+pub mod rule;
+
+use rule::Rule;
+
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::{FileId, Span, Work};
-use crate::rules::Rule;
 pub use crate::severity::Severity;
 
 /// Whether a fix may be applied without asking.

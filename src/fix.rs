@@ -127,7 +127,7 @@ pub fn fixed_texts(sources: &SourceMap, plan: &FixPlan) -> Vec<(FileId, PathBuf,
 mod tests {
     use super::*;
     use crate::diagnostic::Fix;
-    use crate::rules::{DOI_AS_URL, UNUSED_ENTRY};
+    use crate::diagnostic::rule::{DOI_AS_URL, UNUSED_ENTRY};
     use crate::source::FileKind;
 
     fn edit(file: FileId, start: usize, end: usize, replacement: &str) -> Edit {

@@ -1,8 +1,8 @@
 //! Input problems: files that cannot be read, entries that cannot be parsed.
 
-use crate::diagnostic::Diagnostic;
+use super::Diagnostic;
+use super::rule::{INCLUDE_CYCLE, MALFORMED_ENTRY, UNREADABLE_FILE, UNTERMINATED};
 use crate::model::{FileId, Span};
-use crate::rules::{INCLUDE_CYCLE, MALFORMED_ENTRY, UNREADABLE_FILE, UNTERMINATED};
 
 /// A named file (include, bibliography, command-line input) could not be read.
 /// `at` is where the file was requested; `what` names the failure ("not found" …).

@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::input;
 use crate::document::{Document, FileLink};
 use crate::fs::Vfs;
 use crate::model::{BibliographyRequest, FileId, Span};
 use crate::parse::{self, ParseOptions, Parsed};
 use crate::read;
-use crate::rules::input;
 use crate::source::{FileKind, SourceMap};
 
 mod parse_cache;

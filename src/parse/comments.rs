@@ -1,9 +1,9 @@
 //! HTML comments: skipped as text, but `<!-- citeproof: … -->` suppression
 //! directives are read from them.
 
+use crate::diagnostic::input;
 use crate::model::{FileId, Span, Suppression};
 use crate::parse::Parsed;
-use crate::rules::input;
 use crate::suppress::parse_directive;
 
 /// Read the suppression directives of the HTML comments in `text[span]`; an

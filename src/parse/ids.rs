@@ -542,6 +542,32 @@ pub(crate) fn parse_prefixed_at(raw: &str, colon: usize) -> Option<(IdScheme, St
     }
 }
 
+/// `https://openreview.net/forum?id=X` (or `/pdf?id=X`), `openreview:X`.
+pub fn openreview_id(input: &str) -> Option<String> {
+    if let Some(id) = input.strip_prefix("openreview:") {
+        return valid_openreview(id);
+    }
+    let url = url::Url::parse(input).ok()?;
+    let host = url.host_str()?;
+    if host != "openreview.net" && !host.ends_with(".openreview.net") {
+        return None;
+    }
+    if !matches!(url.path(), "/forum" | "/pdf" | "/attachment") {
+        return None;
+    }
+    let id = url.query_pairs().find(|(k, _)| k == "id")?.1.into_owned();
+    valid_openreview(&id)
+}
+
+fn valid_openreview(id: &str) -> Option<String> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'));
+    ok.then(|| id.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

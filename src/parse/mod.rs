@@ -13,6 +13,7 @@ pub mod inline;
 pub mod kind;
 pub mod latex;
 pub mod markdown;
+pub mod markup;
 pub mod outline;
 pub mod reflist;
 pub mod refstring;

@@ -18,7 +18,6 @@ pub mod input;
 pub mod kind_phase;
 pub mod kinds;
 pub mod landing;
-pub mod latex;
 pub mod lookup;
 pub mod name_variants;
 pub mod normalize;

@@ -9,7 +9,7 @@ use strsim::damerau_levenshtein;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-pub use crate::resolve::latex::{decode_latex, strip_markup};
+pub use crate::parse::markup::{decode_latex, strip_markup};
 
 /// The Latin name of a (lowercase) Greek letter, so `α` and `alpha` fold alike (the
 /// judge's text reads Greek letters by the same names).

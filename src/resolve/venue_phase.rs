@@ -44,7 +44,7 @@ fn platform_id(q: &RefQuery) -> Option<PlatformId> {
         .chain(q.raw.split_whitespace());
     for text in texts {
         let text = text.trim_matches(|c: char| matches!(c, '<' | '>' | ',' | ';' | '(' | ')'));
-        if let Some(id) = crate::read::fetch::identifier::openreview_id(text) {
+        if let Some(id) = crate::parse::ids::openreview_id(text) {
             return Some(PlatformId::OpenReview(id));
         }
         if let Some(id) = anthology_id_of(text.trim_end_matches('.')) {

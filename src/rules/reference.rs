@@ -24,7 +24,7 @@ fn family_name(family: Family) -> &'static str {
 pub fn markdown() -> String {
     let mut out = String::from(
         "# Rules\n\n\
-         <!-- Generated from the rule table (src/rules/mod.rs) by `citeproof rules --format \
+         <!-- Generated from the rule table (src/diagnostic/rule.rs) by `citeproof rules --format \
          markdown`. Do not edit: `UPDATE_RULES_DOC=1 cargo test --test rules_doc` writes it \
          again. -->\n\n\
          Every finding of citeproof has a stable code and name. Families: `CP0xx` input, \

@@ -8,8 +8,8 @@ use regex::Regex;
 
 use crate::model::{IdScheme, RefFields, Span};
 use crate::parse::ids;
+use crate::parse::markup::decode_latex;
 use crate::parse::refstring::contains_ignore_case;
-use crate::resolve::latex::decode_latex;
 
 use super::names::{parse_names, tidied};
 

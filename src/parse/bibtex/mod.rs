@@ -15,10 +15,10 @@ mod scan;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::diagnostic::input;
 use crate::model::{FieldSpan, FileId, Reference, ReferenceOrigin, Span, Suppression};
 use crate::parse::outline::Outline;
 use crate::parse::{ParseOptions, Parsed};
-use crate::rules::input;
 use crate::suppress;
 
 use scan::{Item, Part, RawEntry, Scanner};

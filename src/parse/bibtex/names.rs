@@ -6,7 +6,7 @@
 use biblatex::{Chunk, Spanned};
 
 use crate::model::Person;
-use crate::resolve::latex::decode_latex;
+use crate::parse::markup::decode_latex;
 
 /// The names of a list and whether it ends in `and others`.
 pub(super) fn parse_names(raw: &str) -> (Vec<Person>, bool) {

@@ -11,9 +11,9 @@ mod scan;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::input;
 use crate::model::{FileId, RefFields, Reference, ReferenceOrigin, Span};
 use crate::parse::{ParseOptions, Parsed};
-use crate::rules::input;
 
 /// Parse one CSL-JSON file.
 pub fn parse(file: FileId, text: &str, _options: &ParseOptions) -> Parsed {

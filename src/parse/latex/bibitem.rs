@@ -3,8 +3,8 @@
 //! text with its LaTeX markup decoded.
 
 use crate::model::{FileId, RefFields, Reference, ReferenceOrigin, Span};
+use crate::parse::markup::decode_latex;
 use crate::parse::refstring;
-use crate::resolve::latex::decode_latex;
 
 use super::args;
 

@@ -17,10 +17,10 @@ mod requests;
 mod scan;
 mod skips;
 
+use crate::diagnostic::rule::UNTERMINATED;
 use crate::model::{FileId, Span};
 use crate::parse::outline::Outline;
 use crate::parse::{ParseOptions, Parsed};
-use crate::rules::UNTERMINATED;
 
 use commands::CiteTable;
 

@@ -6,8 +6,8 @@
 //! captions and headings are blocks of their own, read on a stack (no recursion).
 
 use crate::model::{Citation, Claim, FileId, Span};
+use crate::parse::markup::{command_text, decode_latex};
 use crate::parse::sentence::{Prose, attach_claims};
-use crate::resolve::latex::{command_text, decode_latex};
 
 use super::args;
 use super::commands::{ProseRole, env_arguments, is_math_env, prose_role, symbol_text};

@@ -4,9 +4,9 @@
 //! suppression directives, and the balance of braces in between.
 
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::input;
 use crate::model::{BibliographyRequest, Citation, FileId, Reference, Span, Suppression};
 use crate::parse::IncludeRequest;
-use crate::rules::input;
 use crate::suppress;
 
 use super::args;

@@ -20,7 +20,7 @@ impl Identifier {
     /// Read an input as an identifier (`None` for what looks like a path).
     pub fn parse(input: &str) -> Option<Identifier> {
         let input = input.trim();
-        if let Some(id) = openreview_id(input) {
+        if let Some(id) = ids::openreview_id(input) {
             return Some(Identifier::OpenReview(id));
         }
         let found = if input.starts_with("http://") || input.starts_with("https://") {
@@ -66,32 +66,6 @@ impl Identifier {
             .collect();
         format!("{prefix}-{safe}")
     }
-}
-
-/// `https://openreview.net/forum?id=X` (or `/pdf?id=X`), `openreview:X`.
-pub(crate) fn openreview_id(input: &str) -> Option<String> {
-    if let Some(id) = input.strip_prefix("openreview:") {
-        return valid_openreview(id);
-    }
-    let url = url::Url::parse(input).ok()?;
-    let host = url.host_str()?;
-    if host != "openreview.net" && !host.ends_with(".openreview.net") {
-        return None;
-    }
-    if !matches!(url.path(), "/forum" | "/pdf" | "/attachment") {
-        return None;
-    }
-    let id = url.query_pairs().find(|(k, _)| k == "id")?.1.into_owned();
-    valid_openreview(&id)
-}
-
-fn valid_openreview(id: &str) -> Option<String> {
-    let ok = !id.is_empty()
-        && id.len() <= 64
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'));
-    ok.then(|| id.to_string())
 }
 
 /// `10.48550/arXiv.2401.01234` → `2401.01234`.

@@ -6,9 +6,9 @@
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
 
+use crate::diagnostic::input;
 use crate::model::{BibliographyRequest, FileId, Span};
 use crate::parse::Parsed;
-use crate::rules::input;
 
 mod simple;
 
