@@ -26,9 +26,8 @@ async fn on_workers<T: Send + 'static>(
     slot: Slot,
     work: impl FnOnce(&Service) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let workers = service.clone();
+    let workers = service.workers.clone();
     workers
-        .workers
         .run(move || {
             let result = work(&service);
             drop(slot);

@@ -9,14 +9,12 @@
 //! bounded by `max-concurrency` and stays warm; with the blocking pool the service's
 //! resident memory rose by a quarter over a 30-minute soak (docs/serve.md, Soak).
 
-use std::panic::AssertUnwindSafe;
-
 use crossbeam_channel::Sender;
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// A fixed set of threads that run the requests' work.
-#[derive(Debug)]
+/// A fixed set of threads that run the requests' work; clones share them.
+#[derive(Debug, Clone)]
 pub struct Workers {
     jobs: Sender<Job>,
 }
@@ -50,25 +48,17 @@ impl Workers {
     ) -> Result<T, String> {
         let (answer, answered) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
-            let _ = answer.send(std::panic::catch_unwind(AssertUnwindSafe(work)));
+            let _ = answer.send(crate::panics::catch(work));
         });
         self.jobs
             .send(job)
             .map_err(|_| "the service's workers have stopped".to_string())?;
         match answered.await {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(panic)) => Err(format!("it panicked: {}", panic_message(&*panic))),
+            Ok(Err(panic)) => Err(format!("it panicked: {panic}")),
             Err(_) => Err("its worker ended before it answered".to_string()),
         }
     }
-}
-
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
-    panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("no message")
 }
 
 #[cfg(test)]
