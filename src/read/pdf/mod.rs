@@ -8,6 +8,7 @@
 //! text ([`text`]). A scanned PDF without a text layer is an error, never an empty list.
 
 mod annotations;
+mod defuse;
 mod entries;
 mod glyphs;
 mod layout;
@@ -161,7 +162,7 @@ type Unreadable = Vec<(u32, String)>;
 type Placement = ((Vec<Placed>, Unreadable), lopdf::Document, u32);
 
 fn placed_lines(bytes: &[u8]) -> Result<Placement, PdfError> {
-    let doc = lopdf::Document::load_mem(bytes).map_err(|e| match e {
+    let mut doc = lopdf::Document::load_mem(bytes).map_err(|e| match e {
         lopdf::Error::Decryption(_) | lopdf::Error::InvalidPassword => PdfError::Encrypted,
         other => PdfError::Malformed(other.to_string()),
     })?;
@@ -175,6 +176,7 @@ fn placed_lines(bytes: &[u8]) -> Result<Placement, PdfError> {
     if page_count > MAX_PAGES {
         return Err(PdfError::TooLarge);
     }
+    defuse::defuse(&mut doc);
     let (pages, unreadable) = collect_glyphs(&doc, page_count)?;
     let pages_u32 = page_count as u32;
     let letters: usize = pages
