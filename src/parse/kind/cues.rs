@@ -6,8 +6,12 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+/// Compile a cue, its `\b`s read as ASCII word boundaries. A Unicode `\b` makes the
+/// regex engine leave its lazy DFA for a far slower one on any text that is not
+/// ASCII (a name with an accent is enough), and every reference is tried against
+/// every cue; the cues begin and end with ASCII letters, so ASCII boundaries find them.
 fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("static kind-cue regex")
+    Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).expect("static kind-cue regex")
 }
 
 /// `RFC 2119`, `RFC2119`, `Request for Comments: 2119`, an RFC Editor or IETF URL, or

@@ -23,14 +23,15 @@ static REGISTRY_URL: LazyLock<Regex> = LazyLock::new(|| {
 /// `npm package express`, `PyPI package \texttt{torch}` (decoded), `Rust crate serde`.
 static NAMED_PACKAGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(npm|pypi|cran|crates\.io|rust)\s+(?:package|crate|library)\s*:?\s*[`'\x{2018}\x{201C}\x22]?([@A-Za-z][\w@/.\-]*[\w])",
+        r"(?i)(?-u:\b)(npm|pypi|cran|crates\.io|rust)\s+(?:package|crate|library)\s*:?\s*[`'\x{2018}\x{201C}\x22]?([@A-Za-z][\w@/.\-]*[\w])",
     )
     .expect("named package regex")
 });
 
 /// `R package version 3.4.0`: CRAN's own citation line.
-static R_PACKAGE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\bR\s+package(?:\s+version\b)?").expect("R package regex"));
+static R_PACKAGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?-u:\b)R\s+package(?:\s+version(?-u:\b))?").expect("R package regex")
+});
 
 /// The package a text names with its registry (`npm package express`).
 pub fn from_named(text: &str) -> Option<PackageRef> {
