@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The fuzzing figures so far, as a Markdown table for docs/fuzzing.md: per target the
+# runs in fuzz/runs.tsv, the executions and hours added up over them, the last run's
+# coverage (cov: edges, ft: features), and the corpus kept in fuzz/corpus now.
+set -euo pipefail
+cd "$(dirname "$0")"
+echo "| target | runs | executions | hours | cov | ft | corpus files | corpus KiB | runs ended by a finding |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for target in $(awk -F'\t' 'NR > 1 && !seen[$2]++ { print $2 }' runs.tsv); do
+    sums=$(awk -F'\t' -v t="$target" '
+        $2 == t { runs++; execs += $3; secs += $4; cov = $5; ft = $6; if ($9 != "ok") found++ }
+        END { printf "%d | %d | %.1f | %s | %s", runs, execs, secs / 3600, cov, ft; printf "\t%d", found }' runs.tsv)
+    files=$(find "corpus/$target" -type f | wc -l)
+    kib=$(($(du -sb "corpus/$target" | cut -f1) / 1024))
+    echo "| $target | ${sums%%$'\t'*} | $files | $kib | ${sums##*$'\t'} |"
+done
