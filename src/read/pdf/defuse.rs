@@ -133,14 +133,11 @@ fn draws(content: &[u8]) -> Drawn {
     times
 }
 
-/// A form's content as the engine reads it: decompressed when it can be.
+/// A form's content as the engine reads it: decompressed when it can be (lopdf
+/// returns an unfiltered stream's content as it is).
 fn form_content(form: &Stream) -> Vec<u8> {
-    if form.filters().is_ok() {
-        form.decompressed_content()
-            .unwrap_or_else(|_| form.content.clone())
-    } else {
-        form.content.clone()
-    }
+    form.decompressed_content()
+        .unwrap_or_else(|_| form.content.clone())
 }
 
 /// Remove each `/Parent` that leads back into a chain already walked from a page.
