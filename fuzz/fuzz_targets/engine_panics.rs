@@ -16,11 +16,9 @@ pub fn tolerate() {
     ONCE.call_once(|| {
         let fuzzer_hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let in_dependency = info
-                .location()
-                .is_some_and(|at| {
-                    at.file().contains("/registry/src/") || at.file().contains("/git/checkouts/")
-                });
+            let in_dependency = info.location().is_some_and(|at| {
+                at.file().contains("/registry/src/") || at.file().contains("/git/checkouts/")
+            });
             if !in_dependency {
                 fuzzer_hook(info);
             }
