@@ -17,10 +17,10 @@ use lsp_types::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::client::refused;
 use super::diagnostics::{DiagnosticData, FixData, SOURCE};
 use super::documents::uri_to_path;
 use super::edit::workspace_edit;
-use super::features::refused;
 use super::view::View;
 use super::{config_edit, suppress_edit};
 use crate::diagnostic::Applicability;

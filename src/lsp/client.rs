@@ -1,12 +1,13 @@
 //! What the client said it can do, and the requests the server sends it
 //! (`window/workDoneProgress/create`, `workspace/configuration`,
 //! `client/registerCapability`, `workspace/diagnostic/refresh`): each gets an id
-//! and is remembered until its response comes back.
+//! and is remembered until its response comes back. Also what the server tells
+//! it about its own state: whether diagnostics are pulled, a request refused.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use lsp_server::{Request, RequestId};
+use lsp_server::{ErrorCode, Request, RequestId, ResponseError};
 use lsp_types::InitializeParams;
 use serde_json::Value;
 
@@ -89,5 +90,21 @@ impl Outgoing {
     /// What the response with this id answers (`None`: not ours, or answered).
     pub fn answered(&mut self, id: &RequestId) -> Option<Pending> {
         self.pending.remove(id)
+    }
+}
+
+/// Whether pulls are in use, and whether a refresh request is out.
+#[derive(Debug, Default)]
+pub struct PullState {
+    /// The client has pulled: the server no longer pushes.
+    pub active: bool,
+}
+
+/// A request that was understood but cannot be carried out; the message says why.
+pub fn refused(message: impl Into<String>) -> ResponseError {
+    ResponseError {
+        code: ErrorCode::RequestFailed as i32,
+        message: message.into(),
+        data: None,
     }
 }

@@ -290,7 +290,7 @@ pub fn take(project: &Arc<Project>) -> Option<Arc<KeyIndex>> {
 }
 
 /// Keep `index` as the index of `project` again: its entries are the same (a
-/// change that only moved places in a document, see `super::moved`).
+/// change that only moved places in a document, see `moved.rs`).
 pub fn restore(project: &Arc<Project>, index: Arc<KeyIndex>) {
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     if cache.len() == KEPT {

@@ -17,7 +17,7 @@ use lsp_types::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::client::Pending;
+use super::client::{Pending, refused};
 use super::server::Server;
 use super::view::View;
 use super::zotero_edit::{ADD_COMMAND, AddArgs, REFRESH_COMMAND};
@@ -170,14 +170,5 @@ fn execute(
             Ok(serde_json::Value::Null)
         }
         other => Err(invalid(format!("unknown command `{other}`"))),
-    }
-}
-
-/// A request that was understood but cannot be carried out; the message says why.
-pub fn refused(message: impl Into<String>) -> ResponseError {
-    ResponseError {
-        code: ErrorCode::RequestFailed as i32,
-        message: message.into(),
-        data: None,
     }
 }

@@ -25,7 +25,9 @@ mod features;
 #[cfg(test)]
 mod features_tests;
 mod hover;
+mod kept;
 mod links;
+mod main_loop;
 mod moved;
 mod navigation;
 mod pull;
@@ -34,6 +36,7 @@ mod rename;
 mod render;
 mod resolution;
 mod roots;
+mod runs;
 mod scan;
 mod server;
 mod settings;
@@ -47,8 +50,9 @@ mod zotero_edit;
 
 pub use diagnostics::{DiagnosticData, FileEdit, FixData};
 pub use encoding::Encoding;
+pub use main_loop::{Ending, serve};
 pub use refresh::INVALID_CONFIGURATION;
-pub use server::{DEBUG_PANIC_ENV, Ending, serve};
+pub use server::DEBUG_PANIC_ENV;
 pub use settings::{ResolveWhen, Settings};
 
 /// Serve on standard input and output until the client says `exit` or goes away.

@@ -27,13 +27,6 @@ use super::documents::path_to_uri;
 use super::server::Server;
 use super::workspace::key;
 
-/// Whether pulls are in use, and whether a refresh request is out.
-#[derive(Debug, Default)]
-pub struct PullState {
-    /// The client has pulled: the server no longer pushes.
-    pub active: bool,
-}
-
 /// The capability, when the client can pull.
 pub fn provider(client: &ClientCaps) -> Option<DiagnosticServerCapabilities> {
     client.pull_diagnostics.then(|| {

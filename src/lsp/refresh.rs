@@ -7,105 +7,26 @@
 //! file change; it reads the live buffers and keeps the parses of files whose text
 //! did not change, so an edit re-parses only the edited file.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use lsp_types::notification::{Notification as _, PublishDiagnostics};
 use lsp_types::{Diagnostic as LspDiagnostic, DiagnosticSeverity, MessageType, NumberOrString};
 
 use super::diagnostics::SOURCE;
-use super::roots::{LatexParents, RootSpec, magic_root, manubot_sections};
+use super::kept::{KeptChecker, config_stamp};
+use super::roots::{RootSpec, magic_root, manubot_sections};
 use super::server::{Server, catch};
 use super::workspace::{Changes, Reuse, RootCheck, root_check};
-use crate::config::layers::{ConfigFileError, FILE_NAMES};
+use crate::config::layers::ConfigFileError;
 use crate::fs::{FileSystem, Vfs, normalize};
-use crate::load::ParseCache;
 use crate::model::Span;
 use crate::pipeline::{CheckSetup, Checker, Learned};
 use crate::source::FileKind;
 
 /// The code of the diagnostic on an invalid configuration file.
 pub const INVALID_CONFIGURATION: &str = "invalid-configuration";
-
-/// What the main loop knows about roots between batches.
-#[derive(Default)]
-pub struct Roots {
-    /// Files changed since the last refresh (edited, saved, changed on disk).
-    changed: HashSet<PathBuf>,
-    /// Every root is checked again (documents opened or closed, settings,
-    /// configuration or workspace folders changed).
-    all: bool,
-    checkers: HashMap<PathBuf, KeptChecker>,
-    parents: LatexParents,
-    manubot: HashMap<PathBuf, Option<Vec<PathBuf>>>,
-    parse_cache: Arc<ParseCache>,
-    /// Roots whose last check failed, with the message shown for it.
-    failing: HashMap<PathBuf, String>,
-}
-
-#[derive(Clone)]
-pub(super) struct KeptChecker {
-    inputs: Vec<PathBuf>,
-    /// The configuration files it may have read, as the disk had them.
-    config_stamp: ConfigStamp,
-    pub(super) checker: Arc<Checker>,
-    pub(super) engines_key: String,
-    resolves: bool,
-}
-
-impl Roots {
-    /// Configuration or settings changed: checkers are built again.
-    pub fn forget_checkers(&mut self) {
-        self.checkers.clear();
-    }
-
-    /// Files appeared or went away on disk: main files and Manubot folders are
-    /// looked for again.
-    pub fn forget_layout(&mut self) {
-        self.parents.invalidate();
-        self.manubot.clear();
-    }
-}
-
-/// Where configuration files may be found for some inputs, each with its
-/// modification time and length on disk (`None`: absent).
-type ConfigStamp = Vec<(PathBuf, Option<(SystemTime, u64)>)>;
-
-/// The [`ConfigStamp`] of `inputs`: the configuration file named in the
-/// settings, and `citeproof.toml`/`.citeproof.toml` in every folder above them
-/// (a few `stat`s per check). Open buffers are not looked at: their edits mark
-/// the checkers stale themselves ([`Server::mark_changed`]).
-fn config_stamp(inputs: &[PathBuf], config_file: Option<&Path>) -> ConfigStamp {
-    let mut folders: Vec<&Path> = Vec::new();
-    for input in inputs {
-        let start = if input.is_dir() {
-            Some(input.as_path())
-        } else {
-            input.parent()
-        };
-        for folder in start.into_iter().flat_map(Path::ancestors) {
-            if !folders.contains(&folder) {
-                folders.push(folder);
-            }
-        }
-    }
-    let candidates = folders
-        .iter()
-        .flat_map(|folder| FILE_NAMES.iter().map(|name| folder.join(name)));
-    config_file
-        .map(Path::to_path_buf)
-        .into_iter()
-        .chain(candidates)
-        .map(|path| {
-            let seen = std::fs::metadata(&path)
-                .ok()
-                .map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()));
-            (path, seen)
-        })
-        .collect()
-}
 
 /// `citeproof.toml` or `.citeproof.toml`.
 pub fn is_config_file(path: &Path) -> bool {

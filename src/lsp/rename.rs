@@ -9,8 +9,8 @@ use lsp_types::{
     PrepareRenameResponse, RenameParams, TextDocumentPositionParams, TextEdit, WorkspaceEdit,
 };
 
+use super::client::refused;
 use super::edit::workspace_edit;
-use super::features::refused;
 use super::scan;
 use super::view::{EntryId, Found, Read, View, citations_of, cited_entry, found_at};
 use crate::load::Project;

@@ -51,7 +51,7 @@ pub struct RootCheck {
     pub policy: Option<Arc<VenuePolicy>>,
     /// The checker that made it and the version of what was learned that it
     /// replayed: an edit that only moves results is applied to this check while
-    /// both are current (see `super::moved`).
+    /// both are current (see `moved.rs`).
     pub checker: Option<Arc<crate::pipeline::Checker>>,
     pub learned_version: u64,
 }
