@@ -28,7 +28,7 @@ use citeproof::model::FileId;
 use citeproof::net::Rate;
 use citeproof::parse::ParseOptions;
 use citeproof::resolve::cascade::resolve_blocking;
-use citeproof::resolve::compare::Field;
+use citeproof::resolve::mismatch::Field;
 use citeproof::resolve::options::ResolveOptions;
 use citeproof::resolve::outcome::Status;
 use citeproof::resolve::query::{QueryKind, RefQuery};
@@ -96,7 +96,7 @@ fn outcome(case: &Case, r: &Resolution) -> &'static str {
     let version = r.mismatches.iter().any(|m| m.field == Field::Version);
     let named_other = r.identifier_work.is_some()
         || r.mismatches.iter().any(|m| {
-            m.kind == citeproof::resolve::compare::MismatchKind::IdentifierNamesAnotherWork
+            m.kind == citeproof::resolve::mismatch::MismatchKind::IdentifierNamesAnotherWork
         });
     if case.query.fields.invalid_isbn.is_some() {
         return "invalid_isbn";

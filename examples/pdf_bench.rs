@@ -43,7 +43,7 @@ use citeproof::parse::{ParseOptions, Parsed, bibtex, refstring};
 use citeproof::read::docx;
 use citeproof::read::pdf::{self, PdfLayout};
 use citeproof::read::zipped::Zipped;
-use citeproof::resolve::gate::title_similarity;
+use citeproof::resolve::title_score::title_similarity;
 
 fn squeeze(s: &str) -> String {
     s.chars()

@@ -19,7 +19,7 @@ use citeproof::model::FileId;
 use citeproof::net::Rate;
 use citeproof::parse::ParseOptions;
 use citeproof::resolve::cascade::resolve_blocking;
-use citeproof::resolve::compare::Field;
+use citeproof::resolve::mismatch::Field;
 use citeproof::resolve::options::ResolveOptions;
 use citeproof::resolve::outcome::Status;
 use citeproof::resolve::query::{QueryKind, RefQuery};

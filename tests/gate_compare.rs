@@ -7,15 +7,15 @@ mod gate_support;
 
 use citeproof::model::{FileId, RefFields, Work};
 use citeproof::parse::ParseOptions;
-use citeproof::resolve::compare::{CompareOptions, Comparison, Field, compare};
-use citeproof::resolve::gate::{
-    GateThresholds, RawWords, accept, title_in_raw_words, title_similarity,
-};
-use citeproof::resolve::identifiers::identifier_conflation;
+use citeproof::resolve::compare::{CompareOptions, compare};
+use citeproof::resolve::conflation::identifier_conflation;
+use citeproof::resolve::gate::{GateThresholds, RawWords, accept, title_in_raw_words};
+use citeproof::resolve::mismatch::{Comparison, Field};
 use citeproof::resolve::normalize::strip_retraction_prefix;
 use citeproof::resolve::outcome::{Coverage, Matched, Status, decide};
 use citeproof::resolve::query::{QueryKind, RefQuery};
 use citeproof::resolve::title_index::TitleIndex;
+use citeproof::resolve::title_score::title_similarity;
 use citeproof::resolve::venues::{VenueMatch, compare_venues};
 use gate_support::{Case, World, bibtex, load_cases, refstring, shared_dir};
 use serde_json::Value;

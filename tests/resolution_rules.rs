@@ -7,7 +7,7 @@ use citeproof::load::Project;
 use citeproof::model::{
     Citation, CitationKind, FieldSpan, Person, RefFields, Reference, ReferenceOrigin, Span, Work,
 };
-use citeproof::resolve::compare::{Field, Mismatch, MismatchKind};
+use citeproof::resolve::mismatch::{Field, Mismatch, MismatchKind};
 use citeproof::resolve::outcome::Status;
 use citeproof::resolve::resolution::{Resolution, SourceTry, TryOutcome};
 use citeproof::resolve::run::{ProjectResolution, ResolvedReference};

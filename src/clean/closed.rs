@@ -9,10 +9,9 @@
 use crate::model::{IdScheme, Reference};
 use crate::parse::ids;
 use crate::resolve::compare::years_agree;
-use crate::resolve::gate::{
-    GateThresholds, PreparedTitle, RawWords, prepared_score, title_in_raw_words,
-};
+use crate::resolve::gate::{GateThresholds, RawWords, title_in_raw_words};
 use crate::resolve::normalize::{compact, split_subtitle};
+use crate::resolve::title_score::{PreparedTitle, prepared_score};
 
 use super::article::{Article, ArticleIds};
 

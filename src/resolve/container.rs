@@ -7,8 +7,8 @@
 use std::cell::RefCell;
 
 use crate::model::{RefFields, Work, WorkKind};
-use crate::resolve::gate::{GateMethod, title_similarity};
 use crate::resolve::normalize::{compact, content_words, fold, spelling_variant};
+use crate::resolve::title_score::{GateMethod, title_similarity};
 use crate::resolve::venues::{VenueMatch, compare_venues, is_series_or_publisher, is_venue_name};
 
 /// Record types (Crossref, OpenAlex, DataCite, DBLP vocabularies) that are only ever

@@ -7,9 +7,9 @@ use std::future::Future;
 use futures::StreamExt;
 
 use crate::model::Work;
-use crate::resolve::compare::Field;
 use crate::resolve::gate::{GateDecision, GateThresholds};
 use crate::resolve::lookup::Answer;
+use crate::resolve::mismatch::Field;
 use crate::resolve::query::{CitedId, RefQuery};
 use crate::resolve::resolution::{SourceTry, TryOutcome};
 

@@ -1,40 +1,18 @@
 //! The title-similarity gate: a candidate record is accepted as the cited work only
-//! when its title is close enough to the cited title (or, when no title was parsed,
-//! when its title appears in the raw reference string).
-//!
-//! Similarity is the larger of two measures on folded titles (see `normalize`):
-//! - word overlap: Dice coefficient over stop-word-filtered words, as DeepSciVerify
-//!   does, where two words also match when they are spelling variants (`modelling`
-//!   / `modeling`, `network` / `networks`);
-//! - edit similarity: normalised Levenshtein over the whole folded title (strsim),
-//!   which is what keeps short titles with a typo above the bar.
-//!
-//! Subtitles: a title that equals the other's main title (the part before `:`, a
-//! spaced dash or `?`) is the same work cited with or without its subtitle. It scores
-//! [`SUBTITLE_SIMILARITY`] when the shared main title has at least three content
-//! words, which clears the default bar; a shorter main title (`BERT`) scores
-//! [`SHORT_SUBTITLE_SIMILARITY`], which needs corroboration by an identifier or by
-//! first author and year — or, in a reference that names no authors, by the year
-//! with no disagreeing venue.
+//! when its title is close enough to the cited title (see `title_score.rs` for the
+//! measures), corroborated where it is close but not close enough, or, when no
+//! title was parsed, when its title appears in the raw reference string.
 
 use serde::{Deserialize, Serialize};
-use strsim::normalized_levenshtein;
 
 use crate::model::{RefFields, Work};
 use crate::resolve::authors::first_author_agrees;
 use crate::resolve::compare::years_agree;
 use crate::resolve::container::is_container_of;
 use crate::resolve::identifiers::identifiers_agree;
-use crate::resolve::normalize::{
-    content_of_folded, content_words, decode_latex, fold, spelling_variant, split_subtitle,
-    strip_markup, strip_retraction_prefix, words,
-};
+use crate::resolve::normalize::{decode_latex, fold, strip_markup, strip_retraction_prefix, words};
+use crate::resolve::title_score::{GateMethod, title_score};
 use crate::resolve::venues::{VenueMatch, compare_venues};
-
-/// Score of a title that equals the other's main title of three or more content words.
-pub const SUBTITLE_SIMILARITY: f64 = 0.9;
-/// Score of a title that equals the other's short main title (`BERT: Pre-training …`).
-pub const SHORT_SUBTITLE_SIMILARITY: f64 = 0.7;
 
 /// Bars a candidate must clear.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -60,24 +38,6 @@ impl Default for GateThresholds {
     }
 }
 
-/// Which measure decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GateMethod {
-    /// Equal once folded (case, accents, markup, punctuation, spacing).
-    Exact,
-    WordOverlap,
-    EditDistance,
-    /// One title is the other's main title.
-    Subtitle,
-    /// Close title accepted because an identifier or first author + year agree.
-    Corroborated,
-    /// No parsed title: the record's title appears in the raw reference.
-    RawContainment,
-    /// Only an identifier was cited, and the record carries it.
-    Identifier,
-}
-
 /// The gate's verdict on one candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct GateDecision {
@@ -86,138 +46,6 @@ pub struct GateDecision {
     /// title words found in order).
     pub similarity: f64,
     pub method: GateMethod,
-}
-
-/// Words of `a` matched one-to-one in `b`: exact matches first, then spelling variants.
-pub fn matched_words(a: &[String], b: &[String]) -> usize {
-    let mut used = vec![false; b.len()];
-    let mut pending = Vec::new();
-    let mut matched = 0;
-    for w in a {
-        match (0..b.len()).find(|&j| !used[j] && b[j] == *w) {
-            Some(j) => {
-                used[j] = true;
-                matched += 1;
-            }
-            None => pending.push(w),
-        }
-    }
-    for w in pending {
-        if let Some(j) = (0..b.len()).find(|&j| !used[j] && spelling_variant(w, &b[j])) {
-            used[j] = true;
-            matched += 1;
-        }
-    }
-    matched
-}
-
-/// Dice coefficient over content words with spelling-variant matching.
-pub fn word_overlap(a: &str, b: &str) -> f64 {
-    let (x, y) = (content_words(a), content_words(b));
-    if x.is_empty() || y.is_empty() {
-        return 0.0;
-    }
-    2.0 * matched_words(&x, &y) as f64 / (x.len() + y.len()) as f64
-}
-
-/// A title folded once, for comparing it with many others.
-#[derive(Debug, Clone)]
-pub struct PreparedTitle {
-    folded: String,
-    compact: String,
-    content: Vec<String>,
-    /// The main title before a subtitle separator: compact form and content words.
-    main: Option<(String, Vec<String>)>,
-}
-
-impl PreparedTitle {
-    pub fn new(title: &str) -> PreparedTitle {
-        let title = strip_retraction_prefix(title).0;
-        let folded = fold(title);
-        let main = split_subtitle(title).map(|(main, _)| {
-            let f = fold(main);
-            (f.replace(' ', ""), content_of_folded(&f))
-        });
-        // `I` is a stop word as a pronoun but a number in `Part I`: keep it, so that
-        // `Part I` and `Part II` differ by a word.
-        let mut content = content_of_folded(&folded);
-        if !content.iter().any(|w| w == "i") {
-            content.extend(folded.split(' ').filter(|w| *w == "i").map(str::to_string));
-        }
-        PreparedTitle {
-            compact: folded.replace(' ', ""),
-            content,
-            folded,
-            main,
-        }
-    }
-}
-
-/// Similarity of a cited title and a record title, with the measure that gave it.
-pub fn title_score(cited: &str, record: &str) -> (f64, GateMethod) {
-    prepared_score(&PreparedTitle::new(cited), &PreparedTitle::new(record))
-}
-
-/// [`title_score`] of prepared titles.
-pub fn prepared_score(cited: &PreparedTitle, record: &PreparedTitle) -> (f64, GateMethod) {
-    let (fc, fr) = (&cited.folded, &record.folded);
-    if fc.is_empty() || fr.is_empty() {
-        return (0.0, GateMethod::WordOverlap);
-    }
-    if cited.compact == record.compact {
-        return (1.0, GateMethod::Exact);
-    }
-    let (x, y) = (&cited.content, &record.content);
-    let overlap = 2.0 * matched_words(x, y) as f64 / (x.len() + y.len()) as f64;
-    let mut best = (overlap, GateMethod::WordOverlap);
-    // Edit similarity cannot exceed the length ratio: skip it when that cannot win.
-    // Nor may it bridge different numbers: `GPT-3` and `GPT-4`, `Part I` and `Part II`
-    // are one character apart and different works.
-    let (lc, lr) = (fc.chars().count(), fr.chars().count());
-    if lc.min(lr) as f64 / lc.max(lr) as f64 > overlap && numbers(fc) == numbers(fr) {
-        let edit = normalized_levenshtein(fc, fr);
-        if edit > overlap {
-            best = (edit, GateMethod::EditDistance);
-        }
-    }
-    if let Some(score) = subtitle_score(cited, record)
-        && score > best.0
-    {
-        best = (score, GateMethod::Subtitle);
-    }
-    best
-}
-
-/// The numbers of a folded title (digits and Roman numerals), sorted.
-fn numbers(folded: &str) -> Vec<&str> {
-    const ROMAN: &[&str] = &["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"];
-    let mut out: Vec<&str> = folded
-        .split(' ')
-        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || ROMAN.contains(w))
-        .collect();
-    out.sort_unstable();
-    out
-}
-
-/// The score of a subtitle-only difference, if that is what separates the titles.
-fn subtitle_score(cited: &PreparedTitle, record: &PreparedTitle) -> Option<f64> {
-    let shared_main = |whole: &PreparedTitle, other: &PreparedTitle| -> Option<usize> {
-        let (compact, m) = other.main.as_ref()?;
-        let w = &whole.content;
-        (*compact == whole.compact || (m.len() == w.len() && matched_words(m, w) == m.len()))
-            .then_some(m.len())
-    };
-    let main_words = shared_main(cited, record).or_else(|| shared_main(record, cited))?;
-    Some(if main_words >= 3 {
-        SUBTITLE_SIMILARITY
-    } else {
-        SHORT_SUBTITLE_SIMILARITY
-    })
-}
-
-/// Similarity of a cited title and a record title in [0, 1].
-pub fn title_similarity(cited: &str, record: &str) -> f64 {
-    title_score(cited, record).0
 }
 
 /// Whether something other than the title ties the reference to the record: an
@@ -476,6 +304,8 @@ fn lcs_span(title: &[String], window: &[(String, bool)]) -> (usize, usize, usize
 mod tests {
     use super::*;
     use crate::model::Person;
+    use crate::resolve::normalize::spelling_variant;
+    use crate::resolve::title_score::*;
 
     #[test]
     fn formatting_differences_are_exact() {

@@ -2,12 +2,10 @@
 //! (the arXiv DataCite DOI `10.48550/arXiv.X` standing for arXiv `X`), a preprint DOI
 //! against a published DOI (versions, noted), or a different work altogether.
 
-use serde::{Deserialize, Serialize};
-
-use crate::model::{RefFields, Work};
+use crate::model::{PackageRef, RefFields, Registry, Work};
 use crate::parse::ids::{is_bare_doi_prefix, normalize_arxiv, normalize_doi, normalize_pmid};
-use crate::resolve::compare::{Comparison, Field, Mismatch, MismatchKind};
-use crate::resolve::gate::{GateThresholds, accept};
+use crate::resolve::mismatch::{Comparison, Field, Mismatch, MismatchKind};
+use crate::resolve::normalize::fold;
 
 pub(crate) use crate::parse::ids::is_preprint_doi;
 
@@ -85,7 +83,7 @@ pub(crate) fn kind_identifier(fields: &RefFields, work: &Work) -> Option<(Field,
         return Some((Field::Number, n.to_string()));
     }
     if let Some(p) = &fields.package
-        && crate::resolve::kind_phase::names_package(p, work)
+        && names_package(p, work)
     {
         return Some((
             Field::Package,
@@ -143,73 +141,8 @@ pub(crate) fn compare_identifiers(fields: &RefFields, work: &Work, out: &mut Com
     }
 }
 
-/// An identifier that names a different work than the cited title.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Conflation {
-    pub field: Field,
-    /// The identifier as cited (normalised).
-    pub identifier: String,
-    /// Title of the work the identifier resolves to.
-    pub identifier_work_title: String,
-    /// Title of the work the cited title matched, when one did.
-    pub title_work_title: Option<String>,
-    /// That work's identifier of the same scheme, when it has one.
-    pub title_work_identifier: Option<String>,
-}
-
-/// Decide whether a cited identifier names another work than the cited title: the
-/// work it resolves to (`by_id`) fails the title gate while the work found by title
-/// (`by_title`, when the search found one) is a different work. A preprint DOI and a
-/// published DOI of one work are no conflation: both resolve to records that pass the
-/// gate.
-pub fn identifier_conflation(
-    fields: &RefFields,
-    raw: &str,
-    by_id: &Work,
-    by_title: Option<&Work>,
-    thresholds: &GateThresholds,
-) -> Option<Conflation> {
-    if accept(fields, raw, by_id, thresholds).accepted {
-        return None;
-    }
-    let same_ids = |a: &Work, b: &Work| {
-        matches!((record_doi(a), record_doi(b)), (Some(x), Some(y)) if x == y)
-            || matches!((record_arxiv(a), record_arxiv(b)), (Some(x), Some(y)) if x == y)
-    };
-    if by_title.is_some_and(|t| same_ids(t, by_id)) {
-        return None;
-    }
-    let id_doi = record_doi(by_id);
-    let id_arxiv = record_arxiv(by_id);
-    let cd = cited_doi(fields);
-    let cx = cited_arxiv(fields);
-    let (field, identifier) = if let Some(found) = kind_identifier(fields, by_id) {
-        found
-    } else if let Some(d) = cd.clone().filter(|d| {
-        Some(d) == id_doi.as_ref() || arxiv_of_doi(d).is_some_and(|x| Some(&x) == id_arxiv.as_ref())
-    }) {
-        (Field::Doi, d)
-    } else if let Some(x) = cx.clone().filter(|x| Some(x) == id_arxiv.as_ref()) {
-        (Field::Arxiv, x)
-    } else if let Some(d) = cd {
-        (Field::Doi, d)
-    } else if let Some(x) = cx {
-        (Field::Arxiv, x)
-    } else {
-        (Field::Pmid, fields.pmid.clone()?)
-    };
-    let title_work_identifier = by_title.and_then(|t| match field {
-        Field::Doi => record_doi(t),
-        Field::Arxiv => record_arxiv(t),
-        Field::Isbn => t.isbn.first().cloned(),
-        Field::Number | Field::Package => None,
-        _ => t.pmid.clone(),
-    });
-    Some(Conflation {
-        field,
-        identifier,
-        identifier_work_title: by_id.title.clone(),
-        title_work_title: by_title.map(|t| t.title.clone()),
-        title_work_identifier,
-    })
+/// Whether a record is the registry package a reference names.
+pub fn names_package(package: &PackageRef, work: &Work) -> bool {
+    let registry_source = |r: Registry| r.as_str() == work.source;
+    registry_source(package.registry) && fold(&work.title) == fold(&package.name)
 }

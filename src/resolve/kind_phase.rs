@@ -10,16 +10,17 @@
 //!
 //! Every lookup goes through the cache, under the source's name.
 
-use crate::model::{PackageRef, Person, Registry, Work, WorkKind};
-use crate::resolve::compare::Field;
+use crate::model::{PackageRef, Person, Work, WorkKind};
 use crate::resolve::evidence::{Evidence, Via, consult_selected};
-use crate::resolve::gate::{GateDecision, GateMethod, GateThresholds, title_similarity};
+use crate::resolve::gate::{GateDecision, GateThresholds};
 use crate::resolve::lookup::{Answer, Lookups};
+use crate::resolve::mismatch::Field;
 use crate::resolve::normalize::fold;
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::TryOutcome;
 use crate::resolve::sources::registry::{release_year, source_of};
 use crate::resolve::sources::{Lookup, SourceError, SourceName};
+use crate::resolve::title_score::{GateMethod, title_similarity};
 
 /// Records asked of a title search.
 const HITS: usize = 5;
@@ -329,16 +330,11 @@ async fn repository(lookups: &Lookups, q: &RefQuery, ev: &mut Evidence, t: &Gate
     ev.kind_incomplete |= !answered;
 }
 
-/// Whether a record is the registry package a reference names.
-pub fn names_package(package: &PackageRef, work: &Work) -> bool {
-    let registry_source = |r: Registry| r.as_str() == work.source;
-    registry_source(package.registry) && fold(&work.title) == fold(&package.name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{RefFields, Release};
+    use crate::model::{RefFields, Registry, Release};
+    use crate::resolve::identifiers::names_package;
     use crate::resolve::query::QueryKind;
 
     fn package_query(title: &str, version: Option<&str>, year: Option<i32>) -> RefQuery {

@@ -13,20 +13,20 @@
 //! Titles in other languages than English, and in non-Latin scripts above all, are
 //! held partly too, whatever their kind.
 
-use crate::model::WorkKind;
-use crate::resolve::query::RefQuery;
+use crate::model::{RefFields, WorkKind};
 
 /// Whether the general scholarly indexes hold works like the cited one thoroughly
 /// enough that their silence is evidence that it does not exist.
-pub fn absence_is_evidence(q: &RefQuery) -> bool {
-    let thorough = match q.fields.kind {
+/// `raw` is the reference as written, for its title when none was parsed.
+pub fn absence_is_evidence(fields: &RefFields, raw: &str) -> bool {
+    let thorough = match fields.kind {
         None | Some(WorkKind::Article | WorkKind::ConferencePaper | WorkKind::Preprint) => true,
         // Chapters of scholarly books are deposited with their DOIs since the 2000s;
         // an older chapter is held as seldom as its book.
-        Some(WorkKind::Chapter) => q.fields.year.is_none_or(|y| y >= 2000),
+        Some(WorkKind::Chapter) => fields.year.is_none_or(|y| y >= 2000),
         Some(_) => false,
     };
-    thorough && !foreign_title(q.fields.title.as_deref().unwrap_or(&q.raw))
+    thorough && !foreign_title(fields.title.as_deref().unwrap_or(raw))
 }
 
 /// The kind a record's type names (Crossref, OpenAlex, DataCite, Semantic Scholar and
@@ -79,7 +79,7 @@ pub fn kinds_conflict(cited: Option<WorkKind>, record: Option<WorkKind>) -> bool
 
 /// A thesis, report or talk exists once, in its year: a record of the same title
 /// decades apart is a reprint or another work, not the one cited.
-pub fn reprint_of_unique_work(fields: &crate::model::RefFields, work: &crate::model::Work) -> bool {
+pub fn reprint_of_unique_work(fields: &RefFields, work: &crate::model::Work) -> bool {
     use WorkKind as K;
     let unique = matches!(fields.kind, Some(K::Thesis | K::Report | K::Talk));
     let (Some(cited), Some(record)) = (fields.year, work.year) else {
@@ -278,28 +278,26 @@ fn other_language(title: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::RefFields;
-    use crate::resolve::query::QueryKind;
 
-    fn query(kind: Option<WorkKind>, title: &str, year: Option<i32>) -> RefQuery {
-        RefQuery::new(
-            RefFields {
-                kind,
-                title: Some(title.into()),
-                year,
-                ..RefFields::default()
-            },
-            title,
-            QueryKind::Entry,
-        )
+    /// Whether the indexes' silence about a reference of `kind` is evidence.
+    fn absent(kind: Option<WorkKind>, title: &str, year: Option<i32>) -> bool {
+        let fields = RefFields {
+            kind,
+            title: Some(title.into()),
+            year,
+            ..RefFields::default()
+        };
+        absence_is_evidence(&fields, title)
     }
 
     #[test]
     fn the_indexes_settle_papers_not_books() {
-        let paper = query(None, "Deep residual learning for image recognition", None);
-        assert!(absence_is_evidence(&paper));
-        let article = query(Some(WorkKind::Article), "A study", None);
-        assert!(absence_is_evidence(&article));
+        assert!(absent(
+            None,
+            "Deep residual learning for image recognition",
+            None
+        ));
+        assert!(absent(Some(WorkKind::Article), "A study", None));
         for kind in [
             WorkKind::Book,
             WorkKind::Thesis,
@@ -308,21 +306,10 @@ mod tests {
             WorkKind::WebPage,
             WorkKind::Standard,
         ] {
-            assert!(
-                !absence_is_evidence(&query(Some(kind), "A work", None)),
-                "{kind}"
-            );
+            assert!(!absent(Some(kind), "A work", None), "{kind}");
         }
-        assert!(absence_is_evidence(&query(
-            Some(WorkKind::Chapter),
-            "A chapter",
-            Some(2015)
-        )));
-        assert!(!absence_is_evidence(&query(
-            Some(WorkKind::Chapter),
-            "A chapter",
-            Some(1975)
-        )));
+        assert!(absent(Some(WorkKind::Chapter), "A chapter", Some(2015)));
+        assert!(!absent(Some(WorkKind::Chapter), "A chapter", Some(1975)));
     }
 
     #[test]

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::Work;
-use crate::resolve::compare::{Comparison, Field};
 use crate::resolve::gate::GateDecision;
+use crate::resolve::mismatch::{Comparison, Field};
 use crate::resolve::normalize::strip_retraction_prefix;
 
 /// What citeproof concludes about a cited work.
@@ -117,8 +117,8 @@ pub fn decide(matched: Option<Matched<'_>>, coverage: Coverage) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resolve::compare::{Mismatch, MismatchKind};
-    use crate::resolve::gate::GateMethod;
+    use crate::resolve::mismatch::{Mismatch, MismatchKind};
+    use crate::resolve::title_score::GateMethod;
 
     fn gate(accepted: bool) -> GateDecision {
         GateDecision {

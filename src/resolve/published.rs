@@ -63,7 +63,8 @@ pub fn set_aside(fields: &RefFields, ev: &Evidence, i: usize) -> bool {
 mod tests {
     use super::*;
     use crate::resolve::evidence::{Candidate, Via};
-    use crate::resolve::gate::{GateDecision, GateMethod};
+    use crate::resolve::gate::GateDecision;
+    use crate::resolve::title_score::GateMethod;
 
     fn candidate(work: Work) -> Candidate {
         Candidate {

@@ -9,14 +9,14 @@ use crate::parse::ids::{
     identifier_from_url, is_bare_doi_prefix, normalize_arxiv, normalize_doi, normalize_pmcid,
     normalize_pmid,
 };
-use crate::resolve::compare::Field;
 use crate::resolve::container::is_container_of;
 use crate::resolve::gate::{
-    GateDecision, GateMethod, GateThresholds, RawWords, accept, title_in_raw, title_similarity,
-    title_window_in_raw,
+    GateDecision, GateThresholds, RawWords, accept, title_in_raw, title_window_in_raw,
 };
 use crate::resolve::identifiers::{arxiv_inside_doi, arxiv_of_doi, identifiers_agree};
+use crate::resolve::mismatch::Field;
 use crate::resolve::normalize::{content_words, fold, strip_retraction_prefix};
+use crate::resolve::title_score::{GateMethod, title_similarity};
 
 /// How a reference was written, which decides how far its parsed fields are trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

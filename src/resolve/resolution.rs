@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::model::{Work, WorkKind};
-use crate::resolve::compare::{Field, Mismatch};
 use crate::resolve::gate::GateDecision;
+use crate::resolve::mismatch::{Field, Mismatch};
 use crate::resolve::outcome::Status;
 
 /// What one source said for one reference.
@@ -139,7 +139,7 @@ pub fn person_name(p: &crate::model::Person) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resolve::compare::MismatchKind;
+    use crate::resolve::mismatch::MismatchKind;
 
     #[test]
     fn json_line_has_exactly_the_documented_fields() {

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use crate::resolve::gate::{PreparedTitle, prepared_score};
 use crate::resolve::normalize::{content_words, strip_retraction_prefix};
+use crate::resolve::title_score::{PreparedTitle, prepared_score};
 
 /// Titles indexed by their content words.
 #[derive(Debug, Clone, Default)]

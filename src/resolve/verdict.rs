@@ -3,17 +3,17 @@
 //! and decide the status — `not_found` only when every identifier is settled and the
 //! search heard from every source it needed.
 
-use crate::resolve::compare::{
-    CompareOptions, Comparison, Field, Mismatch, MismatchKind, compare, years_agree,
-};
+use crate::resolve::compare::{CompareOptions, compare, years_agree};
+use crate::resolve::conflation::identifier_conflation;
 use crate::resolve::evidence::{Candidate, Evidence, IdConclusion, Via};
-use crate::resolve::gate::{GateMethod, GateThresholds};
-use crate::resolve::identifiers::identifier_conflation;
+use crate::resolve::gate::GateThresholds;
 use crate::resolve::kinds;
+use crate::resolve::mismatch::{Comparison, Field, Mismatch, MismatchKind};
 use crate::resolve::outcome::{self, Coverage, Matched, Status};
 use crate::resolve::published;
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::Resolution;
+use crate::resolve::title_score::GateMethod;
 
 fn comparison_of(
     q: &RefQuery,
@@ -113,7 +113,7 @@ pub fn decide(
             status = Status::Unverified;
         } else if status == Status::NotFound
             && !ev.declared_complete
-            && (!kinds::absence_is_evidence(q) || ev.container_found)
+            && (!kinds::absence_is_evidence(&q.fields, &q.raw) || ev.container_found)
         {
             status = Status::NotIndexed;
         }

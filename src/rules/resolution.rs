@@ -6,7 +6,7 @@ use crate::diagnostic::{Applicability, Diagnostic};
 use crate::document::Document;
 use crate::load::Project;
 use crate::model::{FileId, Reference, ReferenceOrigin, Span, Work};
-use crate::resolve::compare::{Field, Mismatch, MismatchKind};
+use crate::resolve::mismatch::{Field, Mismatch, MismatchKind};
 use crate::resolve::outcome::Status;
 use crate::resolve::resolution::{Resolution, TryOutcome};
 use crate::resolve::run::ProjectResolution;

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::model::{FieldSpan, Reference, Work};
-use crate::resolve::compare::Field;
+use crate::resolve::mismatch::Field;
 use crate::resolve::resolution::person_name;
 use crate::source::SourceMap;
 

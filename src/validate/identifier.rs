@@ -183,7 +183,7 @@ pub fn judge(identifier: Identifier, r: &Resolution) -> IdentifierCheck {
 mod tests {
     use super::*;
     use crate::model::Work;
-    use crate::resolve::compare::Field;
+    use crate::resolve::mismatch::Field;
     use crate::resolve::resolution::SourceTry;
 
     fn doi() -> Identifier {

@@ -18,7 +18,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
-use crate::resolve::compare::MismatchKind;
+use crate::resolve::mismatch::MismatchKind;
 use crate::rules::{self, Rule};
 
 pub use builtin::{BUILTIN_NAMES, builtin};

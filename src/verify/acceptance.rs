@@ -8,8 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::extract::Extracted;
-use crate::resolve::gate::title_similarity;
 use crate::resolve::normalize::content_words;
+use crate::resolve::title_score::title_similarity;
 
 /// Why a text is not accepted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

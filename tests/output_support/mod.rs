@@ -15,7 +15,7 @@ use citeproof::model::{
 };
 use citeproof::pipeline;
 use citeproof::report::{CitationFacts, Facts};
-use citeproof::resolve::compare::{Field, Mismatch, MismatchKind};
+use citeproof::resolve::mismatch::{Field, Mismatch, MismatchKind};
 use citeproof::resolve::outcome::Status;
 use citeproof::resolve::resolution::{Resolution, SourceTry, TryOutcome};
 use citeproof::resolve::run::{ProjectResolution, ResolvedReference};
