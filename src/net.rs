@@ -11,6 +11,7 @@
 
 mod breaker;
 mod policy;
+pub mod urlpolicy;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

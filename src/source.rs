@@ -4,6 +4,8 @@
 //! human (1-based line/character) or LSP (0-based line/UTF-16) positions happens only
 //! at the edges, through the one [`LineIndex`] kept with each [`SourceFile`].
 
+pub mod locations;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,7 +13,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::model::{FileId, Span};
-use crate::read::locations::{Location, LocationMap};
+use locations::{Location, LocationMap};
 
 /// What kind of document a file holds; decides which parser reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

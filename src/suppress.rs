@@ -17,35 +17,6 @@ use crate::model::{FileId, Suppression, SuppressionKind};
 use crate::rules::{self, Rule, meta};
 use crate::source::SourceMap;
 
-/// Parse the text of a comment (without its delimiters). `None` when the comment is
-/// not a citeproof directive.
-pub fn parse_directive(comment: &str) -> Option<(SuppressionKind, Vec<String>)> {
-    let body = comment.trim();
-    let rest = body.strip_prefix("citeproof:")?.trim_start();
-    let (word, tail) = rest
-        .find(|c: char| !c.is_ascii_alphabetic())
-        .map_or((rest, ""), |i| (&rest[..i], &rest[i..]));
-    let kind = match word {
-        "ignore" => SuppressionKind::Ignore,
-        "disable" => SuppressionKind::Disable,
-        "enable" => SuppressionKind::Enable,
-        _ => return None,
-    };
-    let tail = tail.trim_start();
-    let rules = match tail.strip_prefix('[') {
-        Some(list) => list
-            .split(']')
-            .next()
-            .unwrap_or("")
-            .split(',')
-            .map(|r| r.trim().to_string())
-            .filter(|r| !r.is_empty())
-            .collect(),
-        None => Vec::new(),
-    };
-    Some((kind, rules))
-}
-
 /// Whether in-document suppression comments hide findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum InlineSuppressions {
@@ -232,23 +203,6 @@ mod tests {
     use crate::model::Span;
     use crate::rules::{UNDEFINED_CITATION, UNUSED_ENTRY};
     use crate::source::FileKind;
-
-    #[test]
-    fn directives_parse() {
-        assert_eq!(
-            parse_directive(" citeproof: ignore[CP201, unused-entry] "),
-            Some((
-                SuppressionKind::Ignore,
-                vec!["CP201".to_string(), "unused-entry".to_string()]
-            ))
-        );
-        assert_eq!(
-            parse_directive("citeproof: disable"),
-            Some((SuppressionKind::Disable, vec![]))
-        );
-        assert_eq!(parse_directive("just a comment"), None);
-        assert_eq!(parse_directive("citeproof: frobnicate"), None);
-    }
 
     fn setup(text: &str) -> (SourceMap, FileId) {
         let mut sources = SourceMap::new();

@@ -6,11 +6,11 @@ mod support_llm;
 
 use citeproof::model::Work;
 use citeproof::net::NetError;
+use citeproof::net::urlpolicy::UrlRefusal;
 use citeproof::verify::acceptance::NotAccepted;
 use citeproof::verify::evidence::Evidence;
 use citeproof::verify::extract::{html, jats, pdf};
 use citeproof::verify::fulltext::{Candidate, FullTextFetcher, Rejection};
-use citeproof::verify::urlpolicy::UrlRefusal;
 use citeproof::verify::verdict::TextFormat;
 use support_llm::{
     World, fixture, net, openalex_work, pdf_document, s2_paper, shared, unpaywall_record,

@@ -2,9 +2,8 @@
 //! directives are read from them.
 
 use crate::diagnostic::input;
-use crate::model::{FileId, Span, Suppression};
+use crate::model::{FileId, Span, Suppression, SuppressionKind};
 use crate::parse::Parsed;
-use crate::suppress::parse_directive;
 
 /// Read the suppression directives of the HTML comments in `text[span]`; an
 /// unterminated comment is reported.
@@ -36,10 +35,55 @@ pub fn read(file: FileId, text: &str, span: Span, out: &mut Parsed) {
     }
 }
 
+/// Parse the text of a comment (without its delimiters). `None` when the comment is
+/// not a citeproof directive.
+pub fn parse_directive(comment: &str) -> Option<(SuppressionKind, Vec<String>)> {
+    let body = comment.trim();
+    let rest = body.strip_prefix("citeproof:")?.trim_start();
+    let (word, tail) = rest
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .map_or((rest, ""), |i| (&rest[..i], &rest[i..]));
+    let kind = match word {
+        "ignore" => SuppressionKind::Ignore,
+        "disable" => SuppressionKind::Disable,
+        "enable" => SuppressionKind::Enable,
+        _ => return None,
+    };
+    let tail = tail.trim_start();
+    let rules = match tail.strip_prefix('[') {
+        Some(list) => list
+            .split(']')
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .map(|r| r.trim().to_string())
+            .filter(|r| !r.is_empty())
+            .collect(),
+        None => Vec::new(),
+    };
+    Some((kind, rules))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::SuppressionKind;
+
+    #[test]
+    fn directives_parse() {
+        assert_eq!(
+            parse_directive(" citeproof: ignore[CP201, unused-entry] "),
+            Some((
+                SuppressionKind::Ignore,
+                vec!["CP201".to_string(), "unused-entry".to_string()]
+            ))
+        );
+        assert_eq!(
+            parse_directive("citeproof: disable"),
+            Some((SuppressionKind::Disable, vec![]))
+        );
+        assert_eq!(parse_directive("just a comment"), None);
+        assert_eq!(parse_directive("citeproof: frobnicate"), None);
+    }
 
     #[test]
     fn directives_and_unterminated_comments() {

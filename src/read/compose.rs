@@ -12,7 +12,7 @@ use crate::model::{Citation, Claim, FileId, Span};
 use crate::parse::collect::Collector;
 use crate::parse::inline::{Found, Syntax};
 
-use super::locations::{LocationMap, Origin};
+use crate::source::locations::{LocationMap, Origin};
 
 /// A converted text being written.
 #[derive(Debug, Default)]

@@ -12,7 +12,6 @@ pub mod archive;
 pub(crate) mod compose;
 pub mod docx;
 pub mod fetch;
-pub mod locations;
 pub mod pdf;
 pub mod pdf_document;
 pub mod pdf_layout;
@@ -24,7 +23,7 @@ use crate::model::FileId;
 use crate::parse::Parsed;
 use crate::source::FileKind;
 
-pub use locations::{Location, LocationMap, Origin, Part};
+pub use crate::source::locations::{Location, LocationMap, Origin, Part};
 use pdf_layout::{PdfError, PdfLayout};
 
 /// A converted file: the text the report shows, where its pieces came from, and

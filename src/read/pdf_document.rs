@@ -11,8 +11,8 @@ use crate::parse::{Parsed, ids, refstring};
 
 use super::Converted;
 use super::compose::{Composer, Paragraph, read_prose};
-use super::locations::Origin;
 use super::pdf_layout::{PdfLayout, PdfReference, TextLine};
+use crate::source::locations::Origin;
 
 /// A line shorter than this share of its page's typical line ends a paragraph
 /// (the last line of a paragraph, a heading, a caption).

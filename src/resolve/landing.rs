@@ -12,11 +12,11 @@ use url::Url;
 
 use crate::cache::Cache;
 use crate::model::{Person, Work};
+use crate::net::urlpolicy::UrlPolicy;
 use crate::net::{HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy};
 use crate::resolve::lookup::Answer;
 use crate::resolve::sources::SourcesSettings;
 use crate::resolve::sources::text::{finish, split_name, year_in};
-use crate::verify::urlpolicy::UrlPolicy;
 
 /// Source name of landing-page records (and their cache namespace).
 pub const LANDING_SOURCE: &str = "landing";
@@ -39,7 +39,7 @@ impl LandingFetcher {
         allow_private: bool,
         timeout: Duration,
     ) -> Result<LandingFetcher, NetError> {
-        let mut policy = UrlPolicy::trusting_sources(settings);
+        let mut policy = settings.url_policy();
         if let Some(web) = &settings.web {
             policy.trust(web);
         }

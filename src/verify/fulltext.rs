@@ -17,8 +17,8 @@ use url::Url;
 use super::acceptance::{NotAccepted, accept};
 use super::evidence::{Asked, Evidence};
 use super::extract::{Extracted, html, jats, pdf};
-use super::urlpolicy::{REFUSAL_MARKS, UrlPolicy, UrlRefusal};
 use super::verdict::TextFormat;
+use crate::net::urlpolicy::{REFUSAL_MARKS, UrlPolicy, UrlRefusal};
 use crate::net::{
     HttpReply, HttpRequest, Net, NetError, Rate, RetryPolicy, SourceHandle, SourcePolicy,
 };
@@ -61,7 +61,7 @@ impl Default for FullTextConfig {
 impl FullTextConfig {
     /// Defaults using the sources' base URLs (all of which are trusted).
     pub fn for_sources(settings: &SourcesSettings, arxiv_web: &str) -> FullTextConfig {
-        let mut policy = UrlPolicy::trusting_sources(settings);
+        let mut policy = settings.url_policy();
         policy.trust(arxiv_web);
         FullTextConfig {
             min_chars: 2000,

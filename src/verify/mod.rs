@@ -8,7 +8,7 @@
 //! settle the question the full text ([`fulltext`], [`extract`], [`acceptance`]),
 //! ranked passages and stage 2 ([`escalate`]), with an OpenAI-compatible model
 //! ([`llm`], [`prompt`], [`asking`]) whose structured output is negotiated per server
-//! ([`structured`]), under usage limits ([`usage`]). Downloads obey [`urlpolicy`].
+//! ([`structured`]), under usage limits ([`usage`]). Downloads obey [`crate::net::urlpolicy`].
 //!
 //! A local sentence model ([`sentence_model`]) can join the embedded backend
 //! ([`hybrid`]) and rank passages ([`select::Ranker`]); the embedded backend escalates
@@ -42,7 +42,6 @@ pub mod semantic;
 pub mod sentence_model;
 pub mod structured;
 pub mod text;
-pub mod urlpolicy;
 pub mod usage;
 pub mod verdict;
 pub mod weights;

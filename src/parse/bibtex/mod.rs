@@ -17,9 +17,9 @@ use std::collections::HashMap;
 
 use crate::diagnostic::input;
 use crate::model::{FieldSpan, FileId, Reference, ReferenceOrigin, Span, Suppression};
+use crate::parse::comments;
 use crate::parse::outline::Outline;
 use crate::parse::{ParseOptions, Parsed};
-use crate::suppress;
 
 use scan::{Item, Part, RawEntry, Scanner};
 
@@ -243,7 +243,7 @@ fn suppressions(file: FileId, text: &str) -> Vec<Suppression> {
         }
         let line_end = memchr::memchr(b'\n', &bytes[found..]).map_or(text.len(), |i| found + i);
         let comment = &text[found..line_end];
-        if let Some((kind, rules)) = suppress::parse_directive(comment) {
+        if let Some((kind, rules)) = comments::parse_directive(comment) {
             let start = line_start + percent;
             out.push(Suppression {
                 file,

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::diagnostic::input;
 use crate::model::{BibliographyRequest, Citation, FileId, Reference, Span, Suppression};
 use crate::parse::IncludeRequest;
-use crate::suppress;
+use crate::parse::comments;
 
 use super::args;
 use super::bibitem::BibList;
@@ -189,7 +189,7 @@ impl<'a> Scanner<'a> {
         let end = args::line_end(self.bytes, at);
         let body = self.text[at + 1..end].trim_start_matches('%');
         if body.trim_start().starts_with("citeproof:")
-            && let Some((kind, rules)) = suppress::parse_directive(body)
+            && let Some((kind, rules)) = comments::parse_directive(body)
         {
             let span_end = at + 1 + self.text[at + 1..end].trim_end().len();
             self.out.suppressions.push(Suppression {

@@ -22,7 +22,7 @@ use super::fields::{self, FieldKind};
 use super::wordml::{NoteKind, Story};
 use crate::read::Converted;
 use crate::read::compose::{Composer, Paragraph, read_prose};
-use crate::read::locations::{Origin, Part};
+use crate::source::locations::{Origin, Part};
 
 /// A title line longer than this is prose, not a section title.
 const MAX_TITLE: usize = 60;

@@ -22,10 +22,10 @@ pub use identifier::Identifier;
 
 use crate::fs::{Overlay, Vfs};
 use crate::model::Work;
+use crate::net::urlpolicy::UrlPolicy;
 use crate::net::{HttpRequest, Net, NetConfig, RetryPolicy, SourceHandle, SourcePolicy};
 use crate::resolve::sources::{Sources, SourcesSettings, encode_path};
 use crate::verify::evidence::{Asked, Evidence};
-use crate::verify::urlpolicy::UrlPolicy;
 
 /// arXiv's web site (`/e-print/{id}`, `/pdf/{id}`).
 pub const DEFAULT_ARXIV_WEB: &str = crate::verify::fulltext::DEFAULT_ARXIV_WEB;
@@ -80,7 +80,7 @@ pub struct Fetcher {
 
 impl Fetcher {
     pub fn new(settings: FetchSettings) -> Result<Fetcher, String> {
-        let mut policy = UrlPolicy::trusting_sources(&settings.sources);
+        let mut policy = settings.sources.url_policy();
         policy.trust(&settings.arxiv_web);
         policy.trust(&settings.openreview_web);
         policy.allow_private = settings.allow_private_urls;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use url::Url;
 
+use crate::net::urlpolicy::UrlPolicy;
 use crate::net::{BreakerPolicy, DEFAULT_MAX_BODY_BYTES, Rate, RetryPolicy, SourcePolicy};
 
 /// A scholarly source with its own client.
@@ -369,6 +370,11 @@ impl Default for SourcesSettings {
 }
 
 impl SourcesSettings {
+    /// The download policy that trusts every configured source's base URL.
+    pub fn url_policy(&self) -> UrlPolicy {
+        UrlPolicy::trusting(self.sources.iter().map(|s| s.base_url.as_str()))
+    }
+
     /// Every source with its environment overrides applied.
     pub fn from_env() -> Result<SourcesSettings, SettingsError> {
         SourcesSettings::from_env_with(|var| std::env::var(var).ok())

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use url::{Host, Url};
 
 use crate::net::{Net, NetConfig, NetError};
-use crate::resolve::sources::SourcesSettings;
 
 /// Why a URL is not fetched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,11 +49,11 @@ impl UrlPolicy {
         }
     }
 
-    /// A policy trusting every configured source's base URL.
-    pub fn trusting_sources(settings: &SourcesSettings) -> UrlPolicy {
+    /// A policy trusting every URL under these base URLs (the configured sources').
+    pub fn trusting<'a>(base_urls: impl IntoIterator<Item = &'a str>) -> UrlPolicy {
         let mut policy = UrlPolicy::default();
-        for s in &settings.sources {
-            policy.trust(&s.base_url);
+        for base_url in base_urls {
+            policy.trust(base_url);
         }
         policy
     }
