@@ -279,12 +279,7 @@ mod tests {
         let content = doc.add_object(Stream::new(dictionary! {}, page_says.as_bytes().to_vec()));
         let mut xobjects = Dictionary::new();
         for (n, (id, says, resources)) in forms.iter().enumerate() {
-            let mut dict = dictionary! { "Type" => "XObject", "Subtype" => "Form" };
-            if let Some(r) = resources {
-                dict.set("Resources", r.clone());
-            }
-            let form = Stream::new(dict, says.as_bytes().to_vec());
-            doc.objects.insert((*id, 0), Object::Stream(form));
+            add_form(&mut doc, *id, says, resources.clone());
             xobjects.set(format!("Fm{n}"), Object::Reference((*id, 0)));
         }
         let page = doc.add_object(dictionary! {
@@ -298,6 +293,16 @@ mod tests {
         let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
         doc.trailer.set("Root", catalog);
         (doc, page)
+    }
+
+    /// Put a form XObject drawing `says` (with `resources`) at object `id`.
+    fn add_form(doc: &mut Document, id: u32, says: &str, resources: Option<Dictionary>) {
+        let mut dict = dictionary! { "Type" => "XObject", "Subtype" => "Form" };
+        if let Some(r) = resources {
+            dict.set("Resources", r);
+        }
+        let form = Stream::new(dict, says.as_bytes().to_vec());
+        doc.objects.insert((id, 0), Object::Stream(form));
     }
 
     /// Resources naming one XObject.
@@ -373,9 +378,7 @@ mod tests {
         let depth = MAX_DEPTH as u32 + 5;
         let (mut doc, _) = document("/Fm0 Do", &[(100, "/Next Do", Some(naming("Next", 101)))]);
         for k in 1..depth {
-            let dict = dictionary! { "Subtype" => "Form", "Resources" => naming("Next", 101 + k) };
-            let form = Stream::new(dict, b"/Next Do".to_vec());
-            doc.objects.insert((100 + k, 0), Object::Stream(form));
+            add_form(&mut doc, 100 + k, "/Next Do", Some(naming("Next", 101 + k)));
         }
         assert_eq!(defuse(&mut doc), 1);
         let last_kept = 100 + MAX_DEPTH as u32 - 2;
@@ -395,12 +398,7 @@ mod tests {
             .collect();
         let (mut doc, page) = document("/Fm0 Do", &forms[..1]);
         for (id, says, resources) in &forms[1..] {
-            let dict =
-                dictionary! { "Subtype" => "Form", "Resources" => resources.clone().unwrap() };
-            doc.objects.insert(
-                (*id, 0),
-                Object::Stream(Stream::new(dict, says.as_bytes().to_vec())),
-            );
+            add_form(&mut doc, *id, says, resources.clone());
         }
         assert_eq!(defuse(&mut doc), 1);
         // The first form's hundred draws of the second fit the budget; the second's
