@@ -17,7 +17,7 @@
 //! removal precision, and the curve over the removal threshold. `--calibrate` fits
 //! the judge's decision model for the scoring in use on development answers only
 //! (Citation-Integrity train claims, copied answers of seed 1007) and prints it;
-//! `--write-fitted` writes it to `src/judge/fitted.rs` (see docs/judge.md).
+//! `--write-fitted` writes it to `src/verify/judge/fitted.rs` (see docs/judge.md).
 //!
 //! `dev` answers use ExpertQA's `rand_test` prose and one half of the world's works;
 //! `heldout` answers use `domain_test` (held out: print the figures, never tune on
@@ -99,7 +99,7 @@ struct Args {
     /// train, copied answers of another seed), print it and exit.
     #[arg(long)]
     calibrate: bool,
-    /// With --calibrate: write the fitted model to src/judge/fitted.rs.
+    /// With --calibrate: write the fitted model to src/verify/judge/fitted.rs.
     #[arg(long)]
     write_fitted: bool,
     /// Scoring mode with the model: hybrid (default) or embeddings.

@@ -27,9 +27,9 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use rusqlite::Connection;
 
-use citeproof::index::titles::title_candidates;
 use citeproof::model::IdScheme;
 use citeproof::resolve::cascade::resolve_blocking;
+use citeproof::resolve::index_titles::title_candidates;
 
 use bench_cases::Scores;
 

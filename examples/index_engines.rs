@@ -24,10 +24,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 use citeproof::index::WorkStore;
 use citeproof::index::sqlite::SqliteStore;
 use citeproof::index::store::{IndexStats, TitleHit, WorkId};
-use citeproof::index::titles::title_candidates;
 use citeproof::index::{IndexError, merge};
 use citeproof::model::{IdScheme, Work};
 use citeproof::resolve::cascade::resolve_blocking;
+use citeproof::resolve::index_titles::title_candidates;
 use citeproof::resolve::normalize::content_of_folded;
 
 #[derive(Parser)]

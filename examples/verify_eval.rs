@@ -54,8 +54,8 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use citeproof::judge::{Judge, RIVAL_MARGIN};
 use citeproof::verify::hybrid::{Scorer, ScoringMode};
+use citeproof::verify::judge::{Judge, RIVAL_MARGIN};
 use citeproof::verify::passages;
 use citeproof::verify::select::Ranker;
 use citeproof::verify::sentence_model::{SentenceModel, dir_from_env};

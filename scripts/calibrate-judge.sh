@@ -7,8 +7,8 @@
 #   scripts/calibrate-judge.sh [MODEL_DIR]
 #
 # MODEL_DIR: all-MiniLM-L6-v2 (fits the `hybrid` and `embeddings` backends as well as
-# `lexical`). Review the diff of src/verify/calibration.rs and src/judge/fitted.rs, and
-# set RIVAL_MARGIN in src/judge/mod.rs to the margin step 3 prints, before committing.
+# `lexical`). Review the diff of src/verify/calibration.rs and src/verify/judge/fitted.rs, and
+# set RIVAL_MARGIN in src/verify/judge/mod.rs to the margin step 3 prints, before committing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 model="${1:-}"

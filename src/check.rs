@@ -1,14 +1,17 @@
 //! The local checking pipeline: link every document, run the local rules, apply
-//! suppressions, and return the diagnostics in a stable order.
+//! suppressions, and return the diagnostics in a stable order; and the library entry
+//! point of `check --verify` ([`verify_project`]).
 
 use std::collections::HashSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::link;
 use crate::load::Project;
-use crate::model::Suppression;
+use crate::model::{Suppression, Work};
 use crate::rules;
 use crate::suppress;
+use crate::verify::backend::Backend;
+use crate::verify::project::{resolved_pairs, verify_pairs};
 
 /// Link citations to references in every document of the project.
 pub fn link_all(project: &mut Project) {
@@ -68,6 +71,26 @@ pub fn finish(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic
     );
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out
+}
+
+/// The verification diagnostics of a project: every claim–citation pair whose
+/// reference resolved is judged (`work_of(document, reference)` gives the resolved
+/// work, see [`resolved_pairs`]). Suppressions are not applied here: pass the result
+/// through [`finish`].
+pub async fn verify_project<'a>(
+    project: &'a Project,
+    work_of: impl Fn(usize, usize) -> Option<&'a Work>,
+    backend: &Backend,
+) -> Vec<Diagnostic> {
+    let pairs = resolved_pairs(&project.documents, work_of);
+    let judgements = verify_pairs(backend, &pairs).await;
+    pairs
+        .iter()
+        .zip(&judgements)
+        .filter_map(|(p, j)| {
+            rules::verification::from_judgement(j, p.citation, p.claim, Some(p.work))
+        })
+        .collect()
 }
 
 /// A fix can only edit text files: one that edits a file converted from another

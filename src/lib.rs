@@ -16,7 +16,6 @@ pub mod document;
 pub mod fix;
 pub mod fs;
 pub mod index;
-pub mod judge;
 pub mod link;
 pub mod load;
 pub mod lsp;

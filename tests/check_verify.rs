@@ -8,6 +8,7 @@ mod bin_support;
 mod support;
 mod support_llm;
 
+use citeproof::check::verify_project;
 use citeproof::document::Document;
 use citeproof::load::Project;
 use citeproof::model::{Citation, CitationKind, Claim, FileId, Span};
@@ -15,7 +16,6 @@ use citeproof::resolve::sources::{Sources, SourcesSettings};
 use citeproof::verify::backend::{Backend, VerifySettings};
 use citeproof::verify::escalate::VerifyConfig;
 use citeproof::verify::fulltext::FullTextConfig;
-use citeproof::verify::project::verify_project;
 use support::{MockConfig, MockWorld, Work};
 use support_llm::Reply;
 use support_llm::verify::{KEY_SENTENCE, SLEEP_ABSTRACT, SLEEP_TITLE, STAGE1, STAGE2};

@@ -78,9 +78,9 @@ fn the_demo_through_the_library_with_fixes() {
         corpus_complete: true,
         ..ResolveOptions::default()
     };
-    let resolved = resolve_project(&project, &options).unwrap();
+    let resolved = resolve_project(&project.documents, &options).unwrap();
     assert_eq!(resolved.entries.len(), 9);
-    let found = diagnostics(&project, &resolved);
+    let found = diagnostics(&project.sources, &project.documents, &resolved);
     let mut pairs: Vec<(&str, &str)> = found
         .iter()
         .map(|d| (d.rule.code, d.key.as_deref().unwrap_or("")))

@@ -12,9 +12,9 @@ use index_support::{fixture, gzip};
 use citeproof::index::build::{BuildInputs, build};
 use citeproof::index::sqlite::{SqliteStore, SqliteWriter};
 use citeproof::index::title_engine;
-use citeproof::index::titles::title_candidates;
 use citeproof::index::{DumpSource, NoticeKind, Record, WorkStore, crossref, dblp, openalex};
 use citeproof::model::IdScheme;
+use citeproof::resolve::index_titles::title_candidates;
 
 fn shared(rel: &str) -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

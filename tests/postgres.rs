@@ -182,7 +182,7 @@ fn index_in_postgres_resolves_as_the_embedded_engine() {
 /// finds the same works for every title of the index, whole and with its last word
 /// dropped, and a title always finds its own work.
 fn assert_same_conjunctive_titles(sqlite: &Path, url: &str) {
-    use citeproof::index::titles::title_words;
+    use citeproof::resolve::index_titles::title_words;
     let embedded = citeproof::index::open(sqlite).unwrap();
     let pg = citeproof::index::open(Path::new(url)).unwrap();
     let db = rusqlite::Connection::open(sqlite.join("index.sqlite3")).unwrap();

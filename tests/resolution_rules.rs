@@ -115,7 +115,7 @@ fn run(resolution: Resolution) -> (Project, Vec<Diagnostic>) {
         }],
         stats: Vec::new(),
     };
-    let found = diagnostics(&project, &resolved);
+    let found = diagnostics(&project.sources, &project.documents, &resolved);
     (project, found)
 }
 

@@ -2,7 +2,7 @@
 //! thresholds, fitted per backend on development answers only — Citation-Integrity
 //! train claims (human paraphrase) and answers copied from the abstracts of the
 //! world's development half (another seed than the figures') — and written to
-//! `src/judge/fitted.rs`.
+//! `src/verify/judge/fitted.rs`.
 //!
 //! 1. Every citation of every answer is judged as `clean` judges it (same reading,
 //!    sources, sentences and rivals); valid citations and mismatches (easy and hard)
@@ -18,8 +18,8 @@
 use citeproof::clean::article::Article;
 use citeproof::clean::options::{Numbering, Settled};
 use citeproof::clean::{Cleaner, align, find, judging, read};
-use citeproof::judge::decision::{DecisionModel, FEATURES};
 use citeproof::verify::hybrid::ScoringMode;
+use citeproof::verify::judge::decision::{DecisionModel, FEATURES};
 
 use super::clean_gen::{Case, Kind};
 
@@ -187,7 +187,7 @@ fn round4(x: f64) -> f64 {
     (x * 1e4).round() / 1e4
 }
 
-/// The constant of `src/judge/fitted.rs` a mode's model is written to.
+/// The constant of `src/verify/judge/fitted.rs` a mode's model is written to.
 pub fn constant_name(mode: ScoringMode) -> &'static str {
     match mode {
         ScoringMode::Lexical => "LEXICAL",
@@ -196,9 +196,9 @@ pub fn constant_name(mode: ScoringMode) -> &'static str {
     }
 }
 
-/// Replace the mode's constant in `src/judge/fitted.rs`.
+/// Replace the mode's constant in `src/verify/judge/fitted.rs`.
 pub fn write(mode: ScoringMode, model: &DecisionModel, note: &str) -> std::path::PathBuf {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/judge/fitted.rs");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/verify/judge/fitted.rs");
     let text = std::fs::read_to_string(&path).expect("fitted.rs");
     let name = constant_name(mode);
     let start = text

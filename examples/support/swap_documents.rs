@@ -8,8 +8,8 @@
 //! rivals. The same pairs are also judged alone, as before rivals, so the two columns
 //! can be compared.
 
-use citeproof::judge::{Candidate, Judge};
 use citeproof::verify::Relation;
+use citeproof::verify::judge::{Candidate, Judge};
 
 use crate::verify_data::{Item, shuffled};
 

@@ -11,9 +11,9 @@
 
 use std::time::Instant;
 
-use citeproof::judge::Judge;
 use citeproof::verify::Relation;
 use citeproof::verify::hybrid::{Scorer, evidence_vector};
+use citeproof::verify::judge::Judge;
 use citeproof::verify::sentence_model::{SentenceModel, similarity};
 
 use crate::verify_data::{Item, swap_partners};

@@ -3,7 +3,7 @@
 //! cosine similarity of that text and an article's title and abstract (`cosine`,
 //! MicroTraitLLM's measure, for the `microtrait` preset) and the scorer's score
 //! (`validate`'s relevance). Whether a citation is about its article is decided by the
-//! shared judge ([`crate::judge`]) for the `score` metric.
+//! shared judge ([`crate::verify::judge`]) for the `score` metric.
 
 use std::sync::Arc;
 

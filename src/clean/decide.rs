@@ -3,7 +3,7 @@
 //! `unverified`, and a low similarity measured without the abstract that a failing
 //! source would have given is `unverified` too.
 
-use crate::judge::{Evidence, Judgement};
+use crate::verify::judge::{Evidence, Judgement};
 use crate::verify::verdict::{Label, Verdict};
 
 use super::edit::Fate;
@@ -190,8 +190,8 @@ mod tests {
     use super::*;
     use crate::clean::find::FoundWork;
     use crate::clean::report::Record;
-    use crate::judge::{Call, RivalEvidence};
     use crate::model::Work;
+    use crate::verify::judge::{Call, RivalEvidence};
     use crate::verify::verdict::Stage;
 
     const T: Thresholds = Thresholds {

@@ -1,4 +1,4 @@
-//! Clean's side of the shared judge ([`crate::judge`]): the works a citation may name
+//! Clean's side of the shared judge ([`crate::verify::judge`]): the works a citation may name
 //! or be compared with — the request's sources (closed world), or the works the
 //! answer's references resolved to (open world) — and one occurrence per citation,
 //! judged on its own sentence.
@@ -11,8 +11,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::judge::{Candidate, Judge, Judgement, Occurrence};
 use crate::model::Work;
+use crate::verify::judge::{Candidate, Judge, Judgement, Occurrence};
 use crate::verify::sentence_model::SentenceModelError;
 
 use super::article::Article;

@@ -64,7 +64,6 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::judge::Judge;
 use crate::model::Work;
 use crate::net::{Net, NetConfig};
 use crate::resolve::cascade::{ResolveError, Resolver};
@@ -74,6 +73,7 @@ use crate::source::LineIndex;
 use crate::verify::backend::VerifySettings;
 use crate::verify::escalate::{Verifier, VerifyRequest};
 use crate::verify::hybrid::{Scorer, ScoringMode};
+use crate::verify::judge::Judge;
 use crate::verify::sentence_model::{SentenceModel, SentenceModelError};
 use crate::verify::verdict::Verdict;
 

@@ -125,7 +125,7 @@ pub struct CitationReport {
     /// closest passage, the sentence's specific terms it holds and lacks, the rival
     /// article (`score` metric only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub evidence: Option<crate::judge::Evidence>,
+    pub evidence: Option<crate::verify::judge::Evidence>,
 }
 
 /// Counts over the report.

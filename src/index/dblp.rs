@@ -11,7 +11,8 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::{DumpSource, IndexError, Record};
 use crate::model::{IdScheme, Work};
-use crate::parse::ids::{identifier_from_url, normalize_arxiv};
+use crate::parse::ids::identifier_from_url;
+use crate::resolve::sources::dblp::{corr_arxiv, without_homonym_number};
 use crate::resolve::sources::text::{collapse_whitespace, finish, split_name};
 
 /// Publication elements (children of `<dblp>`); `www` (person pages) and `data` are
@@ -116,22 +117,6 @@ fn dblp_type(element: &str, publtype: Option<&str>, journal: Option<&str>) -> &'
         "proceedings" => "Editorship",
         _ => "Books and Theses",
     }
-}
-
-/// `Jiani Zhang 0003` → `Jiani Zhang` (DBLP numbers homonyms).
-pub(crate) fn without_homonym_number(name: &str) -> String {
-    let name = name.trim();
-    match name.rsplit_once(' ') {
-        Some((rest, n)) if n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()) => rest.into(),
-        _ => name.into(),
-    }
-}
-
-/// `journals/corr/abs-2402-17944` → `2402.17944`.
-pub(crate) fn corr_arxiv(key: &str) -> Option<String> {
-    let tail = key.strip_prefix("journals/corr/abs-")?;
-    let (yymm, number) = tail.split_once('-')?;
-    normalize_arxiv(&format!("{yymm}.{number}"))
 }
 
 fn attr(start: &BytesStart, name: &str) -> Option<String> {
@@ -252,14 +237,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_keys_and_entities() {
-        assert_eq!(without_homonym_number("Jiani Zhang 0003"), "Jiani Zhang");
-        assert_eq!(without_homonym_number("Ada Lovelace"), "Ada Lovelace");
-        assert_eq!(
-            corr_arxiv("journals/corr/abs-2402-17944").as_deref(),
-            Some("2402.17944")
-        );
-        assert_eq!(corr_arxiv("conf/nips/X20"), None);
+    fn entities() {
         assert_eq!(resolve_entity("uuml"), "ü");
         assert_eq!(resolve_entity("#233"), "é");
         assert_eq!(resolve_entity("#x00E9"), "é");

@@ -7,7 +7,8 @@
 //!   `corpus` turn each dump's records into [`Record`]s;
 //! - `merge` says which records describe the same work (identifiers, or normalised
 //!   title + year + first author);
-//! - `store` is the storage trait the resolver reads through ([`WorkStore`]) and the one
+//! - `store` is the storage trait the resolver reads through ([`WorkStore`], defined in
+//!   [`crate::storage::works`] so that the resolver does not depend on the index) and the one
 //!   a build writes through ([`StoreWriter`]); `sqlite` implements both (SQLite with an
 //!   FTS5 title index, chosen by measurement: docs/index.md), and `postgres` both in
 //!   PostgreSQL for a store shared by many machines (connections: `crate::pg`);
@@ -30,9 +31,8 @@ pub mod sqlite;
 pub mod stats;
 pub mod store;
 pub mod title_engine;
-pub mod titles;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 pub use store::{IndexStats, StoreWriter, WorkStore};
@@ -40,8 +40,7 @@ pub use store::{IndexStats, StoreWriter, WorkStore};
 use crate::model::Work;
 use crate::storage::Location;
 
-/// The prefix of the `source` of every record the index returns (`index:openalex`).
-pub const INDEX_SOURCE: &str = "index";
+pub use crate::storage::works::{INDEX_SOURCE, IndexError};
 
 /// The dump a record came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -115,23 +114,6 @@ pub struct Record {
     pub work: Work,
     /// Notices this record carries about other works.
     pub notices: Vec<Notice>,
-}
-
-/// An index that cannot be opened, read or written.
-#[derive(Debug, thiserror::Error)]
-pub enum IndexError {
-    #[error("index {}: {message}", path.display())]
-    Open { path: PathBuf, message: String },
-    #[error("index: {0}")]
-    Store(String),
-    #[error("{}: {message}", path.display())]
-    Input { path: PathBuf, message: String },
-}
-
-impl From<rusqlite::Error> for IndexError {
-    fn from(e: rusqlite::Error) -> Self {
-        IndexError::Store(e.to_string())
-    }
 }
 
 /// Check the index at `location` (a folder or a `postgres://…` URL): `citeproof index

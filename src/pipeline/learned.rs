@@ -20,6 +20,7 @@ use crate::report::Facts;
 use crate::resolve::resolution::Resolution;
 use crate::resolve::run::{ProjectResolution, ResolvedReference, references_to_resolve};
 use crate::rules::resolution::diagnostics_of as resolution_diagnostics_of;
+use crate::rules::verification::from_judgement;
 use crate::verify::backend::Judgement;
 use crate::verify::project::{ResolvedPair, resolved_pairs, resolved_pairs_without_rivals};
 
@@ -91,7 +92,7 @@ impl Learned {
         for project in projects {
             // The key of every reference a run would resolve, each made once (a
             // key nothing was learned under retains nothing).
-            for (document, reference) in references_to_resolve(project) {
+            for (document, reference) in references_to_resolve(&project.documents) {
                 used_refs.insert(project.documents[document].reference_key(reference));
             }
             // Keying a pair serialises its work: not done when nothing was judged.
@@ -116,7 +117,7 @@ impl Learned {
     /// as `(document, reference, resolution)`, borrowed (a keystroke does not copy
     /// every record).
     fn known<'s>(&'s self, project: &Project) -> Vec<(usize, usize, &'s Resolution)> {
-        references_to_resolve(project)
+        references_to_resolve(&project.documents)
             .into_iter()
             .filter_map(|(document, reference)| {
                 let key = project.documents[document].reference_key(reference);
@@ -128,7 +129,7 @@ impl Learned {
 
     /// The resolutions known for the references a run of `project` would resolve.
     fn known_resolution(&self, project: &Project) -> ProjectResolution {
-        let entries = references_to_resolve(project)
+        let entries = references_to_resolve(&project.documents)
             .into_iter()
             .filter_map(|(document, reference)| {
                 let key = project.documents[document].reference_key(reference);
@@ -167,7 +168,11 @@ pub fn replay(project: &mut Project, learned: &Learned, verify: bool) -> Checked
         };
     }
     let known = learned.known(project);
-    found.extend(resolution_diagnostics_of(project, known.iter().copied()));
+    found.extend(resolution_diagnostics_of(
+        &project.sources,
+        &project.documents,
+        known.iter().copied(),
+    ));
     record_each(project, known, &mut facts);
     // The resolution itself (a copy of every record) only when verification
     // needs the works.
@@ -178,7 +183,12 @@ pub fn replay(project: &mut Project, learned: &Learned, verify: bool) -> Checked
             let key = pair_key(pair.claim, pair.work, pair.url);
             if let Some(judgement) = learned.judgements.get(&key) {
                 facts.set_citation(pair.citation, citation_facts(judgement));
-                found.extend(judgement.diagnostic(pair.citation, pair.claim, Some(pair.work)));
+                found.extend(from_judgement(
+                    judgement,
+                    pair.citation,
+                    pair.claim,
+                    Some(pair.work),
+                ));
             }
         }
     }
@@ -196,7 +206,7 @@ pub(super) fn pairs<'a>(
     project: &'a Project,
     works: &HashMap<(crate::model::FileId, crate::model::Span), &'a Work>,
 ) -> Vec<ResolvedPair<'a>> {
-    resolved_pairs(project, work_at(project, works))
+    resolved_pairs(&project.documents, work_at(project, works))
 }
 
 /// [`pairs`] without their rivals, to look up what was judged.
@@ -204,7 +214,7 @@ fn pairs_to_look_up<'a>(
     project: &'a Project,
     works: &HashMap<(crate::model::FileId, crate::model::Span), &'a Work>,
 ) -> Vec<ResolvedPair<'a>> {
-    resolved_pairs_without_rivals(project, work_at(project, works))
+    resolved_pairs_without_rivals(&project.documents, work_at(project, works))
 }
 
 /// The work of `(document, reference)` in `works` (keyed by where a reference is

@@ -27,6 +27,7 @@ use crate::resolve::outcome::Status;
 use crate::resolve::resolution::Resolution;
 use crate::resolve::run::{ProjectResolution, resolve_project_with};
 use crate::rules::resolution::{diagnostics as resolution_diagnostics, explain};
+use crate::rules::verification::from_judgement;
 use crate::verify::backend::{Backend, BackendError, Judgement, VerifySettings};
 use crate::verify::project::verify_pairs;
 use crate::verify::usage::UsageSummary;
@@ -117,8 +118,12 @@ pub async fn run_shared(
             learned,
         };
     };
-    let resolution = resolve_project_with(resolver, project).await;
-    found.extend(resolution_diagnostics(project, &resolution));
+    let resolution = resolve_project_with(resolver, &project.documents).await;
+    found.extend(resolution_diagnostics(
+        &project.sources,
+        &project.documents,
+        &resolution,
+    ));
     record_resolutions(project, &resolution, &mut facts);
     learned.add_resolutions(project, &resolution);
     let verification = match backend {
@@ -230,7 +235,12 @@ async fn verify(
     learned.add_judgements(&pairs, &judgements);
     for (pair, judgement) in pairs.iter().zip(&judgements) {
         facts.set_citation(pair.citation, citation_facts(judgement));
-        found.extend(judgement.diagnostic(pair.citation, pair.claim, Some(pair.work)));
+        found.extend(from_judgement(
+            judgement,
+            pair.citation,
+            pair.claim,
+            Some(pair.work),
+        ));
     }
     VerificationRun {
         backend: backend.kind(),

@@ -415,7 +415,7 @@ impl Resolver {
         let needs_check = |w: &Work| {
             w.source != SourceName::Crossref.as_str()
                 && w.source != CORPUS_SOURCE
-                && !w.source.starts_with(crate::index::INDEX_SOURCE)
+                && !w.source.starts_with(crate::storage::works::INDEX_SOURCE)
                 && w.doi.as_deref().is_some_and(|d| !is_preprint_doi(d))
         };
         let mut dois: Vec<String> = evidence

@@ -3,13 +3,13 @@
 //! identifier, then the works with the closest titles, every record through the same
 //! title gate and comparisons as any other source's.
 
-use crate::index::titles::title_candidates;
-use crate::index::{INDEX_SOURCE, WorkStore};
 use crate::resolve::evidence::{Evidence, IdConclusion, IdEvidence, Via};
 use crate::resolve::gate::GateThresholds;
+use crate::resolve::index_titles::title_candidates;
 use crate::resolve::options::ResolveOptions;
 use crate::resolve::query::RefQuery;
 use crate::resolve::resolution::TryOutcome;
+use crate::storage::works::{INDEX_SOURCE, WorkStore};
 
 /// Works proposed per title search (as for the local corpus).
 const TITLE_CANDIDATES: usize = 5;

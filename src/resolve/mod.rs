@@ -16,6 +16,7 @@ pub mod gate;
 pub mod identifiers;
 pub mod ids_phase;
 pub mod index_source;
+pub mod index_titles;
 pub mod input;
 pub mod kind_phase;
 pub mod kinds;

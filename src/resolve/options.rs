@@ -6,12 +6,12 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use crate::cache::Cache;
-use crate::index::WorkStore;
 use crate::model::IdScheme;
 use crate::resolve::compare::CompareOptions;
 use crate::resolve::corpus::Corpus;
 use crate::resolve::gate::GateThresholds;
 use crate::resolve::sources::{SettingsError, SourceName, SourcesSettings};
+use crate::storage::works::WorkStore;
 
 /// The order in which sources are asked.
 ///

@@ -1,5 +1,6 @@
 //! The library entry point for documents (the CLI and the language server call this):
-//! which references of a loaded project to resolve, and their resolutions.
+//! which references of a project's documents (`Project::documents`, however they
+//! were loaded) to resolve, and their resolutions.
 //!
 //! A document with citations has its cited references resolved (a large shared .bib
 //! is not resolved entry by entry for a paper that cites a few of them); a document
@@ -8,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use crate::load::Project;
+use crate::document::Document;
 use crate::model::{FileId, Span};
 use crate::net::SourceStats;
 use crate::resolve::cascade::{ResolveError, Resolver};
@@ -35,10 +36,10 @@ pub struct ProjectResolution {
 }
 
 /// `(document, reference)` pairs to resolve, each reference (by file and place) once.
-pub fn references_to_resolve(project: &Project) -> Vec<(usize, usize)> {
+pub fn references_to_resolve(documents: &[Document]) -> Vec<(usize, usize)> {
     let mut seen: HashSet<(FileId, Span)> = HashSet::new();
     let mut out = Vec::new();
-    for (d, doc) in project.documents.iter().enumerate() {
+    for (d, doc) in documents.iter().enumerate() {
         let cited: Vec<usize> = if doc.citations.is_empty() {
             (0..doc.references.len()).collect()
         } else {
@@ -57,12 +58,15 @@ pub fn references_to_resolve(project: &Project) -> Vec<(usize, usize)> {
     out
 }
 
-/// Resolve the project's references with an existing resolver.
-pub async fn resolve_project_with(resolver: &Resolver, project: &Project) -> ProjectResolution {
-    let wanted = references_to_resolve(project);
+/// Resolve the references of a project's documents with an existing resolver.
+pub async fn resolve_project_with(
+    resolver: &Resolver,
+    documents: &[Document],
+) -> ProjectResolution {
+    let wanted = references_to_resolve(documents);
     let queries: Vec<RefQuery> = wanted
         .iter()
-        .map(|&(d, r)| RefQuery::from_reference(&project.documents[d].references[r]))
+        .map(|&(d, r)| RefQuery::from_reference(&documents[d].references[r]))
         .collect();
     let resolutions = resolver.resolve(&queries).await;
     ProjectResolution {
@@ -79,13 +83,13 @@ pub async fn resolve_project_with(resolver: &Resolver, project: &Project) -> Pro
     }
 }
 
-/// Resolve the project's references on a runtime of its own.
+/// Resolve the references of a project's documents on a runtime of its own.
 pub fn resolve_project(
-    project: &Project,
+    documents: &[Document],
     options: &ResolveOptions,
 ) -> Result<ProjectResolution, ResolveError> {
     crate::resolve::cascade::runtime()?.block_on(async {
         let resolver = Resolver::new(options.clone())?;
-        Ok(resolve_project_with(&resolver, project).await)
+        Ok(resolve_project_with(&resolver, documents).await)
     })
 }

@@ -4,7 +4,6 @@
 
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::document::Document;
-use crate::load::Project;
 use crate::model::{FileId, Reference, ReferenceOrigin, Span, Work};
 use crate::resolve::mismatch::{Field, Mismatch, MismatchKind};
 use crate::resolve::outcome::Status;
@@ -21,10 +20,16 @@ use crate::source::SourceMap;
 /// Citing places shown with a finding.
 const MAX_RELATED: usize = 3;
 
-/// Every resolution finding of a project.
-pub fn diagnostics(project: &Project, resolved: &ProjectResolution) -> Vec<Diagnostic> {
+/// Every resolution finding of a project's documents (`sources`: where their files
+/// are, for fixes).
+pub fn diagnostics(
+    sources: &SourceMap,
+    documents: &[Document],
+    resolved: &ProjectResolution,
+) -> Vec<Diagnostic> {
     diagnostics_of(
-        project,
+        sources,
+        documents,
         resolved
             .entries
             .iter()
@@ -34,20 +39,21 @@ pub fn diagnostics(project: &Project, resolved: &ProjectResolution) -> Vec<Diagn
 
 /// The findings of each `(document, reference, resolution)`.
 pub fn diagnostics_of<'r>(
-    project: &Project,
+    sources: &SourceMap,
+    documents: &[Document],
     resolved: impl IntoIterator<Item = (usize, usize, &'r Resolution)>,
 ) -> Vec<Diagnostic> {
     // The citing places of every reference, gathered once per document (not one
     // pass over the citations per reference).
-    let mut citing: Vec<Option<CitingPlaces>> = vec![None; project.documents.len()];
+    let mut citing: Vec<Option<CitingPlaces>> = vec![None; documents.len()];
     resolved
         .into_iter()
         .flat_map(|(document, index, resolution)| {
-            let doc = &project.documents[document];
+            let doc = &documents[document];
             let places = citing[document].get_or_insert_with(|| citing_places(doc));
             let related = places.get(index).cloned().unwrap_or_default();
             let reference = &doc.references[index];
-            reference_diagnostics(&project.sources, reference, related, resolution)
+            reference_diagnostics(sources, reference, related, resolution)
         })
         .collect()
 }

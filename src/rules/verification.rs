@@ -3,13 +3,14 @@
 //! with the claim as related information and the evidence in the message.
 
 use crate::diagnostic::Diagnostic;
-use crate::judge::RivalEvidence;
 use crate::model::{Citation, Claim, Work};
 use crate::rules::{
     CITED_WORK_UNRELATED, CLAIM_CONTRADICTED, CLAIM_UNSUPPORTED, CLAIM_UNVERIFIABLE, Rule,
     SUPPORTED_IN_FULL_TEXT,
 };
 use crate::verify::Relation;
+use crate::verify::backend::Judgement;
+use crate::verify::judge::RivalEvidence;
 use crate::verify::verdict::{Label, Stage, Verdict};
 
 /// Longest excerpt of a claim or passage put into a message.
@@ -158,6 +159,35 @@ pub fn claim_unverifiable(citation: &Citation, claim: &Claim, reason: &str) -> D
         citation.key
     );
     at_citation(&CLAIM_UNVERIFIABLE, citation, claim, message)
+}
+
+/// The diagnostic at the citation for what either backend concluded, if the
+/// judgement calls for one.
+pub fn from_judgement(
+    judgement: &Judgement,
+    citation: &Citation,
+    claim: &Claim,
+    work: Option<&Work>,
+) -> Option<Diagnostic> {
+    match judgement {
+        Judgement::Llm(v) => from_verdict(citation, claim, work, v),
+        Judgement::Embedded(v) if v.unverifiable.is_some() => {
+            let reason = v
+                .rationale
+                .strip_prefix("could not be verified: ")
+                .unwrap_or(&v.rationale);
+            Some(with_work(claim_unverifiable(citation, claim, reason), work))
+        }
+        Judgement::Embedded(v) => from_relation(
+            citation,
+            claim,
+            work,
+            v.relation,
+            v.evidence.as_deref(),
+            v.specific.as_ref().map_or(&[], |s| s.missing.as_slice()),
+            v.rival.as_ref(),
+        ),
+    }
 }
 
 /// The diagnostic for an LLM verdict, if it calls for one (a claim the abstract

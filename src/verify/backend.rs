@@ -15,11 +15,8 @@ use super::sentence_model::{SentenceModel, SentenceModelError};
 use super::usage::UsageSummary;
 use super::verdict::{PassageRef, Stage, Verdict};
 use crate::cache::Cache;
-use crate::diagnostic::Diagnostic;
-use crate::model::{Citation, Claim, Work};
 use crate::net::{Net, NetError};
 use crate::resolve::sources::Sources;
-use crate::rules::verification::{claim_unverifiable, from_relation, from_verdict};
 
 /// How verification is set up (from flags, environment and, later, the config file).
 #[derive(Debug, Clone)]
@@ -233,38 +230,6 @@ impl Judgement {
         match self {
             Judgement::Llm(v) => &v.notes,
             Judgement::Embedded(v) => &v.notes,
-        }
-    }
-
-    /// The diagnostic at the citation, if the judgement calls for one.
-    pub fn diagnostic(
-        &self,
-        citation: &Citation,
-        claim: &Claim,
-        work: Option<&Work>,
-    ) -> Option<Diagnostic> {
-        match self {
-            Judgement::Llm(v) => from_verdict(citation, claim, work, v),
-            Judgement::Embedded(v) if v.unverifiable.is_some() => {
-                let reason = v
-                    .rationale
-                    .strip_prefix("could not be verified: ")
-                    .unwrap_or(&v.rationale);
-                let d = claim_unverifiable(citation, claim, reason);
-                Some(match work {
-                    Some(w) => d.with_record(w.clone()),
-                    None => d,
-                })
-            }
-            Judgement::Embedded(v) => from_relation(
-                citation,
-                claim,
-                work,
-                v.relation,
-                v.evidence.as_deref(),
-                v.specific.as_ref().map_or(&[], |s| s.missing.as_slice()),
-                v.rival.as_ref(),
-            ),
         }
     }
 }

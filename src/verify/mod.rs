@@ -13,8 +13,9 @@
 //! A local sentence model ([`sentence_model`]) can join the embedded backend
 //! ([`hybrid`]) and rank passages ([`select::Ranker`]); the embedded backend escalates
 //! to the full text too ([`offline`]). [`backend`] picks the path and gives one shape
-//! to what either concludes; [`project`] verifies every resolved claim–citation pair of
-//! a project ([`project::verify_project`]); [`lookup`] finds works by identifier.
+//! to what either concludes; [`project`] gathers every resolved claim–citation pair of
+//! a project's documents and verifies them. [`judge`] is the one judge of whether a
+//! citing sentence is about the work it cites, shared with `clean`.
 
 pub mod acceptance;
 pub mod asking;
@@ -29,6 +30,7 @@ pub mod evidence;
 pub mod extract;
 pub mod fulltext;
 pub mod hybrid;
+pub mod judge;
 mod lexicon;
 pub mod llm;
 pub mod offline;

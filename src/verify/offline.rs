@@ -30,11 +30,11 @@ use super::hybrid::Scorer;
 use super::select::{self, PassageSettings, Ranker};
 use super::verdict::{PassageRef, Stage, Unverifiable};
 use crate::cache::Cache;
-use crate::judge::specific::SpecificCheck;
-use crate::judge::{Candidate, Judge, RivalEvidence};
 use crate::net::NetError;
 use crate::resolve::sources::Sources;
 use crate::verify::escalate::{Rival, VerifyRequest};
+use crate::verify::judge::specific::SpecificCheck;
+use crate::verify::judge::{Candidate, Judge, RivalEvidence};
 
 /// Cache namespace of embedded-backend verdicts.
 pub const NAMESPACE: &str = "verdict-embedded";
@@ -89,7 +89,7 @@ pub struct OfflineVerdict {
     /// Set when no judgement could be made.
     pub unverifiable: Option<Unverifiable>,
     /// The claim's specific terms (numbers, entities, rare terms) the judged evidence
-    /// holds and lacks (the shared judge's check, [`crate::judge::specific`]).
+    /// holds and lacks (the shared judge's check, [`crate::verify::judge::specific`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub specific: Option<SpecificCheck>,
     /// Another work the document cites that holds the claim better than the cited one.

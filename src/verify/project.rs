@@ -1,5 +1,6 @@
-//! Verification of a whole project: every claim–citation pair whose reference resolved
-//! to a work is verified, and the judgements become diagnostics (CP301–CP305).
+//! Verification of a whole project: every claim–citation pair of its documents whose
+//! reference resolved to a work is verified ([`crate::check::verify_project`] makes
+//! the judgements diagnostics, CP301–CP305).
 //!
 //! Each pair carries its document's other cited works as rivals, so the judge can see
 //! a claim that is another cited work's. Works cited by the same claim are never
@@ -10,8 +11,7 @@ use std::collections::HashSet;
 
 use super::backend::{Backend, Judgement};
 use super::escalate::{Rival, VerifyRequest};
-use crate::diagnostic::Diagnostic;
-use crate::load::Project;
+use crate::document::Document;
 use crate::model::{Citation, Claim, Reference, Work};
 
 /// One claim–citation pair with the work its reference resolved to.
@@ -26,34 +26,34 @@ pub struct ResolvedPair<'a> {
     pub rivals: Vec<Rival<'a>>,
 }
 
-/// The pairs of `project` whose reference resolved: `work_of(document, reference)`
-/// gives the resolved work of reference `reference` of document `document` (indices
-/// into `project.documents` and that document's `references`), `None` when it did not
+/// The pairs of a project's `documents` whose reference resolved:
+/// `work_of(document, reference)` gives the resolved work of reference `reference` of
+/// document `document` (indices into `documents` and that document's `references`), `None` when it did not
 /// resolve (not found, unverified …) — such pairs are not verified.
 pub fn resolved_pairs<'a>(
-    project: &'a Project,
+    documents: &'a [Document],
     work_of: impl Fn(usize, usize) -> Option<&'a Work>,
 ) -> Vec<ResolvedPair<'a>> {
-    pairs_of(project, &work_of, true)
+    pairs_of(documents, &work_of, true)
 }
 
 /// [`resolved_pairs`] without their rivals: which pairs there are (to look up
 /// what was judged), not what a judge is shown. Each pair's rivals are a list as
 /// long as the document's cited works, too much to make at every keystroke.
 pub fn resolved_pairs_without_rivals<'a>(
-    project: &'a Project,
+    documents: &'a [Document],
     work_of: impl Fn(usize, usize) -> Option<&'a Work>,
 ) -> Vec<ResolvedPair<'a>> {
-    pairs_of(project, &work_of, false)
+    pairs_of(documents, &work_of, false)
 }
 
 fn pairs_of<'a>(
-    project: &'a Project,
+    documents: &'a [Document],
     work_of: &impl Fn(usize, usize) -> Option<&'a Work>,
     with_rivals: bool,
 ) -> Vec<ResolvedPair<'a>> {
     let mut out = Vec::new();
-    for (d, doc) in project.documents.iter().enumerate() {
+    for (d, doc) in documents.iter().enumerate() {
         let cited: Vec<Rival<'a>> = match with_rivals {
             true => cited_works(&doc.references, |r| work_of(d, r)),
             false => Vec::new(),
@@ -140,26 +140,9 @@ pub async fn verify_pairs(backend: &Backend, pairs: &[ResolvedPair<'_>]) -> Vec<
     backend.verify_all(&requests).await
 }
 
-/// The verification diagnostics of a project (see [`resolved_pairs`] for `work_of`).
-/// Suppressions are not applied here: pass the result through [`crate::check::finish`].
-pub async fn verify_project<'a>(
-    project: &'a Project,
-    work_of: impl Fn(usize, usize) -> Option<&'a Work>,
-    backend: &Backend,
-) -> Vec<Diagnostic> {
-    let pairs = resolved_pairs(project, work_of);
-    let judgements = verify_pairs(backend, &pairs).await;
-    pairs
-        .iter()
-        .zip(&judgements)
-        .filter_map(|(p, j)| j.diagnostic(p.citation, p.claim, Some(p.work)))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::Document;
     use crate::model::{CitationKind, FileId, ReferenceOrigin, Span};
 
     fn reference(key: &str) -> Reference {
@@ -200,7 +183,7 @@ mod tests {
 
     /// Claim 0 cites r0 and r1 together, claim 1 cites r2, claim 2 cites r3 (which did
     /// not resolve) and r0; r4 is the same work as r0 under another key.
-    fn project() -> Project {
+    fn documents() -> Vec<Document> {
         let claim = |text: &str| Claim {
             file: FileId::default(),
             span: Span::new(0, 1),
@@ -218,10 +201,7 @@ mod tests {
             references: ["r0", "r1", "r2", "r3", "r4"].map(reference).to_vec(),
             ..Document::default()
         };
-        Project {
-            documents: vec![doc],
-            ..Project::default()
-        }
+        vec![doc]
     }
 
     fn rival_names<'a>(pair: &ResolvedPair<'a>) -> Vec<&'a str> {
@@ -231,8 +211,8 @@ mod tests {
     #[test]
     fn rivals_are_the_documents_other_works_and_none_when_a_co_citation_is_unknown() {
         let works = [work("A"), work("B"), work("C"), work("D"), work("A")];
-        let project = project();
-        let pairs = resolved_pairs(&project, |_, r| (r != 3).then(|| &works[r]));
+        let documents = documents();
+        let pairs = resolved_pairs(&documents, |_, r| (r != 3).then(|| &works[r]));
         let by_claim: Vec<(&str, Vec<&str>)> = pairs
             .iter()
             .map(|p| (p.claim.text.as_str(), rival_names(p)))

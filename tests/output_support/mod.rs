@@ -551,7 +551,9 @@ pub fn fixture() -> Fixture {
         stats: Vec::new(),
     };
     found.extend(citeproof::rules::resolution::diagnostics(
-        &project, &resolved,
+        &project.sources,
+        &project.documents,
+        &resolved,
     ));
     pipeline::record_resolutions(&project, &resolved, &mut facts);
     let supports = verdict(

@@ -8,10 +8,9 @@ use serde_json::Value;
 use super::json::{parse_body, status_error, str_of};
 use super::text::{decode_entities, finish, split_name};
 use super::{Endpoint, SourceError, SourceSettings};
-use crate::index::dblp::{corr_arxiv, without_homonym_number};
 use crate::model::{IdScheme, Work};
 use crate::net::{HttpReply, HttpRequest, Net};
-use crate::parse::ids::identifier_from_url;
+use crate::parse::ids::{identifier_from_url, normalize_arxiv};
 
 #[derive(Debug, Clone)]
 pub struct DblpClient {
@@ -144,9 +143,36 @@ pub fn work_from_info(info: &Value) -> Option<Work> {
     Some(finish(work))
 }
 
+/// `Jiani Zhang 0003` → `Jiani Zhang` (DBLP numbers homonyms).
+pub fn without_homonym_number(name: &str) -> String {
+    let name = name.trim();
+    match name.rsplit_once(' ') {
+        Some((rest, n)) if n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()) => rest.into(),
+        _ => name.into(),
+    }
+}
+
+/// `journals/corr/abs-2402-17944` → `2402.17944`.
+pub fn corr_arxiv(key: &str) -> Option<String> {
+    let tail = key.strip_prefix("journals/corr/abs-")?;
+    let (yymm, number) = tail.split_once('-')?;
+    normalize_arxiv(&format!("{yymm}.{number}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn homonym_numbers_and_corr_keys() {
+        assert_eq!(without_homonym_number("Jiani Zhang 0003"), "Jiani Zhang");
+        assert_eq!(without_homonym_number("Ada Lovelace"), "Ada Lovelace");
+        assert_eq!(
+            corr_arxiv("journals/corr/abs-2402-17944").as_deref(),
+            Some("2402.17944")
+        );
+        assert_eq!(corr_arxiv("conf/nips/X20"), None);
+    }
     use crate::model::Person;
 
     fn reply(body: &str) -> HttpReply {

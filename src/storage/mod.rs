@@ -1,8 +1,11 @@
 //! Where a store lives. The resolution cache and the offline index each have two
 //! backends — files in a folder (SQLite) and a PostgreSQL database shared by many
 //! machines — and every place that opens one reads the location here, once.
+//! [`works`] is what a reader may ask of the index, whichever its backend.
 
 use std::path::{Path, PathBuf};
+
+pub mod works;
 
 /// A store's location, as given by `--cache-dir`, `--index` or their config keys.
 #[derive(Debug, Clone, PartialEq, Eq)]

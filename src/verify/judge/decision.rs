@@ -3,7 +3,7 @@
 //! `remove_below` the judge is confident of a mismatch, below `doubt_below` it doubts.
 //! Weights and thresholds are fitted per backend on development data
 //! (`cargo run --release --example clean_bench -- --calibrate`, written to
-//! `src/judge/fitted.rs`; the procedure is in docs/judge.md).
+//! `src/verify/judge/fitted.rs`; the procedure is in docs/judge.md).
 
 use super::Call;
 

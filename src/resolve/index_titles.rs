@@ -5,11 +5,10 @@
 
 use std::collections::HashSet;
 
-use super::IndexError;
-use super::store::{TitleHit, WorkId, WorkStore};
 use crate::model::Work;
 use crate::resolve::normalize::{content_words, strip_retraction_prefix};
 use crate::resolve::title_score::{PreparedTitle, prepared_score};
+use crate::storage::works::{IndexError, TitleHit, WorkId, WorkStore};
 
 /// Titles asked of the engine per query before re-scoring (the engine ranks by the
 /// rarest shared words, so the closest titles come first; 32 and 64 gave the same
