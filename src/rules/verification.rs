@@ -152,6 +152,14 @@ pub fn supported_in_full_text(citation: &Citation, claim: &Claim, verdict: &Verd
     }
 }
 
+/// The reason in a backend's "could not be verified: …" rationale, which
+/// [`claim_unverifiable`] words itself.
+fn unverifiable_reason(rationale: &str) -> &str {
+    rationale
+        .strip_prefix("could not be verified: ")
+        .unwrap_or(rationale)
+}
+
 /// CP305: no judgement could be made (never an accusation).
 pub fn claim_unverifiable(citation: &Citation, claim: &Claim, reason: &str) -> Diagnostic {
     let message = format!(
@@ -172,10 +180,7 @@ pub fn from_judgement(
     match judgement {
         Judgement::Llm(v) => from_verdict(citation, claim, work, v),
         Judgement::Embedded(v) if v.unverifiable.is_some() => {
-            let reason = v
-                .rationale
-                .strip_prefix("could not be verified: ")
-                .unwrap_or(&v.rationale);
+            let reason = unverifiable_reason(&v.rationale);
             Some(with_work(claim_unverifiable(citation, claim, reason), work))
         }
         Judgement::Embedded(v) => from_relation(
@@ -209,11 +214,7 @@ pub fn from_verdict(
         (Label::Supports, Stage::FullText) => supported_in_full_text(citation, claim, verdict),
         (Label::Supports, Stage::Abstract) => return None,
         (Label::Unverifiable, _) => {
-            let reason = verdict
-                .rationale
-                .strip_prefix("could not be verified: ")
-                .unwrap_or(&verdict.rationale);
-            claim_unverifiable(citation, claim, reason)
+            claim_unverifiable(citation, claim, unverifiable_reason(&verdict.rationale))
         }
     };
     Some(with_work(d, work))
