@@ -27,6 +27,7 @@ use citeproof::resolve::query::{QueryKind, RefQuery};
 use citeproof::resolve::resolution::Resolution;
 use citeproof::verify::backend::{Backend, Judgement};
 use citeproof::verify::escalate::VerifyRequest;
+use citeproof::verify::verdict::unverifiable_rationale;
 
 use super::resolve::{ResolveArgs, resolve_options};
 use super::stage_args::{Layers, command_config};
@@ -185,7 +186,7 @@ fn unverified(id: &str, backend: &Backend, reason: &str) -> Value {
     };
     json!({
         "id": id, "label": label, "stage": "abstract",
-        "rationale": format!("could not be verified: {reason}"),
+        "rationale": unverifiable_rationale(reason),
         "evidence": null, "passage": null, "model": null,
     })
 }

@@ -11,7 +11,7 @@ use crate::rules::{
 use crate::verify::Relation;
 use crate::verify::backend::Judgement;
 use crate::verify::judge::RivalEvidence;
-use crate::verify::verdict::{Label, Stage, Verdict};
+use crate::verify::verdict::{Label, Stage, Verdict, unverifiable_reason};
 
 /// Longest excerpt of a claim or passage put into a message.
 const EXCERPT_CHARS: usize = 240;
@@ -150,14 +150,6 @@ pub fn supported_in_full_text(citation: &Citation, claim: &Claim, verdict: &Verd
         ),
         None => d,
     }
-}
-
-/// The reason in a backend's "could not be verified: …" rationale, which
-/// [`claim_unverifiable`] words itself.
-fn unverifiable_reason(rationale: &str) -> &str {
-    rationale
-        .strip_prefix("could not be verified: ")
-        .unwrap_or(rationale)
 }
 
 /// CP305: no judgement could be made (never an accusation).

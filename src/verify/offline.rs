@@ -28,7 +28,7 @@ use super::evidence::Evidence;
 use super::fulltext::{FullText, FullTextConfig, FullTextFetcher};
 use super::hybrid::Scorer;
 use super::select::{self, PassageSettings, Ranker};
-use super::verdict::{PassageRef, Stage, Unverifiable};
+use super::verdict::{PassageRef, Stage, Unverifiable, unverifiable_rationale};
 use crate::cache::Cache;
 use crate::net::NetError;
 use crate::resolve::sources::Sources;
@@ -441,7 +441,7 @@ impl OfflineVerifier {
             relation: Relation::Uncertain,
             stage,
             score: None,
-            rationale: format!("could not be verified: the sentence model failed ({detail})"),
+            rationale: unverifiable_rationale(&format!("the sentence model failed ({detail})")),
             evidence: None,
             passage: None,
             model: self.model_name(),
@@ -458,7 +458,7 @@ impl OfflineVerifier {
             relation: Relation::Uncertain,
             stage: Stage::Abstract,
             score: None,
-            rationale: format!("could not be verified: {}", why.describe()),
+            rationale: unverifiable_rationale(why.describe()),
             evidence: None,
             passage: None,
             model: self.model_name(),

@@ -127,13 +127,31 @@ pub struct Verdict {
     pub notes: Vec<String>,
 }
 
+/// How every "could not be verified" rationale begins, whichever backend
+/// wrote it; the rules strip it again ([`unverifiable_reason`]) to word the
+/// reason in their own message.
+const UNVERIFIABLE_PREFIX: &str = "could not be verified: ";
+
+/// The rationale of a pair that could not be judged, for `reason`.
+pub fn unverifiable_rationale(reason: &str) -> String {
+    format!("{UNVERIFIABLE_PREFIX}{reason}")
+}
+
+/// The reason in a rationale written by [`unverifiable_rationale`]; any other
+/// rationale as it is.
+pub fn unverifiable_reason(rationale: &str) -> &str {
+    rationale
+        .strip_prefix(UNVERIFIABLE_PREFIX)
+        .unwrap_or(rationale)
+}
+
 impl Verdict {
     /// A "could not be verified" verdict.
     pub fn unverifiable(stage: Stage, why: Unverifiable, detail: &str) -> Verdict {
         let rationale = if detail.is_empty() {
-            format!("could not be verified: {}", why.describe())
+            unverifiable_rationale(why.describe())
         } else {
-            format!("could not be verified: {} ({detail})", why.describe())
+            unverifiable_rationale(&format!("{} ({detail})", why.describe()))
         };
         Verdict {
             label: Label::Unverifiable,
@@ -173,5 +191,13 @@ mod tests {
         assert_eq!(v.label, Label::Unverifiable);
         assert!(v.rationale.starts_with("could not be verified"));
         assert!(v.rationale.contains("HTTP 500"));
+    }
+
+    #[test]
+    fn the_reason_comes_back_out_of_an_unverifiable_rationale() {
+        let why = "no abstract and no full text could be obtained";
+        assert_eq!(unverifiable_reason(&unverifiable_rationale(why)), why);
+        let judged = "the abstract states the claim";
+        assert_eq!(unverifiable_reason(judged), judged);
     }
 }
