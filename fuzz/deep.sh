@@ -68,7 +68,9 @@ for target in "${targets[@]}"; do
         rm -rf "$minimal"
     fi
     files=$(find "$corpus" -type f | wc -l)
-    bytes=$(du -sb "$corpus" | cut -f1)
+    # The inputs' own bytes, not `du`: a folder's entry size depends on the file system
+    # and its history, and would make the figure differ between checkouts.
+    bytes=$(find "$corpus" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${executions:-?}" \
         "$seconds" "${cov:-?}" "${ft:-?}" "$files" "$bytes" "$status" | tee -a fuzz/runs.tsv
 done

@@ -11,6 +11,9 @@ for target in $(awk -F'\t' 'NR > 1 && !seen[$2]++ { print $2 }' runs.tsv); do
         $2 == t { runs++; execs += $3; secs += $4; cov = $5; ft = $6; if ($9 != "ok") found++ }
         END { printf "%d | %d | %.1f | %s | %s", runs, execs, secs / 3600, cov, ft; printf "\t%d", found }' runs.tsv)
     files=$(find "corpus/$target" -type f | wc -l)
-    kib=$(($(du -sb "corpus/$target" | cut -f1) / 1024))
+    # The inputs' own bytes, as deep.sh counts them (not `du`, which adds the folder's
+    # entry size and so differs between checkouts).
+    bytes=$(find "corpus/$target" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+    kib=$((bytes / 1024))
     echo "| $target | ${sums%%$'\t'*} | $files | $kib | ${sums##*$'\t'} |"
 done
