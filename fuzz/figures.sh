@@ -5,6 +5,8 @@
 # whose status does not start with `ok` (deep.sh's or helper.sh's) ended on a finding.
 set -euo pipefail
 cd "$(dirname "$0")"
+# shellcheck source=SCRIPTDIR/common.sh
+source common.sh # corpus_bytes, as deep.sh measures a corpus
 echo "| target | runs | executions | hours | cov | ft | corpus files | corpus KiB | runs ended by a finding |"
 echo "|---|---|---|---|---|---|---|---|---|"
 mapfile -t targets < <(awk -F'\t' 'NR > 1 && !seen[$2]++ { print $2 }' runs.tsv)
@@ -13,9 +15,6 @@ for target in "${targets[@]}"; do
         $2 == t { runs++; execs += $3; secs += $4; cov = $5; ft = $6; if ($9 !~ /^ok/) found++ }
         END { printf "%d | %d | %.1f | %s | %s", runs, execs, secs / 3600, cov, ft; printf "\t%d", found }' runs.tsv)
     files=$(find "corpus/$target" -type f | wc -l)
-    # The inputs' own bytes, as deep.sh counts them (not `du`, which adds the folder's
-    # entry size and so differs between checkouts).
-    bytes=$(find "corpus/$target" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-    kib=$((bytes / 1024))
+    kib=$(($(corpus_bytes "corpus/$target") / 1024))
     echo "| $target | ${sums%%$'\t'*} | $files | $kib | ${sums##*$'\t'} |"
 done

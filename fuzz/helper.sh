@@ -16,31 +16,15 @@ cd "$(dirname "$0")/.."
 target=${1:?usage: MAX_SECONDS=N fuzz/helper.sh TARGET}
 RUNS=${RUNS:-10000000}
 MAX_SECONDS=${MAX_SECONDS:?set MAX_SECONDS so the helper ends before deep.sh does}
-TARGET_DIR=${FUZZ_TARGET_DIR:-$HOME/.cache/citeproof-fuzz/target}
-BIN=$TARGET_DIR/x86_64-unknown-linux-gnu/release
-LOGS=fuzz/logs
+# shellcheck source=SCRIPTDIR/common.sh
+source fuzz/common.sh
 corpus=fuzz/corpus/$target
 [ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 2; }
 mkdir -p "$LOGS"
 
-case "$target" in
-pdf | docx | archive) max_len=16384 ;;
-*) max_len=8192 ;;
-esac
-
 log=$LOGS/$target.helper.log
 start=$(date +%s)
-# The same limits as deep.sh: a hang over 10 s or 2 GiB of memory is a finding.
-"$BIN/$target" "$corpus" -artifact_prefix="$LOGS/$target-helper-" \
-    -runs="$RUNS" -max_total_time="$MAX_SECONDS" -max_len="$max_len" \
-    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    >"$log" 2>&1 && status="ok (helper)" || status="failed ($?, helper)"
-seconds=$(($(date +%s) - start))
-executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-last=$(grep -E '^#[0-9]+' "$log" | tail -1)
-cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
-ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
-files=$(find "$corpus" -type f | wc -l)
-bytes=$(find "$corpus" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${executions:-?}" \
-    "$seconds" "${cov:-?}" "${ft:-?}" "$files" "$bytes" "$status" | tee -a fuzz/runs.tsv
+# The kept corpus alone: its new inputs go there, where deep.sh's process finds them.
+fuzz_run "$target" "$log" "$LOGS/$target-helper-" "$corpus" &&
+    status="ok (helper)" || status="failed ($?, helper)"
+record_run "$target" "$log" "$(($(date +%s) - start))" "$status"
