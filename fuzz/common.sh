@@ -38,7 +38,9 @@ record_run() {
     local target=$1 log=$2 seconds=$3 status=$4 corpus=fuzz/corpus/$1
     local executions last cov ft
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+    # No `#N` line when libFuzzer stopped before its first status (a crash on a seed, a
+    # missing binary): the run is still recorded, with `?` for what it did not print.
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
     cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
     ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
     [ -f fuzz/runs.tsv ] ||
